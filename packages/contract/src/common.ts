@@ -1,0 +1,70 @@
+import { z } from 'zod';
+
+/** Stable error codes; the console maps them (and HTTP statuses) to translated text. */
+export const ErrorCode = z.enum([
+  'bad_request',
+  'unauthorized',
+  'forbidden',
+  'not_found',
+  'conflict',
+  'payload_too_large',
+  'validation_failed',
+  'rate_limited',
+  'internal',
+]);
+export type ErrorCode = z.infer<typeof ErrorCode>;
+
+export const ErrorDetail = z.object({
+  field: z.string(),
+  msg: z.string(),
+});
+export type ErrorDetail = z.infer<typeof ErrorDetail>;
+
+export const ErrorResponse = z.object({
+  msg: z.string(),
+  code: ErrorCode,
+  details: z.array(ErrorDetail).optional(),
+});
+export type ErrorResponse = z.infer<typeof ErrorResponse>;
+
+export const MessageResponse = z.object({ msg: z.string() });
+export type MessageResponse = z.infer<typeof MessageResponse>;
+
+/** Largest page a list call accepts; the console asks for 999999 groups and policies at once. */
+export const MAX_PAGE_LIMIT = 1_000_000;
+
+const commaList = z
+  .string()
+  .optional()
+  .transform((value) =>
+    value === undefined || value.trim() === ''
+      ? []
+      : value
+          .split(',')
+          .map((item) => item.trim())
+          .filter((item) => item !== ''),
+  );
+
+/**
+ * Query of every paged list. sortBy/sortDesc are comma-joined lists (spec §5);
+ * filter is a comma-joined list of terms, each `field:value` or free text.
+ */
+export const ListQuery = z.object({
+  limit: z.coerce.number().int().min(0).max(MAX_PAGE_LIMIT).default(100),
+  offset: z.coerce.number().int().min(0).default(0),
+  sortBy: commaList,
+  sortDesc: commaList.pipe(
+    z.array(z.enum(['true', 'false', '1', '0'], { message: 'must be true or false' })),
+  ),
+  filter: z.string().max(1000).optional(),
+});
+export type ListQueryInput = z.input<typeof ListQuery>;
+export type ListQuery = z.output<typeof ListQuery>;
+
+export function listResponse<T extends z.ZodType>(item: T) {
+  return z.object({ data: z.array(item), recordsTotal: z.number().int() });
+}
+export type ListResponse<T> = { data: T[]; recordsTotal: number };
+
+export const IdParams = z.object({ id: z.coerce.number().int().positive() });
+export type IdParams = z.infer<typeof IdParams>;

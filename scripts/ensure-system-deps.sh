@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Installs the system programs the test suite and benchmarks drive for real:
+# Debian's Chromium (end-to-end tests) and nftables (firewall checks).
+# Idempotent; needs root or passwordless sudo the first time.
+set -euo pipefail
+
+need=()
+command -v chromium >/dev/null 2>&1 || need+=(chromium)
+command -v nft >/dev/null 2>&1 || need+=(nftables)
+[ ${#need[@]} -eq 0 ] && exit 0
+
+sudo_cmd=()
+if [ "$(id -u)" -ne 0 ]; then
+  command -v sudo >/dev/null 2>&1 || { echo "Please install: ${need[*]} (needs root)" >&2; exit 1; }
+  sudo_cmd=(sudo -n)
+fi
+echo "Installing system packages: ${need[*]}"
+export DEBIAN_FRONTEND=noninteractive
+"${sudo_cmd[@]}" apt-get update -qq
+"${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null

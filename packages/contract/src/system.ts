@@ -13,3 +13,10 @@ export type Components = z.infer<typeof Components>;
 
 export const Health = z.object({ status: z.enum(['ok', 'unavailable']) });
 export type Health = z.infer<typeof Health>;
+
+/** GET /config: what the console must know before anyone signs in. */
+export const PublicConfig = z.object({
+  auth_disabled: z.boolean(),
+  version: z.string(),
+});
+export type PublicConfig = z.infer<typeof PublicConfig>;

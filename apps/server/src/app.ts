@@ -1,0 +1,99 @@
+import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import formbody from '@fastify/formbody';
+import helmet from '@fastify/helmet';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { Config } from './config.js';
+import type { Database } from './db/client.js';
+import { migrate } from './db/migrate.js';
+import { createMailer, type Mailer } from './lib/mailer.js';
+import { resolveSecretKey } from './lib/secret-key.js';
+import { TokenService } from './lib/tokens.js';
+import { authRoutes } from './modules/auth/auth.routes.js';
+import { systemRoutes } from './modules/system/system.routes.js';
+import { usersRoutes } from './modules/users/users.routes.js';
+import { authPlugin } from './plugins/auth.js';
+import { errorsPlugin } from './plugins/errors.js';
+import { openapiPlugin } from './plugins/openapi.js';
+import { staticPlugin } from './plugins/static.js';
+import './plugins/context.js';
+
+export const API_PREFIX = '/api/v1';
+/** Largest JSON or form body; rule uploads get their own, larger limit on their routes. */
+export const BODY_LIMIT_BYTES = 1024 * 1024;
+const DEFAULT_WEB_DIST = fileURLToPath(new URL('../../web/dist', import.meta.url));
+
+export interface BuildOptions {
+  config: Config;
+  db: Database;
+  /** Test seam: capture mail instead of sending it. */
+  mailer?: Mailer;
+  webDist?: string;
+  /** Pino logger options; false for silence (tests). */
+  logger?: boolean | Record<string, unknown>;
+}
+
+/** Builds the whole server on an open database (migrated here). Tests call it with app.inject. */
+export async function buildApp(options: BuildOptions): Promise<FastifyInstance> {
+  const { config, db } = options;
+  const app = Fastify({
+    logger: options.logger ?? false,
+    bodyLimit: BODY_LIMIT_BYTES,
+    trustProxy: true,
+    requestIdHeader: 'x-request-id',
+    genReqId: () => randomUUID(),
+    routerOptions: { ignoreTrailingSlash: true },
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  await migrate(db);
+  const secretKey = await resolveSecretKey(config.secretKey, config.dataDir);
+  app.decorate('ctx', {
+    config,
+    db,
+    tokens: new TokenService(secretKey, config.accessTokenExpireMinutes),
+    mailer:
+      options.mailer ??
+      createMailer({
+        smtpUrl: config.smtpUrl,
+        from: config.smtpFrom ?? `Palisade <no-reply@${new URL(config.publicUrl).hostname}>`,
+        log: app.log,
+      }),
+  });
+
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        // The console may run on plain http inside a management network.
+        upgradeInsecureRequests: null,
+        // MUI styles are injected at run time.
+        styleSrc: ["'self'", "'unsafe-inline'"],
+      },
+    },
+  });
+  await app.register(formbody, { bodyLimit: BODY_LIMIT_BYTES });
+  await app.register(errorsPlugin);
+  await app.register(openapiPlugin);
+  await app.register(authPlugin);
+
+  await app.register(
+    async (api) => {
+      await api.register(systemRoutes);
+      await api.register(authRoutes);
+      await api.register(usersRoutes);
+    },
+    { prefix: API_PREFIX },
+  );
+
+  await app.register(staticPlugin, {
+    webDist: options.webDist ?? DEFAULT_WEB_DIST,
+    overrides: path.join(config.dataDir, 'public'),
+  });
+  return app;
+}

@@ -1,0 +1,98 @@
+import { NewPassword } from '@palisade/contract';
+import { z } from 'zod';
+
+const booleanFlag = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no', ''], {
+    message: 'must be true or false',
+  })
+  .transform((value) => value === 'true' || value === '1' || value === 'yes');
+
+const optionalText = z
+  .string()
+  .optional()
+  .transform((value) => (value === undefined || value.trim() === '' ? undefined : value.trim()));
+
+const EnvSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  DATA_DIR: z.string().min(1).default('./data'),
+  DATABASE_URL: optionalText.pipe(
+    z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://')
+      .optional(),
+  ),
+  SECRET_KEY: optionalText.pipe(
+    z.string().min(32, 'must be at least 32 characters').optional(),
+  ),
+  ACCESS_TOKEN_EXPIRE_MINUTES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(60 * 24 * 365)
+    .default(60 * 24 * 8),
+  AUTH_DISABLED: booleanFlag.default(false),
+  SMTP_URL: optionalText.pipe(
+    z
+      .string()
+      .regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://')
+      .optional(),
+  ),
+  SMTP_FROM: optionalText,
+  PUBLIC_URL: optionalText.pipe(z.url({ message: 'must be a URL' }).optional()),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  ADMIN_EMAIL: optionalText.pipe(z.email({ message: 'must be an e-mail address' }).optional()),
+  ADMIN_PASSWORD: optionalText.pipe(NewPassword.optional()),
+});
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  /** Undefined: embedded PGlite in `${dataDir}/pglite`. */
+  databaseUrl: string | undefined;
+  /** Undefined: generated once and kept in `${dataDir}/secret_key`. */
+  secretKey: string | undefined;
+  accessTokenExpireMinutes: number;
+  authDisabled: boolean;
+  smtpUrl: string | undefined;
+  smtpFrom: string | undefined;
+  publicUrl: string;
+  logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
+  adminEmail: string | undefined;
+  adminPassword: string | undefined;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+  }
+}
+
+/** The only reader of process.env: parses it once and reports every bad variable together. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = EnvSchema.safeParse(env);
+  if (!parsed.success) {
+    throw new ConfigError(
+      parsed.error.issues.map(
+        (issue) => `${issue.path.join('.')}=${JSON.stringify(env[String(issue.path[0])] ?? '')}: ${issue.message}`,
+      ),
+    );
+  }
+  const e = parsed.data;
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    dataDir: e.DATA_DIR,
+    databaseUrl: e.DATABASE_URL,
+    secretKey: e.SECRET_KEY,
+    accessTokenExpireMinutes: e.ACCESS_TOKEN_EXPIRE_MINUTES,
+    authDisabled: e.AUTH_DISABLED,
+    smtpUrl: e.SMTP_URL,
+    smtpFrom: e.SMTP_FROM,
+    publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
+    logLevel: e.LOG_LEVEL,
+    adminEmail: e.ADMIN_EMAIL?.toLowerCase(),
+    adminPassword: e.ADMIN_PASSWORD,
+  };
+}

@@ -1,0 +1,111 @@
+import type { ListQuery } from '@palisade/contract';
+import { AppError } from '../lib/app-error.js';
+import type { SqlParam } from './client.js';
+
+/**
+ * What a list may be sorted and filtered by. Keys are the API's field names; values are
+ * trusted SQL expressions. Nothing the caller sends reaches SQL except as a bound parameter.
+ */
+export interface ListSpec {
+  sortable: Record<string, string>;
+  /** field:value terms compare with `=` (text compares case-insensitively). */
+  filterable: Record<string, { sql: string; type: 'text' | 'int' | 'bool' }>;
+  /** Free-text terms match any of these with ILIKE. */
+  searchable: string[];
+  defaultSort: string;
+}
+
+export interface ListSql {
+  where: string;
+  orderBy: string;
+  limit: number;
+  offset: number;
+  params: SqlParam[];
+}
+
+/**
+ * Turns the paging query of every list into SQL fragments. `firstParam` is the number of
+ * parameters the caller already bound (e.g. the organization id as $1).
+ */
+export function buildListSql(query: ListQuery, spec: ListSpec, firstParam: SqlParam[] = []): ListSql {
+  const params: SqlParam[] = [...firstParam];
+  const bind = (value: SqlParam) => {
+    params.push(value);
+    return `$${params.length}`;
+  };
+
+  const order = query.sortBy.map((field, index) => {
+    const column = spec.sortable[field];
+    if (!column) {
+      throw new AppError('validation_failed', `sortBy: cannot sort by '${field}'`, [
+        { field: 'sortBy', msg: `unknown field '${field}'; one of ${Object.keys(spec.sortable).join(', ')}` },
+      ]);
+    }
+    const desc = query.sortDesc[index] === 'true' || query.sortDesc[index] === '1';
+    return `${column} ${desc ? 'DESC' : 'ASC'}`;
+  });
+  order.push(spec.defaultSort);
+
+  const conditions: string[] = [];
+  for (const term of splitFilter(query.filter)) {
+    const fieldTerm = /^([a-z_]+):(.*)$/.exec(term);
+    if (fieldTerm) {
+      const [, field = '', value = ''] = fieldTerm;
+      const filter = spec.filterable[field];
+      if (!filter) throw unknownFilter(field, spec);
+      conditions.push(filterCondition(filter, value.trim(), field, bind));
+    } else if (spec.searchable.length > 0) {
+      const pattern = bind(`%${escapeLike(term)}%`);
+      conditions.push(`(${spec.searchable.map((column) => `${column} ILIKE ${pattern}`).join(' OR ')})`);
+    }
+  }
+
+  return {
+    where: conditions.length > 0 ? conditions.join(' AND ') : 'TRUE',
+    orderBy: order.join(', '),
+    limit: query.limit,
+    offset: query.offset,
+    params,
+  };
+}
+
+function splitFilter(filter: string | undefined): string[] {
+  if (!filter) return [];
+  return filter
+    .split(',')
+    .map((term) => term.trim())
+    .filter((term) => term !== '');
+}
+
+function filterCondition(
+  filter: ListSpec['filterable'][string],
+  raw: string,
+  field: string,
+  bind: (value: SqlParam) => string,
+): string {
+  switch (filter.type) {
+    case 'text':
+      return `lower(${filter.sql}) = lower(${bind(raw)})`;
+    case 'int': {
+      if (!/^-?\d{1,15}$/.test(raw)) throw badFilterValue(field, 'must be a whole number');
+      return `${filter.sql} = ${bind(Number(raw))}`;
+    }
+    case 'bool': {
+      if (!['true', 'false'].includes(raw)) throw badFilterValue(field, 'must be true or false');
+      return `${filter.sql} = ${bind(raw === 'true')}`;
+    }
+  }
+}
+
+const badFilterValue = (field: string, msg: string) =>
+  new AppError('validation_failed', `filter: ${field} ${msg}`, [{ field: 'filter', msg: `${field} ${msg}` }]);
+
+const unknownFilter = (field: string, spec: ListSpec) =>
+  new AppError('validation_failed', `filter: cannot filter by '${field}'`, [
+    {
+      field: 'filter',
+      msg: `unknown field '${field}'; one of ${Object.keys(spec.filterable).join(', ') || '(none)'}`,
+    },
+  ]);
+
+const escapeLike = (text: string) => text.replace(/[\\%_]/g, (char) => `\\${char}`);

@@ -1,0 +1,34 @@
+import type { ErrorCode, ErrorDetail } from '@palisade/contract';
+
+export const STATUS_OF: Record<ErrorCode, number> = {
+  bad_request: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  payload_too_large: 413,
+  validation_failed: 422,
+  rate_limited: 429,
+  internal: 500,
+};
+
+/** The one error type services throw; the error handler turns it into {msg, code, details}. */
+export class AppError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly details?: ErrorDetail[],
+  ) {
+    super(message);
+    this.name = 'AppError';
+  }
+
+  get status(): number {
+    return STATUS_OF[this.code];
+  }
+}
+
+export const notFound = (what: string) => new AppError('not_found', `${what} not found`);
+export const forbidden = (message = 'Not enough privileges') => new AppError('forbidden', message);
+export const invalid = (field: string, msg: string) =>
+  new AppError('validation_failed', `${field}: ${msg}`, [{ field, msg }]);

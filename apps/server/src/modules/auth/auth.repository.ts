@@ -1,0 +1,56 @@
+import type { Queryable } from '../../db/client.js';
+
+export const authRepository = {
+  /** Failures counted for key within the current window (0 when none or the window passed). */
+  async failures(db: Queryable, key: string, windowSeconds: number): Promise<number> {
+    const [row] = await db.query<{ failures: number }>(
+      `SELECT failures FROM auth_attempts
+        WHERE key = $1 AND window_started > now() - make_interval(secs => $2)`,
+      [key, windowSeconds],
+    );
+    return row?.failures ?? 0;
+  },
+
+  /** Counts one more failure for key; a window that has passed starts again at 1. */
+  async recordFailure(db: Queryable, key: string, windowSeconds: number): Promise<number> {
+    const [row] = await db.query<{ failures: number }>(
+      `INSERT INTO auth_attempts AS a (key, failures, window_started) VALUES ($1, 1, now())
+       ON CONFLICT (key) DO UPDATE SET
+         failures = CASE WHEN a.window_started > now() - make_interval(secs => $2) THEN a.failures + 1 ELSE 1 END,
+         window_started = CASE WHEN a.window_started > now() - make_interval(secs => $2) THEN a.window_started ELSE now() END
+       RETURNING failures`,
+      [key, windowSeconds],
+    );
+    return row?.failures ?? 1;
+  },
+
+  async clear(db: Queryable, key: string): Promise<void> {
+    await db.query('DELETE FROM auth_attempts WHERE key = $1', [key]);
+  },
+
+  async insertResetToken(db: Queryable, tokenHash: string, userId: number, ttlSeconds: number): Promise<void> {
+    await db.query(
+      `INSERT INTO password_reset_tokens (token_hash, user_id, expires_at)
+       VALUES ($1, $2, now() + make_interval(secs => $3))`,
+      [tokenHash, userId, ttlSeconds],
+    );
+  },
+
+  /** Marks an unused, unexpired token used and returns its user; undefined if none. */
+  async consumeResetToken(db: Queryable, tokenHash: string): Promise<number | undefined> {
+    const [row] = await db.query<{ user_id: number }>(
+      `UPDATE password_reset_tokens SET used_at = now()
+        WHERE token_hash = $1 AND used_at IS NULL AND expires_at > now()
+        RETURNING user_id`,
+      [tokenHash],
+    );
+    return row?.user_id;
+  },
+
+  /** A new password makes every other outstanding reset link for the user worthless. */
+  async revokeResetTokens(db: Queryable, userId: number): Promise<void> {
+    await db.query('UPDATE password_reset_tokens SET used_at = now() WHERE user_id = $1 AND used_at IS NULL', [
+      userId,
+    ]);
+  },
+};

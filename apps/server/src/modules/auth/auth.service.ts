@@ -1,0 +1,91 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { AccessToken, User, UserRegister } from '@palisade/contract';
+import type { z } from 'zod';
+import type { AppContext } from '../../plugins/context.js';
+import { AppError } from '../../lib/app-error.js';
+import { verifyDecoy, verifySecret } from '../../lib/passwords.js';
+import type { UsersService } from '../users/users.service.js';
+import { authRepository as repo } from './auth.repository.js';
+
+/** Limits on guessing: per e-mail from one address, and per address over all e-mails. */
+export const LOGIN_LIMITS = { windowSeconds: 15 * 60, perUserAndAddress: 5, perAddress: 30 } as const;
+export const RECOVERY_LIMITS = { windowSeconds: 15 * 60, perUser: 3, perAddress: 10 } as const;
+export const REGISTRATION_LIMITS = { windowSeconds: 60 * 60, perAddress: 10 } as const;
+export const RESET_TOKEN_TTL_SECONDS = 60 * 60;
+
+const TOO_MANY = 'Too many attempts, try again later';
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+export function createAuthService(ctx: AppContext, users: UsersService) {
+  const { db, tokens, mailer, config } = ctx;
+
+  return {
+    async login(email: string, password: string, address: string): Promise<AccessToken> {
+      const userKey = `login:user:${email.toLowerCase()}|${address}`;
+      const addressKey = `login:ip:${address}`;
+      const window = LOGIN_LIMITS.windowSeconds;
+      const [userFailures, addressFailures] = await Promise.all([
+        repo.failures(db, userKey, window),
+        repo.failures(db, addressKey, window),
+      ]);
+      if (userFailures >= LOGIN_LIMITS.perUserAndAddress || addressFailures >= LOGIN_LIMITS.perAddress) {
+        throw new AppError('rate_limited', TOO_MANY);
+      }
+
+      const user = await users.findForSignIn(email);
+      const valid = user ? await verifySecret(user.password_hash, password) : (await verifyDecoy(password), false);
+      if (!user || !valid) {
+        await repo.recordFailure(db, userKey, window);
+        await repo.recordFailure(db, addressKey, window);
+        throw new AppError('bad_request', 'Incorrect email or password');
+      }
+      if (!user.is_active) throw new AppError('bad_request', 'Inactive user');
+      await repo.clear(db, userKey);
+      return {
+        access_token: await tokens.issue({ userId: user.id, tokenVersion: user.token_version }),
+        token_type: 'bearer',
+      };
+    },
+
+    /** Self-registration, limited per address so nobody scripts a thousand organizations. */
+    async register(body: z.output<typeof UserRegister>, address: string): Promise<User> {
+      const attempts = await repo.recordFailure(db, `register:ip:${address}`, REGISTRATION_LIMITS.windowSeconds);
+      if (attempts > REGISTRATION_LIMITS.perAddress) throw new AppError('rate_limited', TOO_MANY);
+      return users.register(body);
+    },
+
+    /** Mails a single-use link valid for an hour; without SMTP the link goes to the log. */
+    async recoverPassword(email: string, address: string): Promise<void> {
+      const window = RECOVERY_LIMITS.windowSeconds;
+      const perUser = await repo.recordFailure(db, `recover:user:${email.toLowerCase()}`, window);
+      const perAddress = await repo.recordFailure(db, `recover:ip:${address}`, window);
+      if (perUser > RECOVERY_LIMITS.perUser || perAddress > RECOVERY_LIMITS.perAddress) {
+        throw new AppError('rate_limited', TOO_MANY);
+      }
+      const user = await users.findForSignIn(email);
+      if (!user) throw new AppError('not_found', 'User not found');
+      if (!user.is_active) throw new AppError('forbidden', 'Inactive user');
+
+      const token = randomBytes(32).toString('base64url');
+      await repo.insertResetToken(db, sha256(token), user.id, RESET_TOKEN_TTL_SECONDS);
+      const link = `${config.publicUrl}/reset-password?token=${token}`;
+      await mailer.send({
+        to: user.email,
+        subject: 'Palisade: reset your password',
+        text:
+          `Someone asked to reset the Palisade password of ${user.email}.\n\n` +
+          `To choose a new password, open this link within an hour:\n${link}\n\n` +
+          `If it was not you, ignore this message: your password stays as it is.\n`,
+      });
+    },
+
+    async resetPassword(token: string, newPassword: string): Promise<void> {
+      await db.transaction(async (tx) => {
+        const userId = await repo.consumeResetToken(tx, sha256(token));
+        if (userId === undefined) throw new AppError('bad_request', 'Invalid token');
+        await users.setPassword(tx, userId, newPassword);
+        await repo.revokeResetTokens(tx, userId);
+      });
+    },
+  };
+}

@@ -1,0 +1,147 @@
+import type { Role } from '@palisade/contract';
+import type { Queryable } from '../../db/client.js';
+import type { ListSql, ListSpec } from '../../db/list-query.js';
+
+export interface UserRow {
+  id: number;
+  org_id: number;
+  organization: string;
+  email: string;
+  first_name: string;
+  last_name: string;
+  role: Role;
+  is_active: boolean;
+  password_hash: string;
+  token_version: number;
+  created_at: Date;
+}
+
+const SELECT_USER = `
+  SELECT u.id, u.org_id, o.name AS organization, u.email, u.first_name, u.last_name, u.role,
+         u.is_active, u.password_hash, u.token_version, u.created_at
+    FROM users u JOIN organizations o ON o.id = u.org_id`;
+
+export const USER_LIST_SPEC: ListSpec = {
+  sortable: {
+    id: 'u.id',
+    email: 'lower(u.email)',
+    first_name: 'lower(u.first_name)',
+    last_name: 'lower(u.last_name)',
+    role: 'u.role',
+    is_active: 'u.is_active',
+    created_at: 'u.created_at',
+  },
+  filterable: {
+    role: { sql: 'u.role', type: 'text' },
+    is_active: { sql: 'u.is_active', type: 'bool' },
+    email: { sql: 'u.email', type: 'text' },
+  },
+  searchable: ['u.email', 'u.first_name', 'u.last_name'],
+  defaultSort: 'u.id ASC',
+};
+
+export interface NewUser {
+  orgId: number;
+  email: string;
+  passwordHash: string;
+  firstName: string;
+  lastName: string;
+  role: Role;
+  isActive: boolean;
+}
+
+export interface UserPatch {
+  email?: string;
+  passwordHash?: string;
+  firstName?: string;
+  lastName?: string;
+  role?: Role;
+  isActive?: boolean;
+}
+
+export const usersRepository = {
+  async findById(db: Queryable, id: number): Promise<UserRow | undefined> {
+    const [row] = await db.query<UserRow>(`${SELECT_USER} WHERE u.id = $1`, [id]);
+    return row;
+  },
+
+  async findInOrg(db: Queryable, orgId: number, id: number): Promise<UserRow | undefined> {
+    const [row] = await db.query<UserRow>(`${SELECT_USER} WHERE u.org_id = $1 AND u.id = $2`, [orgId, id]);
+    return row;
+  },
+
+  async findByEmail(db: Queryable, email: string): Promise<UserRow | undefined> {
+    const [row] = await db.query<UserRow>(`${SELECT_USER} WHERE lower(u.email) = lower($1)`, [email]);
+    return row;
+  },
+
+  async list(db: Queryable, sql: ListSql): Promise<{ rows: UserRow[]; total: number }> {
+    const where = `u.org_id = $1 AND ${sql.where}`;
+    const [rows, count] = await Promise.all([
+      db.query<UserRow>(
+        `${SELECT_USER} WHERE ${where} ORDER BY ${sql.orderBy}
+          LIMIT $${sql.params.length + 1} OFFSET $${sql.params.length + 2}`,
+        [...sql.params, sql.limit, sql.offset],
+      ),
+      db.query<{ total: number }>(`SELECT count(*)::int AS total FROM users u WHERE ${where}`, sql.params),
+    ]);
+    return { rows, total: count[0]?.total ?? 0 };
+  },
+
+  async insert(db: Queryable, user: NewUser): Promise<number> {
+    const [row] = await db.query<{ id: number }>(
+      `INSERT INTO users (org_id, email, password_hash, first_name, last_name, role, is_active)
+       VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id`,
+      [user.orgId, user.email, user.passwordHash, user.firstName, user.lastName, user.role, user.isActive],
+    );
+    if (!row) throw new Error('INSERT … RETURNING gave no row');
+    return row.id;
+  },
+
+  /** Applies the given fields; a new password also bumps token_version (revoking tokens). */
+  async update(db: Queryable, id: number, patch: UserPatch): Promise<void> {
+    const sets: string[] = [];
+    const params: (string | boolean | number)[] = [];
+    const set = (column: string, value: string | boolean | undefined) => {
+      if (value === undefined) return;
+      params.push(value);
+      sets.push(`${column} = $${params.length}`);
+    };
+    set('email', patch.email);
+    set('password_hash', patch.passwordHash);
+    set('first_name', patch.firstName);
+    set('last_name', patch.lastName);
+    set('role', patch.role);
+    set('is_active', patch.isActive);
+    if (patch.passwordHash !== undefined) sets.push('token_version = token_version + 1');
+    if (sets.length === 0) return;
+    params.push(id);
+    await db.query(`UPDATE users SET ${sets.join(', ')}, updated_at = now() WHERE id = $${params.length}`, params);
+  },
+
+  async delete(db: Queryable, id: number): Promise<void> {
+    await db.query('DELETE FROM users WHERE id = $1', [id]);
+  },
+
+  async countActiveAdministrators(db: Queryable, orgId: number): Promise<number> {
+    const [row] = await db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM users WHERE org_id = $1 AND role = 'Administrator' AND is_active`,
+      [orgId],
+    );
+    return row?.n ?? 0;
+  },
+
+  async countAll(db: Queryable): Promise<number> {
+    const [row] = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM users');
+    return row?.n ?? 0;
+  },
+
+  async insertOrganization(db: Queryable, name: string, isDefault: boolean): Promise<number> {
+    const [row] = await db.query<{ id: number }>(
+      'INSERT INTO organizations (name, is_default) VALUES ($1, $2) RETURNING id',
+      [name, isDefault],
+    );
+    if (!row) throw new Error('INSERT … RETURNING gave no row');
+    return row.id;
+  },
+};

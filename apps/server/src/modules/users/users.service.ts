@@ -1,0 +1,191 @@
+import {
+  ListQuery,
+  type ListResponse,
+  type User,
+  UserCreate,
+  UserRegister,
+  UserUpdate,
+  UserUpdateMe,
+} from '@palisade/contract';
+import type { z } from 'zod';
+import type { Database, Queryable } from '../../db/client.js';
+import { isUniqueViolation } from '../../db/errors.js';
+import { buildListSql } from '../../db/list-query.js';
+import { AppError, notFound } from '../../lib/app-error.js';
+import { hashSecret, verifySecret } from '../../lib/passwords.js';
+import { assertRole, type Principal } from '../../plugins/auth.js';
+import { presentUser } from './users.presenter.js';
+import { USER_LIST_SPEC, type UserPatch, type UserRow, usersRepository as repo } from './users.repository.js';
+
+export const EMAIL_TAKEN = 'User already exist';
+const LAST_ADMINISTRATOR = 'An organization needs at least one active Administrator';
+
+export function createUsersService(db: Database) {
+  async function loadInOrg(principal: Principal, id: number, tx: Queryable = db): Promise<UserRow> {
+    // Another organization's user is "not found": its existence is not the caller's business.
+    const row = await repo.findInOrg(tx, principal.orgId, id);
+    if (!row) throw notFound('User');
+    return row;
+  }
+
+  async function reload(id: number, tx: Queryable = db): Promise<User> {
+    const row = await repo.findById(tx, id);
+    if (!row) throw notFound('User');
+    return presentUser(row);
+  }
+
+  /** Refuses a change that would leave the organization without an active Administrator. */
+  async function keepAnAdministrator(tx: Queryable, target: UserRow, after: { role: string; isActive: boolean } | null) {
+    const wasAdmin = target.role === 'Administrator' && target.is_active;
+    const staysAdmin = after !== null && after.role === 'Administrator' && after.isActive;
+    if (!wasAdmin || staysAdmin) return;
+    if ((await repo.countActiveAdministrators(tx, target.org_id)) <= 1) {
+      throw new AppError('conflict', LAST_ADMINISTRATOR);
+    }
+  }
+
+  async function writeOrConflict<T>(write: () => Promise<T>, message: string): Promise<T> {
+    try {
+      return await write();
+    } catch (error) {
+      if (isUniqueViolation(error)) throw new AppError('conflict', message);
+      throw error;
+    }
+  }
+
+  return {
+    me: (principal: Principal) => reload(principal.userId),
+
+    async updateMe(principal: Principal, body: z.output<typeof UserUpdateMe>): Promise<User> {
+      const row = await loadInOrg(principal, principal.userId);
+      const patch: UserPatch = { email: body.email, firstName: body.first_name, lastName: body.last_name };
+      if (body.password !== undefined) {
+        if (!(await verifySecret(row.password_hash, body.current_password ?? ''))) {
+          throw new AppError('bad_request', 'Incorrect password');
+        }
+        patch.passwordHash = await hashSecret(body.password);
+      }
+      await writeOrConflict(() => repo.update(db, row.id, patch), 'The user with this e-mail already exists');
+      return reload(row.id);
+    },
+
+    async list(principal: Principal, query: ListQuery): Promise<ListResponse<User>> {
+      assertRole(principal, 'Administrator');
+      const { rows, total } = await repo.list(db, buildListSql(query, USER_LIST_SPEC, [principal.orgId]));
+      return { data: rows.map(presentUser), recordsTotal: total };
+    },
+
+    async create(principal: Principal, body: z.output<typeof UserCreate>): Promise<User> {
+      assertRole(principal, 'Administrator');
+      const passwordHash = await hashSecret(body.password);
+      const id = await writeOrConflict(
+        () =>
+          repo.insert(db, {
+            orgId: principal.orgId,
+            email: body.email,
+            passwordHash,
+            firstName: body.first_name,
+            lastName: body.last_name,
+            role: body.role,
+            isActive: body.is_active,
+          }),
+        'The user with this e-mail already exists',
+      );
+      return reload(id);
+    },
+
+    async update(principal: Principal, id: number, body: z.output<typeof UserUpdate>): Promise<User> {
+      assertRole(principal, 'Administrator');
+      const passwordHash = body.password === undefined ? undefined : await hashSecret(body.password);
+      await db.transaction(async (tx) => {
+        const target = await loadInOrg(principal, id, tx);
+        await keepAnAdministrator(tx, target, {
+          role: body.role ?? target.role,
+          isActive: body.is_active ?? target.is_active,
+        });
+        await writeOrConflict(
+          () =>
+            repo.update(tx, id, {
+              email: body.email,
+              passwordHash,
+              firstName: body.first_name,
+              lastName: body.last_name,
+              role: body.role,
+              isActive: body.is_active,
+            }),
+          'The user with this e-mail already exists',
+        );
+      });
+      return reload(id);
+    },
+
+    async remove(principal: Principal, id: number): Promise<void> {
+      assertRole(principal, 'Administrator');
+      if (id === principal.userId) throw new AppError('conflict', 'You cannot delete your own account');
+      await db.transaction(async (tx) => {
+        const target = await loadInOrg(principal, id, tx);
+        await keepAnAdministrator(tx, target, null);
+        await repo.delete(tx, id);
+      });
+    },
+
+    /** Self-registration: a new organization whose first user is its Administrator. */
+    async register(body: z.output<typeof UserRegister>): Promise<User> {
+      if (await repo.findByEmail(db, body.email)) throw new AppError('bad_request', EMAIL_TAKEN);
+      const passwordHash = await hashSecret(body.password);
+      const id = await db.transaction(async (tx) => {
+        const orgId = await repo.insertOrganization(tx, body.organization, false);
+        return writeOrConflict(
+          () =>
+            repo.insert(tx, {
+              orgId,
+              email: body.email,
+              passwordHash,
+              firstName: body.first_name,
+              lastName: body.last_name,
+              role: 'Administrator',
+              isActive: true,
+            }),
+          EMAIL_TAKEN,
+        );
+      }).catch((error: unknown) => {
+        if (error instanceof AppError && error.code === 'conflict') throw new AppError('bad_request', EMAIL_TAKEN);
+        throw error;
+      });
+      return reload(id);
+    },
+
+    /** For sign-in and recovery: the row with its hash, or undefined. */
+    findForSignIn: (email: string) => repo.findByEmail(db, email),
+
+    /** Sets a password (reset flow) and revokes every token issued before. */
+    async setPassword(tx: Queryable, userId: number, password: string): Promise<void> {
+      await repo.update(tx, userId, { passwordHash: await hashSecret(password) });
+    },
+
+    /**
+     * First start: when no user exists, creates the default organization and its
+     * Administrator. Returns what was created so the caller can say how to sign in.
+     */
+    async bootstrapAdministrator(email: string, password: string): Promise<{ created: boolean }> {
+      const passwordHash = await hashSecret(password);
+      return db.transaction(async (tx) => {
+        await tx.query('SELECT pg_advisory_xact_lock(7262002)');
+        if ((await repo.countAll(tx)) > 0) return { created: false };
+        const orgId = await repo.insertOrganization(tx, 'Default', true);
+        await repo.insert(tx, {
+          orgId,
+          email,
+          passwordHash,
+          firstName: 'Admin',
+          lastName: '',
+          role: 'Administrator',
+          isActive: true,
+        });
+        return { created: true };
+      });
+    },
+  };
+}
+
+export type UsersService = ReturnType<typeof createUsersService>;

@@ -1,0 +1,84 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import type { Role } from '@palisade/contract';
+import { AppError } from '../lib/app-error.js';
+
+/** Who is calling: resolved once per request from the bearer token. */
+export interface Principal {
+  userId: number;
+  orgId: number;
+  role: Role;
+  email: string;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    principal: Principal | null;
+  }
+  interface FastifyInstance {
+    /** onRequest hook for routes that need a signed-in user. */
+    requireUser: (request: FastifyRequest) => Promise<void>;
+  }
+}
+
+interface PrincipalRow {
+  id: number;
+  org_id: number;
+  role: Role;
+  email: string;
+  token_version: number;
+}
+
+export const authPlugin = fp(async (app: FastifyInstance) => {
+  const { db, tokens, config } = app.ctx;
+
+  async function fromToken(request: FastifyRequest): Promise<Principal | null> {
+    const header = request.headers.authorization;
+    const match = header ? /^Bearer\s+(\S+)$/i.exec(header) : null;
+    if (!match?.[1]) return null;
+    const claims = await tokens.verify(match[1]);
+    if (!claims) return null;
+    // A token outlives nothing: a deactivated, deleted or re-passworded user loses it at once.
+    const [row] = await db.query<PrincipalRow>(
+      'SELECT id, org_id, role, email, token_version FROM users WHERE id = $1 AND is_active',
+      [claims.userId],
+    );
+    if (!row || row.token_version !== claims.tokenVersion) return null;
+    return toPrincipal(row);
+  }
+
+  /** AUTH_DISABLED: every request is the default organization's first active administrator. */
+  async function defaultAdministrator(): Promise<Principal | null> {
+    const [row] = await db.query<PrincipalRow>(
+      `SELECT u.id, u.org_id, u.role, u.email, u.token_version
+         FROM users u JOIN organizations o ON o.id = u.org_id
+        WHERE o.is_default AND u.role = 'Administrator' AND u.is_active
+        ORDER BY u.id LIMIT 1`,
+    );
+    return row ? toPrincipal(row) : null;
+  }
+
+  app.decorateRequest('principal', null);
+  app.addHook('onRequest', async (request) => {
+    if (!request.url.startsWith('/api/')) return;
+    request.principal = (await fromToken(request)) ?? (config.authDisabled ? await defaultAdministrator() : null);
+  });
+
+  app.decorate('requireUser', async (request: FastifyRequest) => {
+    if (!request.principal) throw new AppError('unauthorized', 'Could not validate credentials');
+  });
+});
+
+function toPrincipal(row: PrincipalRow): Principal {
+  return { userId: row.id, orgId: row.org_id, role: row.role, email: row.email };
+}
+
+/** The signed-in caller; routes behind requireUser always have one. */
+export function principalOf(request: FastifyRequest): Principal {
+  if (!request.principal) throw new AppError('unauthorized', 'Could not validate credentials');
+  return request.principal;
+}
+
+export function assertRole(principal: Principal, ...allowed: Role[]): void {
+  if (!allowed.includes(principal.role)) throw new AppError('forbidden', 'Not enough privileges');
+}

@@ -1,0 +1,18 @@
+import type { Config } from '../config.js';
+import type { Database } from '../db/client.js';
+import type { Mailer } from '../lib/mailer.js';
+import type { TokenService } from '../lib/tokens.js';
+
+/** What every module may use, decorated on the Fastify instance as `app.ctx`. */
+export interface AppContext {
+  config: Config;
+  db: Database;
+  tokens: TokenService;
+  mailer: Mailer;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    ctx: AppContext;
+  }
+}

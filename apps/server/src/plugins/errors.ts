@@ -1,0 +1,67 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import {
+  hasZodFastifySchemaValidationErrors,
+  isResponseSerializationError,
+} from 'fastify-type-provider-zod';
+import type { ErrorCode, ErrorDetail, ErrorResponse } from '@palisade/contract';
+import { AppError, STATUS_OF } from '../lib/app-error.js';
+
+const CODE_OF_STATUS: Partial<Record<number, ErrorCode>> = {
+  400: 'bad_request',
+  401: 'unauthorized',
+  403: 'forbidden',
+  404: 'not_found',
+  409: 'conflict',
+  413: 'payload_too_large',
+  415: 'bad_request',
+  422: 'validation_failed',
+  429: 'rate_limited',
+};
+
+/** Every error leaves as {msg, code, details?}; the console's catalogue reads msg and status. */
+export const errorsPlugin = fp(async (app: FastifyInstance) => {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error instanceof AppError) {
+      return reply.status(error.status).send(body(error.code, error.message, error.details));
+    }
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      const details: ErrorDetail[] = error.validation.map((issue) => ({
+        field: [error.validationContext, ...issue.instancePath.split('/').filter(Boolean)]
+          .filter(Boolean)
+          .join('.'),
+        msg: issue.message ?? 'invalid',
+      }));
+      const first = details[0];
+      const msg = first ? `${first.field}: ${first.msg}` : 'Invalid request';
+      return reply.status(422).send(body('validation_failed', msg, details));
+    }
+    if (isResponseSerializationError(error)) {
+      request.log.error({ err: error, issues: error.cause.issues }, 'response does not match its schema');
+      return reply.status(500).send(body('internal', 'Internal server error'));
+    }
+    const status = error.statusCode ?? 500;
+    const code = CODE_OF_STATUS[status];
+    if (status < 500 && code) {
+      const msg = status === 413 ? 'Request body is too large' : error.message;
+      return reply.status(status).send(body(code, msg));
+    }
+    request.log.error({ err: error }, 'unhandled error');
+    return reply.status(500).send(body('internal', 'Internal server error'));
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    const pathname = request.url.split('?')[0] ?? '/';
+    const isPage =
+      request.method === 'GET' && !pathname.startsWith('/api/') && !pathname.startsWith('/assets/');
+    // History mode: any other path is a console route, so the console answers it.
+    if (isPage && app.sendConsole) return app.sendConsole(reply);
+    return reply.status(404).send(body('not_found', `No route ${request.method} ${pathname}`));
+  });
+});
+
+function body(code: ErrorCode, msg: string, details?: ErrorDetail[]): ErrorResponse {
+  return details && details.length > 0 ? { msg, code, details } : { msg, code };
+}
+
+export { STATUS_OF };

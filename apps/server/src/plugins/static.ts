@@ -1,0 +1,52 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import fp from 'fastify-plugin';
+
+export interface StaticOptions {
+  /** The built console (apps/web/dist). */
+  webDist: string;
+  /** Operator files served first, e.g. assets/theme.json and assets/custom.css. */
+  overrides: string;
+}
+
+/**
+ * Serves the console on the API's origin. Unknown paths outside /api and /assets get
+ * index.html so the console's history-mode router can take them.
+ */
+export const staticPlugin = fp(async (app: FastifyInstance, options: StaticOptions) => {
+  const roots = [options.overrides, options.webDist].filter((root) => existsSync(root));
+  const indexHtml = path.join(options.webDist, 'index.html');
+  if (!existsSync(indexHtml)) {
+    app.log.warn(`console not built (${indexHtml} missing): run npm run build`);
+  }
+  if (roots.length === 0) return;
+  const hasConsole = existsSync(indexHtml);
+
+  await app.register(fastifyStatic, {
+    root: roots,
+    prefix: '/',
+    wildcard: true,
+    index: false,
+    setHeaders(res, filePath) {
+      // Hashed bundles never change; anything else is revalidated.
+      const immutable = filePath.startsWith(path.join(options.webDist, 'assets'));
+      res.setHeader('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
+    },
+  });
+
+  if (!hasConsole) return;
+  app.get('/', { schema: { hide: true } }, (_request, reply) => sendIndex(reply));
+  app.decorate('sendConsole', sendIndex);
+
+  function sendIndex(reply: FastifyReply) {
+    return reply.header('cache-control', 'no-cache').sendFile('index.html', options.webDist);
+  }
+});
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    sendConsole?: (reply: FastifyReply) => FastifyReply;
+  }
+}

@@ -1,0 +1,1 @@
+export { UserCreatePage as Component } from '../../features/users/components/UserCreatePage';

@@ -1,0 +1,1 @@
+export { UserEditPage as Component } from '../../features/users/components/UserEditPage';

@@ -1,0 +1,1 @@
+export { AlertsPage as Component } from '../../features/alerts/components/AlertsPage';

@@ -1,0 +1,1 @@
+export { DevicesPage as Component } from '../../features/devices/components/DevicesPage';

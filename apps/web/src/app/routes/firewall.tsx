@@ -1,0 +1,1 @@
+export { FirewallPage as Component } from '../../features/firewall/components/FirewallPage';

@@ -1,0 +1,8 @@
+import { useTranslation } from 'react-i18next';
+import { HomePage } from '../../features/home/components/HomePage';
+import { homeAreas } from '../nav';
+
+export function Component() {
+  const { t } = useTranslation();
+  return <HomePage areas={homeAreas(t)} />;
+}

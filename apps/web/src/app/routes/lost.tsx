@@ -1,0 +1,1 @@
+export { LostPasswordPage as Component } from '../../features/auth/components/LostPasswordPage';

@@ -1,0 +1,1 @@
+export { MonitoringPage as Component } from '../../features/monitoring/components/MonitoringPage';

@@ -1,0 +1,1 @@
+export { PoliciesPage as Component } from '../../features/policies/components/PoliciesPage';

@@ -1,0 +1,202 @@
+import { useMemo, useRef } from 'react';
+import { useTranslation } from 'react-i18next';
+import {
+  getCoreRowModel,
+  useReactTable,
+  type ColumnDef,
+  type SortingState,
+  type Updater,
+} from '@tanstack/react-table';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import Box from '@mui/material/Box';
+import LinearProgress from '@mui/material/LinearProgress';
+import Paper from '@mui/material/Paper';
+import Table from '@mui/material/Table';
+import TableBody from '@mui/material/TableBody';
+import TableCell from '@mui/material/TableCell';
+import TableContainer from '@mui/material/TableContainer';
+import TableHead from '@mui/material/TableHead';
+import TablePagination from '@mui/material/TablePagination';
+import TableRow from '@mui/material/TableRow';
+import TableSortLabel from '@mui/material/TableSortLabel';
+import { ALL_ROWS, PAGE_SIZE_OPTIONS, type TableState } from './list-params';
+import { SearchField } from './SearchField';
+import { StatusRow } from './StatusRow';
+import type { DataColumn } from './types';
+
+export interface DataTableProps<T> {
+  columns: DataColumn<T>[];
+  rows: T[];
+  total: number;
+  getRowId: (row: T) => string;
+  state: TableState;
+  onStateChange: (next: TableState) => void;
+  loading?: boolean;
+  error?: string | null;
+  onRetry?: () => void;
+  emptyText?: string;
+  searchable?: boolean;
+  /** Height of the scrolling body; rows outside it are not in the DOM. */
+  height?: number | string;
+  rowHeight?: number;
+  label: string;
+}
+
+/**
+ * Server-side paged, sorted and searched table. Rows are virtualised, so a 5000-row page
+ * keeps only the visible rows (plus overscan) in the DOM.
+ */
+export function DataTable<T>(props: DataTableProps<T>) {
+  const { columns, rows, total, state, onStateChange, rowHeight = 48 } = props;
+  const { t } = useTranslation();
+  const scrollRef = useRef<HTMLDivElement>(null);
+
+  const columnDefs = useMemo<ColumnDef<T>[]>(
+    () =>
+      columns.map((column) => ({
+        id: column.id,
+        header: column.header,
+        enableSorting: column.sortable ?? false,
+        cell: ({ row }) => column.cell(row.original),
+      })),
+    [columns],
+  );
+
+  const onSortingChange = (updater: Updater<SortingState>) => {
+    const sorting = typeof updater === 'function' ? updater(state.sorting) : updater;
+    onStateChange({ ...state, sorting, pageIndex: 0 });
+  };
+
+  // eslint-disable-next-line react-hooks/incompatible-library -- TanStack Table is not memo-safe; this component does not memoise its output.
+  const table = useReactTable({
+    data: rows,
+    columns: columnDefs,
+    getRowId: props.getRowId,
+    getCoreRowModel: getCoreRowModel(),
+    manualSorting: true,
+    manualPagination: true,
+    enableMultiSort: true,
+    state: { sorting: state.sorting },
+    onSortingChange,
+  });
+  const tableRows = table.getRowModel().rows;
+
+  const virtualizer = useVirtualizer({
+    count: tableRows.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => rowHeight,
+    overscan: 12,
+  });
+  const items = virtualizer.getVirtualItems();
+  const padTop = items[0]?.start ?? 0;
+  const padBottom = virtualizer.getTotalSize() - (items.at(-1)?.end ?? 0);
+  const width = columns.length;
+  const status = statusOf(props);
+
+  return (
+    <Paper variant="outlined" sx={{ overflow: 'hidden' }}>
+      {props.searchable !== false && (
+        <SearchField
+          value={state.search}
+          onChange={(search) => onStateChange({ ...state, search, pageIndex: 0 })}
+        />
+      )}
+      <Box sx={{ height: 4 }}>{props.loading === true && <LinearProgress />}</Box>
+      <TableContainer
+        ref={scrollRef}
+        sx={{ maxHeight: props.height ?? 'calc(100vh - 300px)', minHeight: 160 }}
+      >
+        <Table stickyHeader size="small" aria-label={props.label} aria-rowcount={total}>
+          <TableHead>
+            {table.getHeaderGroups().map((group) => (
+              <TableRow key={group.id}>
+                {group.headers.map((header) => {
+                  const column = columns.find((c) => c.id === header.id);
+                  const sorted = header.column.getIsSorted();
+                  return (
+                    <TableCell
+                      key={header.id}
+                      align={column?.align}
+                      sx={{ width: column?.width, fontWeight: 600 }}
+                    >
+                      {header.column.getCanSort() ? (
+                        <TableSortLabel
+                          active={sorted !== false}
+                          direction={sorted === false ? 'asc' : sorted}
+                          onClick={header.column.getToggleSortingHandler()}
+                        >
+                          {column?.header}
+                        </TableSortLabel>
+                      ) : (
+                        column?.header
+                      )}
+                    </TableCell>
+                  );
+                })}
+              </TableRow>
+            ))}
+          </TableHead>
+          <TableBody>
+            {status !== null ? (
+              <StatusRow
+                colSpan={width}
+                status={status}
+                error={props.error}
+                emptyText={props.emptyText}
+                onRetry={props.onRetry}
+              />
+            ) : (
+              <>
+                {padTop > 0 && <TableRow aria-hidden sx={{ height: padTop }} />}
+                {items.map((item) => {
+                  const row = tableRows[item.index];
+                  if (row === undefined) return null;
+                  return (
+                    <TableRow hover key={row.id} data-index={item.index} sx={{ height: rowHeight }}>
+                      {row.getVisibleCells().map((cell) => (
+                        <TableCell
+                          key={cell.id}
+                          align={columns.find((c) => c.id === cell.column.id)?.align}
+                        >
+                          {columns.find((c) => c.id === cell.column.id)?.cell(row.original)}
+                        </TableCell>
+                      ))}
+                    </TableRow>
+                  );
+                })}
+                {padBottom > 0 && <TableRow aria-hidden sx={{ height: padBottom }} />}
+              </>
+            )}
+          </TableBody>
+        </Table>
+      </TableContainer>
+      <TablePagination
+        component="div"
+        count={total}
+        page={state.pageSize === ALL_ROWS ? 0 : state.pageIndex}
+        rowsPerPage={state.pageSize}
+        rowsPerPageOptions={[...PAGE_SIZE_OPTIONS, { label: t('table.all'), value: ALL_ROWS }]}
+        labelRowsPerPage={t('table.rowsPerPage')}
+        labelDisplayedRows={({ from, to, count }) => t('table.displayedRows', { from, to, count })}
+        getItemAriaLabel={(type) => t(PAGE_LABELS[type])}
+        onPageChange={(_event, pageIndex) => onStateChange({ ...state, pageIndex })}
+        onRowsPerPageChange={(event) =>
+          onStateChange({ ...state, pageSize: Number(event.target.value), pageIndex: 0 })
+        }
+      />
+    </Paper>
+  );
+}
+
+const PAGE_LABELS = {
+  first: 'table.page.first',
+  last: 'table.page.last',
+  next: 'table.page.next',
+  previous: 'table.page.previous',
+} as const;
+
+function statusOf<T>(props: DataTableProps<T>): 'loading' | 'error' | 'empty' | null {
+  if (props.error !== undefined && props.error !== null) return 'error';
+  if (props.rows.length > 0) return null;
+  return props.loading === true ? 'loading' : 'empty';
+}

@@ -1,0 +1,7 @@
+import type { ReactNode } from 'react';
+
+export interface NavItem {
+  to: string;
+  label: string;
+  icon: ReactNode;
+}

@@ -1,0 +1,12 @@
+/**
+ * Spec §9: the 'short' date format is year, month and day; Arabic uses the long month.
+ */
+export function formatDate(value: string | number | Date, language: string): string {
+  const date = value instanceof Date ? value : new Date(value);
+  if (Number.isNaN(date.getTime())) return '';
+  const options: Intl.DateTimeFormatOptions =
+    language === 'ar'
+      ? { year: 'numeric', month: 'long', day: 'numeric' }
+      : { year: 'numeric', month: '2-digit', day: '2-digit' };
+  return new Intl.DateTimeFormat(language, options).format(date);
+}

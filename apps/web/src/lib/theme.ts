@@ -1,0 +1,93 @@
+import { createTheme, type Theme } from '@mui/material/styles';
+
+/** Spec §9 default light theme colours. */
+export const DEFAULT_COLOURS = {
+  primary: '#4682b4',
+  secondary: '#b0bec5',
+  accent: '#8c9eff',
+  error: '#b71c1c',
+  info: '#2196F3',
+  success: '#4CAF50',
+  warning: '#FFC107',
+} as const;
+
+export type ThemeColours = Record<keyof typeof DEFAULT_COLOURS, string>;
+
+declare module '@mui/material/styles' {
+  interface Palette {
+    accent: Palette['primary'];
+  }
+  interface PaletteOptions {
+    accent?: PaletteOptions['primary'];
+  }
+}
+
+const COLOUR = /^(#[0-9a-f]{3,8}|(rgb|rgba|hsl|hsla)\([^)]*\)|[a-z]+)$/i;
+
+/**
+ * Reads /assets/theme.json: either the colours themselves or them under `light`
+ * (or `themes.light`). Unknown keys and values that are not colours are ignored.
+ */
+export function parseThemeColours(json: unknown): Partial<ThemeColours> {
+  const pick = (value: unknown): Record<string, unknown> | null =>
+    typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : null;
+  const root = pick(json);
+  if (root === null) return {};
+  const source = pick(pick(root.themes)?.light) ?? pick(root.light) ?? root;
+  const colours: Partial<ThemeColours> = {};
+  for (const key of Object.keys(DEFAULT_COLOURS) as (keyof ThemeColours)[]) {
+    const value = source[key];
+    if (typeof value === 'string' && COLOUR.test(value.trim())) colours[key] = value.trim();
+  }
+  return colours;
+}
+
+export function buildTheme(colours: ThemeColours, direction: 'ltr' | 'rtl'): Theme {
+  return createTheme({
+    direction,
+    palette: {
+      mode: 'light',
+      primary: { main: colours.primary },
+      secondary: { main: colours.secondary },
+      accent: { main: colours.accent },
+      error: { main: colours.error },
+      info: { main: colours.info },
+      success: { main: colours.success },
+      warning: { main: colours.warning },
+    },
+  });
+}
+
+/** GET /assets/theme.json; failures are logged only and the defaults apply (spec §8). */
+export async function loadThemeColours(): Promise<ThemeColours> {
+  try {
+    const response = await fetch('/assets/theme.json', { headers: { Accept: 'application/json' } });
+    if (!response.ok) {
+      console.info(`no custom theme (HTTP ${response.status}); default colours apply`);
+      return { ...DEFAULT_COLOURS };
+    }
+    const json: unknown = await response.json();
+    return { ...DEFAULT_COLOURS, ...parseThemeColours(json) };
+  } catch (error) {
+    console.warn('custom theme could not be loaded; default colours apply', error);
+    return { ...DEFAULT_COLOURS };
+  }
+}
+
+/** GET /assets/custom.css; when present its rules are added after the app's own styles. */
+export async function loadCustomStyles(): Promise<void> {
+  try {
+    const response = await fetch('/assets/custom.css', { headers: { Accept: 'text/css' } });
+    const type = response.headers.get('content-type') ?? '';
+    if (!response.ok || !type.includes('css')) {
+      console.info('no custom styles; default styles apply');
+      return;
+    }
+    const style = document.createElement('style');
+    style.dataset.source = 'custom.css';
+    style.textContent = await response.text();
+    document.head.append(style);
+  } catch (error) {
+    console.warn('custom styles could not be loaded; default styles apply', error);
+  }
+}

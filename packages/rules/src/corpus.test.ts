@@ -1,0 +1,114 @@
+// Agreement with the reference parser (suricata-update 1.2.7) over the whole shared corpus:
+// every rule file of ../shared/corpus/rules (tarball members included), each rule's fields
+// compared with the reference's record for the same file and line. Differences on purpose are
+// decided and explained in testing/deliberate.ts; anything else fails here, listed by file,
+// line, sid and field.
+
+import { beforeAll, describe, expect, it } from 'vitest';
+import { formatRule, parseRulesFile } from './index.js';
+import { compareWithOracle, comparableFields } from './testing/agreement.js';
+import type { AgreementReport } from './testing/agreement.js';
+import { corpusAvailable, corpusRoot, loadCorpusRuleFiles, loadOracle } from './testing/corpus.js';
+import type { CorpusFile, Oracle } from './testing/corpus.js';
+
+let files: CorpusFile[] = [];
+let oracle: Oracle;
+let report: AgreementReport;
+
+beforeAll(() => {
+  if (!corpusAvailable()) throw new Error(`the shared corpus is missing at ${corpusRoot}`);
+  files = loadCorpusRuleFiles();
+  oracle = loadOracle();
+  report = compareWithOracle(files, oracle);
+  const reasons = new Map<string, number>();
+  for (const { reason } of report.deliberate) {
+    const kind = reason.replace(/'[^']*'/g, '…');
+    reasons.set(kind, (reasons.get(kind) ?? 0) + 1);
+  }
+  console.log(
+    `corpus: ${report.files} files, ${report.rulesParsed} rules parsed, ${report.rulesCompared} ` +
+      `compared with the reference over ${report.fieldsCompared} fields: ` +
+      `${report.disagreements.length} disagreements, ${report.deliberate.length} deliberate ` +
+      `differences, ${report.unchecked.length} unchecked, ${report.bothRefuse} lines both refuse`,
+  );
+  for (const [kind, count] of reasons) console.log(`  deliberate ×${count}: ${kind}`);
+});
+
+describe('corpus agreement with suricata-update 1.2.7', () => {
+  it('reads every rule file, tarball members included', () => {
+    expect(files.length).toBeGreaterThan(0);
+    expect(files.some((file) => file.name.includes('.tar.gz!'))).toBe(true);
+    expect(oracle.rules.size).toBeGreaterThan(0);
+  });
+
+  it('agrees field by field on every rule the reference parsed', () => {
+    const lines = report.disagreements.map(
+      (d) =>
+        `${d.file}:${d.line} sid ${d.sid ?? '?'} ${d.field}: ours ${JSON.stringify(d.ours)}, ` +
+        `reference ${JSON.stringify(d.reference)}`,
+    );
+    expect(lines).toEqual([]);
+    expect(report.rulesCompared).toBeGreaterThan(0);
+  });
+
+  it('explains every rule the reference refused and we parse', () => {
+    for (const { reason } of report.deliberate) expect(reason.length).toBeGreaterThan(0);
+    expect(report.unchecked.every((u) => u.file.includes('!'))).toBe(true);
+  });
+
+  it('reports a planted disagreement (the comparison is not vacuous)', () => {
+    const file = files.find((f) => (oracle.byFile.get(f.name)?.length ?? 0) > 0);
+    expect(file).toBeDefined();
+    if (file === undefined) return;
+    const records = oracle.byFile.get(file.name) ?? [];
+    const [first] = records;
+    expect(first).toBeDefined();
+    if (first === undefined) return;
+    const rule = parseRulesFile(file.text).rules.find((r) => r.line === first.line);
+    expect(rule).toBeDefined();
+    if (rule === undefined) return;
+    const planted = { ...first, sid: first.sid + 1, msg: `${first.msg}!` };
+    const differing = comparableFields(rule, planted)
+      .filter(([, ours, theirs]) => JSON.stringify(ours) !== JSON.stringify(theirs))
+      .map(([field]) => field);
+    expect(differing).toEqual(['msg', 'sid']);
+  });
+});
+
+describe('corpus round trip', () => {
+  it('gives back every rule of every file exactly: format(parse(x)) === x', () => {
+    const mismatches: string[] = [];
+    for (const file of files) {
+      const physical = file.text.split('\n').map((line) => line.replace(/\r$/, ''));
+      for (const rule of parseRulesFile(file.text, { fileName: file.name }).rules) {
+        const lineCount = rule.text.split('\n').length;
+        const original = physical.slice(rule.line - 1, rule.line - 1 + lineCount).join('\n');
+        if (formatRule(rule) !== original) mismatches.push(`${file.name}:${rule.line}`);
+      }
+    }
+    expect(mismatches).toEqual([]);
+  });
+
+  it('re-parses a rule with its action and state changed to the changed values', () => {
+    const mismatches: string[] = [];
+    for (const file of files) {
+      for (const rule of parseRulesFile(file.text).rules) {
+        const changed = { ...rule, enabled: !rule.enabled, action: 'drop' };
+        const text = formatRule(changed);
+        const again = parseRulesFile(text).rules;
+        const [first] = again;
+        if (
+          again.length !== 1 ||
+          first === undefined ||
+          first.enabled !== changed.enabled ||
+          first.action !== 'drop' ||
+          first.sid !== rule.sid ||
+          JSON.stringify(first.options) !== JSON.stringify(rule.options)
+        ) {
+          mismatches.push(`${file.name}:${rule.line}`);
+        }
+      }
+    }
+    expect(mismatches).toEqual([]);
+  });
+});

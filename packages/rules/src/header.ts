@@ -1,0 +1,191 @@
+// The rule header: `[# ]action [protocol [src_addr src_port dir dst_addr dst_port]] (`.
+// A hand-written scanner over the logical text; every failure is reported with its offset.
+
+import { isSimpleSpec, parseAddressSpec, parsePortSpec } from './endpoint.js';
+import type { Direction, Endpoint } from './types.js';
+import { isBlank } from './logical-text.js';
+import type { Failure } from './failure.js';
+import { fail } from './failure.js';
+
+/** Actions of Snort 2.9, Snort 3 and Suricata (8 adds `accept` and the scoped forms). */
+export const RULE_ACTIONS: ReadonlySet<string> = new Set([
+  'alert',
+  'log',
+  'pass',
+  'drop',
+  'reject',
+  'rejectsrc',
+  'rejectdst',
+  'rejectboth',
+  'sdrop',
+  'activate',
+  'dynamic',
+  'accept',
+  'block',
+  'react',
+  'rewrite',
+]);
+
+/** Suricata 8 action scopes: `drop:flow`, `accept:hook`, … */
+export const ACTION_SCOPES: ReadonlySet<string> = new Set(['packet', 'flow', 'tx', 'hook']);
+
+export interface Header {
+  enabled: boolean;
+  action: string;
+  protocol: string | null;
+  source: Endpoint | null;
+  direction: Direction | null;
+  destination: Endpoint | null;
+  /** Offset of the `(` that opens the options. */
+  optionsStart: number;
+}
+
+/** Where the action starts: past blanks and any run of `#` and blanks (a disabled rule). */
+export function skipDisabledPrefix(s: string): { enabled: boolean; start: number } {
+  let i = 0;
+  const n = s.length;
+  while (i < n && isBlank(s.charCodeAt(i))) i++;
+  if (s.charCodeAt(i) !== 35 /* # */) return { enabled: true, start: i };
+  while (i < n) {
+    const c = s.charCodeAt(i);
+    if (c !== 35 && !isBlank(c)) break;
+    i++;
+  }
+  return { enabled: false, start: i };
+}
+
+/** Checks one action, possibly scoped (`drop:flow`). */
+function checkSingleAction(action: string): string | null {
+  const colon = action.indexOf(':');
+  const base = colon < 0 ? action : action.slice(0, colon);
+  if (!RULE_ACTIONS.has(base)) return `unknown action '${action}'`;
+  if (colon >= 0 && !ACTION_SCOPES.has(action.slice(colon + 1))) {
+    return `unknown action scope in '${action}' (expected packet, flow, tx or hook)`;
+  }
+  return null;
+}
+
+/**
+ * Checks an action word: one action, or a Suricata 8 list (`accept:flow,alert`); returns the
+ * problem or null.
+ */
+export function checkAction(action: string): string | null {
+  if (action.indexOf(',') < 0) return checkSingleAction(action);
+  for (const part of action.split(',')) {
+    const problem = checkSingleAction(part);
+    if (problem !== null) return problem;
+  }
+  return null;
+}
+
+/** End of a header token: stops at a blank or `(` outside brackets. */
+function tokenEnd(s: string, start: number, what: string): number | Failure {
+  let depth = 0;
+  let i = start;
+  const n = s.length;
+  for (; i < n; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 91 /* [ */) depth++;
+    else if (c === 93 /* ] */) {
+      if (depth === 0) return fail(i, 'incomplete-header', `unbalanced ']' in ${what}`);
+      depth--;
+    } else if (c === 40 /* ( */ || (depth === 0 && isBlank(c))) break;
+  }
+  if (depth > 0) return fail(start, 'incomplete-header', `'[' in ${what} is never closed`);
+  return i;
+}
+
+function skipBlanks(s: string, i: number): number {
+  while (i < s.length && isBlank(s.charCodeAt(i))) i++;
+  return i;
+}
+
+const ENDPOINT_PARTS = [
+  'source address',
+  'source port',
+  'direction',
+  'destination address',
+  'destination port',
+] as const;
+
+function checkPart(value: string, offset: number, part: number): Failure | null {
+  if (part === 2) {
+    if (toDirection(value) !== null) return null;
+    return fail(offset, 'bad-direction', `'${value}' is not a direction (expected ->, <> or =>)`);
+  }
+  if (isSimpleSpec(value)) return null;
+  const isPort = part === 1 || part === 4;
+  const result = isPort ? parsePortSpec(value) : parseAddressSpec(value);
+  if (result.ok) return null;
+  const { offset: at, message } = result.error;
+  return fail(
+    offset + at,
+    isPort ? 'bad-port' : 'bad-address',
+    `${ENDPOINT_PARTS[part]}: ${message}`,
+  );
+}
+
+function toDirection(value: string): Direction | null {
+  return value === '->' || value === '<>' || value === '=>' ? value : null;
+}
+
+export function parseHeader(s: string): Header | Failure {
+  const { enabled, start } = skipDisabledPrefix(s);
+  const n = s.length;
+  let i = start;
+  while (i < n) {
+    const c = s.charCodeAt(i);
+    if (isBlank(c) || c === 40) break;
+    i++;
+  }
+  if (i === start) return fail(start, 'unknown-action', 'expected a rule action (alert, drop, …)');
+  const action = s.slice(start, i);
+  const actionProblem = checkAction(action);
+  if (actionProblem !== null) return fail(start, 'unknown-action', actionProblem);
+
+  const header: Header = {
+    enabled,
+    action,
+    protocol: null,
+    source: null,
+    direction: null,
+    destination: null,
+    optionsStart: 0,
+  };
+  i = skipBlanks(s, i);
+  if (i < n && s.charCodeAt(i) !== 40) {
+    const protoStart = i;
+    while (i < n) {
+      const c = s.charCodeAt(i);
+      if (isBlank(c) || c === 40) break;
+      i++;
+    }
+    header.protocol = s.slice(protoStart, i);
+    i = skipBlanks(s, i);
+    if (i < n && s.charCodeAt(i) !== 40) {
+      const parts: string[] = [];
+      for (const [part, what] of ENDPOINT_PARTS.entries()) {
+        if (i >= n || s.charCodeAt(i) === 40) {
+          return fail(i, 'incomplete-header', `header ends before its ${what}`);
+        }
+        const end = tokenEnd(s, i, what);
+        if (typeof end !== 'number') return end;
+        const value = s.slice(i, end);
+        const problem = checkPart(value, i, part);
+        if (problem !== null) return problem;
+        parts.push(value);
+        i = skipBlanks(s, end);
+      }
+      const [srcAddr = '', srcPort = '', direction = '', dstAddr = '', dstPort = ''] = parts;
+      header.source = { address: srcAddr, port: srcPort };
+      header.direction = toDirection(direction);
+      header.destination = { address: dstAddr, port: dstPort };
+    }
+  }
+  if (i >= n) return fail(i, 'missing-options', "the rule has no options: expected '('");
+  if (s.charCodeAt(i) !== 40) {
+    return fail(i, 'trailing-text', `expected '(' after the header, found '${s[i] ?? ''}'`);
+  }
+  header.optionsStart = i;
+  return header;
+}

@@ -1,0 +1,85 @@
+// A rules file: one rule per logical line, `#` comments, blank lines, `\` continuations.
+// A commented-out line that parses as a rule is a disabled rule; any other comment is ignored.
+// An uncommented line that is not a valid rule gives an error diagnostic and no rule.
+
+import { checkAction } from './header.js';
+import { isBlank, toLogical, trimEnd } from './logical-text.js';
+import { parseRuleCore, toDiagnostic } from './parse-rule.js';
+import type { Diagnostic, ParseOptions, ParseRulesFileResult, Rule } from './types.js';
+
+/** True when the text after the `#`s starts with a rule action (`# alert …`, `#drop:flow …`). */
+function looksLikeDisabledRule(text: string, start: number, end: number): boolean {
+  let i = start;
+  while (i < end) {
+    const c = text.charCodeAt(i);
+    if (c !== 35 && !isBlank(c)) break;
+    i++;
+  }
+  const wordStart = i;
+  while (i < end) {
+    const c = text.charCodeAt(i);
+    if (isBlank(c) || c === 40) break;
+    i++;
+  }
+  if (i === wordStart || i - wordStart > 16) return false;
+  return checkAction(text.slice(wordStart, i)) === null;
+}
+
+export function parseRulesFile(text: string, options: ParseOptions = {}): ParseRulesFileResult {
+  const { fileName } = options;
+  const rules: Rule[] = [];
+  const diagnostics: Diagnostic[] = [];
+  const n = text.length;
+  let pos = text.charCodeAt(0) === 0xfeff ? 1 : 0; // byte-order mark
+  let lineNo = 1;
+  while (pos < n) {
+    const unitStart = pos;
+    const unitLine = lineNo;
+    let unitEnd: number;
+    let dangling = -1;
+    for (;;) {
+      const nl = text.indexOf('\n', pos);
+      const lineEnd = nl < 0 ? n : nl;
+      const contentEnd =
+        lineEnd > pos && text.charCodeAt(lineEnd - 1) === 13 ? lineEnd - 1 : lineEnd;
+      const lineStart = pos;
+      pos = nl < 0 ? n : nl + 1;
+      lineNo++;
+      unitEnd = contentEnd;
+      const last = trimEnd(text, lineStart, contentEnd);
+      if (last === lineStart || text.charCodeAt(last - 1) !== 92 /* \ */) break;
+      if (pos >= n) {
+        dangling = last - 1;
+        break;
+      }
+    }
+    let first = unitStart;
+    while (first < unitEnd && isBlank(text.charCodeAt(first))) first++;
+    if (first === unitEnd) continue; // blank line
+    const commented = text.charCodeAt(first) === 35; /* # */
+    if (commented && !looksLikeDisabledRule(text, first, unitEnd)) continue;
+    const unit = text.slice(unitStart, unitEnd);
+    if (dangling >= 0) {
+      if (!commented) {
+        const logical = toLogical(unit);
+        const lines = logical.lineStarts?.length ?? 1;
+        const diagnostic: Diagnostic = {
+          severity: 'error',
+          code: 'dangling-continuation',
+          message: 'the file ends inside a rule: its last line ends with \\',
+          line: unitLine + lines - 1,
+          column: dangling - text.lastIndexOf('\n', dangling),
+        };
+        if (fileName !== undefined) diagnostic.fileName = fileName;
+        diagnostics.push(diagnostic);
+      }
+      continue;
+    }
+    const result = parseRuleCore(unit, unitLine);
+    if ('rule' in result) rules.push(result.rule);
+    else if (!commented) {
+      diagnostics.push(toDiagnostic(result.logical, result.failure, unitLine, fileName));
+    }
+  }
+  return { rules, diagnostics };
+}

@@ -1,0 +1,143 @@
+// The shared corpus (../shared/corpus beside the repository): rule files, tarball members and
+// the reference parser's output. Test and bench code only.
+
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gunzipSync } from 'node:zlib';
+import { readTar } from './tar.js';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+export const repoRoot = path.resolve(here, '../../../..');
+export const corpusRoot = path.resolve(repoRoot, '../shared/corpus');
+
+export interface CorpusFile {
+  /** Relative to the corpus root; tarball members as `archive!member`. */
+  name: string;
+  text: string;
+  /** Bytes read from disk for it (the archive's size for a member's first file). */
+  bytes: number;
+}
+
+function walk(dir: string): string[] {
+  const found: string[] = [];
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) found.push(...walk(full));
+    else found.push(full);
+  }
+  return found.sort();
+}
+
+/** Every `.rules` file under rules/, including the `.rules` members of `.tar.gz` archives. */
+export function loadCorpusRuleFiles(): CorpusFile[] {
+  const files: CorpusFile[] = [];
+  for (const full of walk(path.join(corpusRoot, 'rules'))) {
+    const name = path.relative(corpusRoot, full).split(path.sep).join('/');
+    if (full.endsWith('.rules')) {
+      const buffer = readFileSync(full);
+      files.push({ name, text: buffer.toString('utf8'), bytes: buffer.length });
+    } else if (full.endsWith('.tar.gz') || full.endsWith('.tgz')) {
+      const buffer = readFileSync(full);
+      for (const member of readTar(buffer)) {
+        if (!member.name.endsWith('.rules')) continue;
+        files.push({
+          name: `${name}!${member.name}`,
+          text: member.data.toString('utf8'),
+          bytes: 0,
+        });
+      }
+    }
+  }
+  return files;
+}
+
+export function corpusAvailable(): boolean {
+  return existsSync(path.join(corpusRoot, 'rules')) && existsSync(path.join(corpusRoot, 'oracle'));
+}
+
+/** One record of the reference parser (suricata-update 1.2.7) output. */
+export interface OracleRule {
+  file: string;
+  line: number;
+  enabled: boolean;
+  action: string;
+  proto: string | null;
+  source_addr: string | null;
+  source_port: string | null;
+  direction: string | null;
+  dest_addr: string | null;
+  dest_port: string | null;
+  msg: string;
+  sid: number;
+  gid: number;
+  rev: number;
+  classtype: string | null;
+  priority: string | number;
+  metadata: string[];
+  references: string[];
+  flowbits: string[];
+  header: string;
+  raw: string;
+}
+
+export interface OracleError {
+  file: string;
+  line: number;
+  error: string;
+  text: string;
+}
+
+const ORACLE_PREFIX = 'shared/corpus/';
+
+function stripPrefix(file: string): string {
+  return file.startsWith(ORACLE_PREFIX) ? file.slice(ORACLE_PREFIX.length) : file;
+}
+
+function jsonLines<T>(text: string): T[] {
+  return text
+    .split('\n')
+    .filter((line) => line.trim().length > 0)
+    .map((line) => JSON.parse(line) as T);
+}
+
+export interface Oracle {
+  /** `file:line` → record; file relative to the corpus root. */
+  rules: Map<string, OracleRule>;
+  errors: Map<string, OracleError>;
+  /** Files the reference read. */
+  files: Set<string>;
+  /** file → its parsed records. */
+  byFile: Map<string, OracleRule[]>;
+}
+
+export function loadOracle(): Oracle {
+  const dir = path.join(corpusRoot, 'oracle');
+  const oracle: Oracle = {
+    rules: new Map(),
+    errors: new Map(),
+    files: new Set(),
+    byFile: new Map(),
+  };
+  for (const entry of readdirSync(dir).sort()) {
+    const full = path.join(dir, entry);
+    if (entry.endsWith('.jsonl.gz')) {
+      for (const record of jsonLines<OracleRule>(gunzipSync(readFileSync(full)).toString('utf8'))) {
+        const file = stripPrefix(record.file);
+        oracle.files.add(file);
+        const rule = { ...record, file };
+        oracle.rules.set(`${file}:${record.line}`, rule);
+        const list = oracle.byFile.get(file) ?? [];
+        list.push(rule);
+        oracle.byFile.set(file, list);
+      }
+    } else if (entry.endsWith('.errors.jsonl')) {
+      for (const record of jsonLines<OracleError>(readFileSync(full, 'utf8'))) {
+        const file = stripPrefix(record.file);
+        oracle.files.add(file);
+        oracle.errors.set(`${file}:${record.line}`, { ...record, file });
+      }
+    }
+  }
+  return oracle;
+}

@@ -5,8 +5,7 @@ import { createUsersService } from './modules/users/users.service.js';
 export const DEFAULT_ADMIN_EMAIL = 'admin@palisade.local';
 
 export type BootstrapResult =
-  | { created: false }
-  | { created: true; email: string; generatedPassword: string | undefined };
+  { created: false } | { created: true; email: string; generatedPassword: string | undefined };
 
 /**
  * First start: when the database has no user, creates the default organization and its

@@ -13,7 +13,12 @@ const optionalText = z
   .transform((value) => (value === undefined || value.trim() === '' ? undefined : value.trim()));
 
 const EnvSchema = z.object({
-  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  PORT: z.coerce
+    .number({ message: 'must be a port number (0-65535)' })
+    .int('must be a port number (0-65535)')
+    .min(0, 'must be a port number (0-65535)')
+    .max(65535, 'must be a port number (0-65535)')
+    .default(8080),
   HOST: z.string().min(1).default('0.0.0.0'),
   DATA_DIR: z.string().min(1).default('./data'),
   DATABASE_URL: optionalText.pipe(
@@ -22,9 +27,7 @@ const EnvSchema = z.object({
       .regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://')
       .optional(),
   ),
-  SECRET_KEY: optionalText.pipe(
-    z.string().min(32, 'must be at least 32 characters').optional(),
-  ),
+  SECRET_KEY: optionalText.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
   ACCESS_TOKEN_EXPIRE_MINUTES: z.coerce
     .number()
     .int()
@@ -32,6 +35,7 @@ const EnvSchema = z.object({
     .max(60 * 24 * 365)
     .default(60 * 24 * 8),
   AUTH_DISABLED: booleanFlag.default(false),
+  TRUST_PROXY: booleanFlag.default(false),
   SMTP_URL: optionalText.pipe(
     z
       .string()
@@ -55,6 +59,8 @@ export interface Config {
   secretKey: string | undefined;
   accessTokenExpireMinutes: number;
   authDisabled: boolean;
+  /** Behind a reverse proxy: take the client address from X-Forwarded-For. */
+  trustProxy: boolean;
   smtpUrl: string | undefined;
   smtpFrom: string | undefined;
   publicUrl: string;
@@ -74,9 +80,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = EnvSchema.safeParse(env);
   if (!parsed.success) {
     throw new ConfigError(
-      parsed.error.issues.map(
-        (issue) => `${issue.path.join('.')}=${JSON.stringify(env[String(issue.path[0])] ?? '')}: ${issue.message}`,
-      ),
+      parsed.error.issues.map((issue) => {
+        const name = String(issue.path[0]);
+        return `${name}=${shownValue(name, env[name])}: ${issue.message}`;
+      }),
     );
   }
   const e = parsed.data;
@@ -88,6 +95,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     secretKey: e.SECRET_KEY,
     accessTokenExpireMinutes: e.ACCESS_TOKEN_EXPIRE_MINUTES,
     authDisabled: e.AUTH_DISABLED,
+    trustProxy: e.TRUST_PROXY,
     smtpUrl: e.SMTP_URL,
     smtpFrom: e.SMTP_FROM,
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
@@ -95,4 +103,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     adminEmail: e.ADMIN_EMAIL?.toLowerCase(),
     adminPassword: e.ADMIN_PASSWORD,
   };
+}
+
+const SECRET_VARIABLES = new Set(['SECRET_KEY', 'ADMIN_PASSWORD']);
+
+/** A bad value as it may be printed: secrets hidden, URL passwords masked. */
+function shownValue(name: string, value: string | undefined): string {
+  if (value === undefined) return '(unset)';
+  if (SECRET_VARIABLES.has(name)) return '(hidden)';
+  return JSON.stringify(value.replace(/\/\/([^:/@]+):[^@/]*@/, '//$1:***@'));
 }

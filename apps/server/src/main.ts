@@ -1,3 +1,4 @@
+import type { AddressInfo } from 'node:net';
 import closeWithGrace from 'close-with-grace';
 import { buildApp } from './app.js';
 import { bootstrapAdministrator } from './bootstrap.js';
@@ -20,7 +21,9 @@ const config = readConfig();
 const logger = {
   level: config.logLevel,
   redact: ['req.headers.authorization', 'req.headers.cookie'],
-  ...(process.stdout.isTTY ? { transport: { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss' } } } : {}),
+  ...(process.stdout.isTTY
+    ? { transport: { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss' } } }
+    : {}),
 };
 
 const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
@@ -29,9 +32,10 @@ const first = await bootstrapAdministrator(app);
 await app.listen({ port: config.port, host: config.host });
 
 const shownHost = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
+const { port } = app.server.address() as AddressInfo;
 const lines = [
   '',
-  `Palisade is running at http://${shownHost}:${config.port}/`,
+  `Palisade is running at http://${shownHost}:${port}/`,
   `Database: ${db.kind === 'pglite' ? `embedded (${config.dataDir}/pglite)` : 'PostgreSQL server (DATABASE_URL)'}`,
 ];
 if (first.created) {
@@ -42,7 +46,8 @@ if (first.created) {
       : '  with the password from ADMIN_PASSWORD',
   );
 }
-if (config.authDisabled) lines.push('WARNING: AUTH_DISABLED is on: anyone reaching this port is an Administrator.');
+if (config.authDisabled)
+  lines.push('WARNING: AUTH_DISABLED is on: anyone reaching this port is an Administrator.');
 console.log(`${lines.join('\n')}\n`);
 
 // SIGINT/SIGTERM: stop accepting, let in-flight requests finish, then close the database.

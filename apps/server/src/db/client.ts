@@ -38,7 +38,8 @@ async function openPglite(folder: string | undefined): Promise<Database> {
   return {
     kind: 'pglite',
     query: (sql, params) => run(db, sql, params),
-    transaction: (fn) => db.transaction((tx) => fn({ query: (sql, params) => run(tx, sql, params) })),
+    transaction: (fn) =>
+      db.transaction((tx) => fn({ query: (sql, params) => run(tx, sql, params) })),
     close: () => db.close(),
   };
 }

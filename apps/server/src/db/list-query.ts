@@ -27,7 +27,11 @@ export interface ListSql {
  * Turns the paging query of every list into SQL fragments. `firstParam` is the number of
  * parameters the caller already bound (e.g. the organization id as $1).
  */
-export function buildListSql(query: ListQuery, spec: ListSpec, firstParam: SqlParam[] = []): ListSql {
+export function buildListSql(
+  query: ListQuery,
+  spec: ListSpec,
+  firstParam: SqlParam[] = [],
+): ListSql {
   const params: SqlParam[] = [...firstParam];
   const bind = (value: SqlParam) => {
     params.push(value);
@@ -38,7 +42,10 @@ export function buildListSql(query: ListQuery, spec: ListSpec, firstParam: SqlPa
     const column = spec.sortable[field];
     if (!column) {
       throw new AppError('validation_failed', `sortBy: cannot sort by '${field}'`, [
-        { field: 'sortBy', msg: `unknown field '${field}'; one of ${Object.keys(spec.sortable).join(', ')}` },
+        {
+          field: 'sortBy',
+          msg: `unknown field '${field}'; one of ${Object.keys(spec.sortable).join(', ')}`,
+        },
       ]);
     }
     const desc = query.sortDesc[index] === 'true' || query.sortDesc[index] === '1';
@@ -56,7 +63,9 @@ export function buildListSql(query: ListQuery, spec: ListSpec, firstParam: SqlPa
       conditions.push(filterCondition(filter, value.trim(), field, bind));
     } else if (spec.searchable.length > 0) {
       const pattern = bind(`%${escapeLike(term)}%`);
-      conditions.push(`(${spec.searchable.map((column) => `${column} ILIKE ${pattern}`).join(' OR ')})`);
+      conditions.push(
+        `(${spec.searchable.map((column) => `${column} ILIKE ${pattern}`).join(' OR ')})`,
+      );
     }
   }
 
@@ -98,7 +107,9 @@ function filterCondition(
 }
 
 const badFilterValue = (field: string, msg: string) =>
-  new AppError('validation_failed', `filter: ${field} ${msg}`, [{ field: 'filter', msg: `${field} ${msg}` }]);
+  new AppError('validation_failed', `filter: ${field} ${msg}`, [
+    { field: 'filter', msg: `${field} ${msg}` },
+  ]);
 
 const unknownFilter = (field: string, spec: ListSpec) =>
   new AppError('validation_failed', `filter: cannot filter by '${field}'`, [

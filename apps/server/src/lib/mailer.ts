@@ -24,7 +24,10 @@ export function createMailer(options: {
   if (!smtpUrl) {
     return {
       send(mail) {
-        log.warn({ to: mail.to, subject: mail.subject }, `SMTP_URL is not set; mail not sent:\n${mail.text}`);
+        log.warn(
+          { to: mail.to, subject: mail.subject },
+          `SMTP_URL is not set; mail not sent:\n${mail.text}`,
+        );
         return Promise.resolve();
       },
     };

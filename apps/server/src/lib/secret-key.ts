@@ -6,7 +6,10 @@ import path from 'node:path';
  * SECRET_KEY signs access tokens. When not configured it is generated once and kept in the
  * data folder (mode 0600), so tokens survive restarts. Replicas must share SECRET_KEY.
  */
-export async function resolveSecretKey(configured: string | undefined, dataDir: string): Promise<string> {
+export async function resolveSecretKey(
+  configured: string | undefined,
+  dataDir: string,
+): Promise<string> {
   if (configured) return configured;
   const file = path.join(dataDir, 'secret_key');
   try {
@@ -17,8 +20,10 @@ export async function resolveSecretKey(configured: string | undefined, dataDir: 
   }
   await mkdir(dataDir, { recursive: true });
   const generated = randomBytes(48).toString('base64url');
-  await writeFile(file, `${generated}\n`, { mode: 0o600, flag: 'wx' }).catch(async (error: NodeJS.ErrnoException) => {
-    if (error.code !== 'EEXIST') throw error;
-  });
+  await writeFile(file, `${generated}\n`, { mode: 0o600, flag: 'wx' }).catch(
+    async (error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EEXIST') throw error;
+    },
+  );
   return (await readFile(file, 'utf8')).trim();
 }

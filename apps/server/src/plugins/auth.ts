@@ -61,7 +61,8 @@ export const authPlugin = fp(async (app: FastifyInstance) => {
   app.decorateRequest('principal', null);
   app.addHook('onRequest', async (request) => {
     if (!request.url.startsWith('/api/')) return;
-    request.principal = (await fromToken(request)) ?? (config.authDisabled ? await defaultAdministrator() : null);
+    request.principal =
+      (await fromToken(request)) ?? (config.authDisabled ? await defaultAdministrator() : null);
   });
 
   app.decorate('requireUser', async (request: FastifyRequest) => {

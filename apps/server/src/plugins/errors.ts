@@ -37,7 +37,10 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
       return reply.status(422).send(body('validation_failed', msg, details));
     }
     if (isResponseSerializationError(error)) {
-      request.log.error({ err: error, issues: error.cause.issues }, 'response does not match its schema');
+      request.log.error(
+        { err: error, issues: error.cause.issues },
+        'response does not match its schema',
+      );
       return reply.status(500).send(body('internal', 'Internal server error'));
     }
     const status = error.statusCode ?? 500;

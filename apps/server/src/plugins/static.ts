@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply } from 'fastify';
@@ -16,6 +17,8 @@ export interface StaticOptions {
  * index.html so the console's history-mode router can take them.
  */
 export const staticPlugin = fp(async (app: FastifyInstance, options: StaticOptions) => {
+  // Created up front so an operator sees where theme.json and custom.css go.
+  await mkdir(path.join(options.overrides, 'assets'), { recursive: true });
   const roots = [options.overrides, options.webDist].filter((root) => existsSync(root));
   const indexHtml = path.join(options.webDist, 'index.html');
   if (!existsSync(indexHtml)) {
@@ -29,10 +32,14 @@ export const staticPlugin = fp(async (app: FastifyInstance, options: StaticOptio
     prefix: '/',
     wildcard: true,
     index: false,
+    cacheControl: false,
     setHeaders(res, filePath) {
       // Hashed bundles never change; anything else is revalidated.
       const immutable = filePath.startsWith(path.join(options.webDist, 'assets'));
-      res.setHeader('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
+      res.setHeader(
+        'cache-control',
+        immutable ? 'public, max-age=31536000, immutable' : 'no-cache',
+      );
     },
   });
 

@@ -28,7 +28,12 @@ export const authRepository = {
     await db.query('DELETE FROM auth_attempts WHERE key = $1', [key]);
   },
 
-  async insertResetToken(db: Queryable, tokenHash: string, userId: number, ttlSeconds: number): Promise<void> {
+  async insertResetToken(
+    db: Queryable,
+    tokenHash: string,
+    userId: number,
+    ttlSeconds: number,
+  ): Promise<void> {
     await db.query(
       `INSERT INTO password_reset_tokens (token_hash, user_id, expires_at)
        VALUES ($1, $2, now() + make_interval(secs => $3))`,
@@ -49,8 +54,9 @@ export const authRepository = {
 
   /** A new password makes every other outstanding reset link for the user worthless. */
   async revokeResetTokens(db: Queryable, userId: number): Promise<void> {
-    await db.query('UPDATE password_reset_tokens SET used_at = now() WHERE user_id = $1 AND used_at IS NULL', [
-      userId,
-    ]);
+    await db.query(
+      'UPDATE password_reset_tokens SET used_at = now() WHERE user_id = $1 AND used_at IS NULL',
+      [userId],
+    );
   },
 };

@@ -12,7 +12,14 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { createUsersService } from '../users/users.service.js';
 import { createAuthService } from './auth.service.js';
 
-const errors = { 409: ErrorResponse, 400: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse, 422: ErrorResponse, 429: ErrorResponse };
+const errors = {
+  409: ErrorResponse,
+  400: ErrorResponse,
+  403: ErrorResponse,
+  404: ErrorResponse,
+  422: ErrorResponse,
+  429: ErrorResponse,
+};
 
 export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   const auth = createAuthService(app.ctx, createUsersService(app.ctx.db));
@@ -26,7 +33,13 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/password-recovery/:username',
-    { schema: { tags, params: PasswordRecoveryParams, response: { 200: MessageResponse, ...errors } } },
+    {
+      schema: {
+        tags,
+        params: PasswordRecoveryParams,
+        response: { 200: MessageResponse, ...errors },
+      },
+    },
     async (request) => {
       await auth.recoverPassword(request.params.username, request.ip);
       return { msg: 'Password recovery email sent' };

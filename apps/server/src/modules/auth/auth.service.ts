@@ -8,7 +8,11 @@ import type { UsersService } from '../users/users.service.js';
 import { authRepository as repo } from './auth.repository.js';
 
 /** Limits on guessing: per e-mail from one address, and per address over all e-mails. */
-export const LOGIN_LIMITS = { windowSeconds: 15 * 60, perUserAndAddress: 5, perAddress: 30 } as const;
+export const LOGIN_LIMITS = {
+  windowSeconds: 15 * 60,
+  perUserAndAddress: 5,
+  perAddress: 30,
+} as const;
 export const RECOVERY_LIMITS = { windowSeconds: 15 * 60, perUser: 3, perAddress: 10 } as const;
 export const REGISTRATION_LIMITS = { windowSeconds: 60 * 60, perAddress: 10 } as const;
 export const RESET_TOKEN_TTL_SECONDS = 60 * 60;
@@ -28,12 +32,17 @@ export function createAuthService(ctx: AppContext, users: UsersService) {
         repo.failures(db, userKey, window),
         repo.failures(db, addressKey, window),
       ]);
-      if (userFailures >= LOGIN_LIMITS.perUserAndAddress || addressFailures >= LOGIN_LIMITS.perAddress) {
+      if (
+        userFailures >= LOGIN_LIMITS.perUserAndAddress ||
+        addressFailures >= LOGIN_LIMITS.perAddress
+      ) {
         throw new AppError('rate_limited', TOO_MANY);
       }
 
       const user = await users.findForSignIn(email);
-      const valid = user ? await verifySecret(user.password_hash, password) : (await verifyDecoy(password), false);
+      const valid = user
+        ? await verifySecret(user.password_hash, password)
+        : (await verifyDecoy(password), false);
       if (!user || !valid) {
         await repo.recordFailure(db, userKey, window);
         await repo.recordFailure(db, addressKey, window);
@@ -49,7 +58,11 @@ export function createAuthService(ctx: AppContext, users: UsersService) {
 
     /** Self-registration, limited per address so nobody scripts a thousand organizations. */
     async register(body: z.output<typeof UserRegister>, address: string): Promise<User> {
-      const attempts = await repo.recordFailure(db, `register:ip:${address}`, REGISTRATION_LIMITS.windowSeconds);
+      const attempts = await repo.recordFailure(
+        db,
+        `register:ip:${address}`,
+        REGISTRATION_LIMITS.windowSeconds,
+      );
       if (attempts > REGISTRATION_LIMITS.perAddress) throw new AppError('rate_limited', TOO_MANY);
       return users.register(body);
     },

@@ -7,18 +7,24 @@ export const systemRoutes: FastifyPluginAsyncZod = async (app) => {
   const tags = ['system'];
 
   /** Liveness: the process answers. */
-  app.get('/health', { schema: { tags, response: { 200: Health } } }, () => ({ status: 'ok' as const }));
+  app.get('/health', { schema: { tags, response: { 200: Health } } }, () => ({
+    status: 'ok' as const,
+  }));
 
   /** Readiness: the database answers too; a load balancer sends traffic only then. */
-  app.get('/ready', { schema: { tags, response: { 200: Health, 503: Health } } }, async (request, reply) => {
-    try {
-      await db.query('SELECT 1');
-      return { status: 'ok' as const };
-    } catch (error) {
-      request.log.warn({ err: error }, 'database not ready');
-      return reply.status(503).send({ status: 'unavailable' as const });
-    }
-  });
+  app.get(
+    '/ready',
+    { schema: { tags, response: { 200: Health, 503: Health } } },
+    async (request, reply) => {
+      try {
+        await db.query('SELECT 1');
+        return { status: 'ok' as const };
+      } catch (error) {
+        request.log.warn({ err: error }, 'database not ready');
+        return reply.status(503).send({ status: 'unavailable' as const });
+      }
+    },
+  );
 
   app.get('/config', { schema: { tags, response: { 200: PublicConfig } } }, () => ({
     auth_disabled: config.authDisabled,
@@ -28,7 +34,10 @@ export const systemRoutes: FastifyPluginAsyncZod = async (app) => {
   // Console and agent are released with the server; "registry" is what this server ships.
   app.get(
     '/components',
-    { onRequest: app.requireUser, schema: { tags, response: { 200: Components, 401: ErrorResponse } } },
+    {
+      onRequest: app.requireUser,
+      schema: { tags, response: { 200: Components, 401: ErrorResponse } },
+    },
     () => ({
       packages: {
         server: { installed: SERVER_VERSION, registry: SERVER_VERSION },

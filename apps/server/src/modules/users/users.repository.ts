@@ -66,12 +66,17 @@ export const usersRepository = {
   },
 
   async findInOrg(db: Queryable, orgId: number, id: number): Promise<UserRow | undefined> {
-    const [row] = await db.query<UserRow>(`${SELECT_USER} WHERE u.org_id = $1 AND u.id = $2`, [orgId, id]);
+    const [row] = await db.query<UserRow>(`${SELECT_USER} WHERE u.org_id = $1 AND u.id = $2`, [
+      orgId,
+      id,
+    ]);
     return row;
   },
 
   async findByEmail(db: Queryable, email: string): Promise<UserRow | undefined> {
-    const [row] = await db.query<UserRow>(`${SELECT_USER} WHERE lower(u.email) = lower($1)`, [email]);
+    const [row] = await db.query<UserRow>(`${SELECT_USER} WHERE lower(u.email) = lower($1)`, [
+      email,
+    ]);
     return row;
   },
 
@@ -83,7 +88,10 @@ export const usersRepository = {
           LIMIT $${sql.params.length + 1} OFFSET $${sql.params.length + 2}`,
         [...sql.params, sql.limit, sql.offset],
       ),
-      db.query<{ total: number }>(`SELECT count(*)::int AS total FROM users u WHERE ${where}`, sql.params),
+      db.query<{ total: number }>(
+        `SELECT count(*)::int AS total FROM users u WHERE ${where}`,
+        sql.params,
+      ),
     ]);
     return { rows, total: count[0]?.total ?? 0 };
   },
@@ -92,7 +100,15 @@ export const usersRepository = {
     const [row] = await db.query<{ id: number }>(
       `INSERT INTO users (org_id, email, password_hash, first_name, last_name, role, is_active)
        VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id`,
-      [user.orgId, user.email, user.passwordHash, user.firstName, user.lastName, user.role, user.isActive],
+      [
+        user.orgId,
+        user.email,
+        user.passwordHash,
+        user.firstName,
+        user.lastName,
+        user.role,
+        user.isActive,
+      ],
     );
     if (!row) throw new Error('INSERT … RETURNING gave no row');
     return row.id;
@@ -116,7 +132,10 @@ export const usersRepository = {
     if (patch.passwordHash !== undefined) sets.push('token_version = token_version + 1');
     if (sets.length === 0) return;
     params.push(id);
-    await db.query(`UPDATE users SET ${sets.join(', ')}, updated_at = now() WHERE id = $${params.length}`, params);
+    await db.query(
+      `UPDATE users SET ${sets.join(', ')}, updated_at = now() WHERE id = $${params.length}`,
+      params,
+    );
   },
 
   async delete(db: Queryable, id: number): Promise<void> {

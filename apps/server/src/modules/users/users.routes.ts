@@ -13,15 +13,24 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { principalOf } from '../../plugins/auth.js';
 import { createUsersService } from './users.service.js';
 
-const errors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse, 409: ErrorResponse, 422: ErrorResponse };
+const errors = {
+  400: ErrorResponse,
+  401: ErrorResponse,
+  403: ErrorResponse,
+  404: ErrorResponse,
+  409: ErrorResponse,
+  422: ErrorResponse,
+};
 
 export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
   const users = createUsersService(app.ctx.db);
   const signedIn = { onRequest: app.requireUser };
   const tags = ['users'];
 
-  app.get('/users/me', { ...signedIn, schema: { tags, response: { 200: User, ...errors } } }, (request) =>
-    users.me(principalOf(request)),
+  app.get(
+    '/users/me',
+    { ...signedIn, schema: { tags, response: { 200: User, ...errors } } },
+    (request) => users.me(principalOf(request)),
   );
 
   app.put(
@@ -32,29 +41,38 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/users/',
-    { ...signedIn, schema: { tags, querystring: ListQuery, response: { 200: listResponse(User), ...errors } } },
+    {
+      ...signedIn,
+      schema: { tags, querystring: ListQuery, response: { 200: listResponse(User), ...errors } },
+    },
     (request) => users.list(principalOf(request), request.query),
   );
 
   app.post(
     '/users/',
     { ...signedIn, schema: { tags, body: UserCreate, response: { 201: User, ...errors } } },
-    async (request, reply) => reply.status(201).send(await users.create(principalOf(request), request.body)),
+    async (request, reply) =>
+      reply.status(201).send(await users.create(principalOf(request), request.body)),
   );
 
   app.put(
     '/users/:id',
-    { ...signedIn, schema: { tags, params: IdParams, body: UserUpdate, response: { 200: User, ...errors } } },
+    {
+      ...signedIn,
+      schema: { tags, params: IdParams, body: UserUpdate, response: { 200: User, ...errors } },
+    },
     (request) => users.update(principalOf(request), request.params.id, request.body),
   );
 
   app.delete(
     '/users/:id',
-    { ...signedIn, schema: { tags, params: IdParams, response: { 200: MessageResponse, ...errors } } },
+    {
+      ...signedIn,
+      schema: { tags, params: IdParams, response: { 200: MessageResponse, ...errors } },
+    },
     async (request) => {
       await users.remove(principalOf(request), request.params.id);
       return { msg: 'User deleted' };
     },
   );
-
 };

@@ -1,12 +1,11 @@
-import {
+import type {
   ListQuery,
-  type ListResponse,
-  type User,
   UserCreate,
   UserRegister,
   UserUpdate,
   UserUpdateMe,
 } from '@palisade/contract';
+import { type ListResponse, type User } from '@palisade/contract';
 import type { z } from 'zod';
 import type { Database, Queryable } from '../../db/client.js';
 import { isUniqueViolation } from '../../db/errors.js';
@@ -15,7 +14,12 @@ import { AppError, notFound } from '../../lib/app-error.js';
 import { hashSecret, verifySecret } from '../../lib/passwords.js';
 import { assertRole, type Principal } from '../../plugins/auth.js';
 import { presentUser } from './users.presenter.js';
-import { USER_LIST_SPEC, type UserPatch, type UserRow, usersRepository as repo } from './users.repository.js';
+import {
+  USER_LIST_SPEC,
+  type UserPatch,
+  type UserRow,
+  usersRepository as repo,
+} from './users.repository.js';
 
 export const EMAIL_TAKEN = 'User already exist';
 const LAST_ADMINISTRATOR = 'An organization needs at least one active Administrator';
@@ -35,7 +39,11 @@ export function createUsersService(db: Database) {
   }
 
   /** Refuses a change that would leave the organization without an active Administrator. */
-  async function keepAnAdministrator(tx: Queryable, target: UserRow, after: { role: string; isActive: boolean } | null) {
+  async function keepAnAdministrator(
+    tx: Queryable,
+    target: UserRow,
+    after: { role: string; isActive: boolean } | null,
+  ) {
     const wasAdmin = target.role === 'Administrator' && target.is_active;
     const staysAdmin = after !== null && after.role === 'Administrator' && after.isActive;
     if (!wasAdmin || staysAdmin) return;
@@ -58,20 +66,30 @@ export function createUsersService(db: Database) {
 
     async updateMe(principal: Principal, body: z.output<typeof UserUpdateMe>): Promise<User> {
       const row = await loadInOrg(principal, principal.userId);
-      const patch: UserPatch = { email: body.email, firstName: body.first_name, lastName: body.last_name };
+      const patch: UserPatch = {
+        email: body.email,
+        firstName: body.first_name,
+        lastName: body.last_name,
+      };
       if (body.password !== undefined) {
         if (!(await verifySecret(row.password_hash, body.current_password ?? ''))) {
           throw new AppError('bad_request', 'Incorrect password');
         }
         patch.passwordHash = await hashSecret(body.password);
       }
-      await writeOrConflict(() => repo.update(db, row.id, patch), 'The user with this e-mail already exists');
+      await writeOrConflict(
+        () => repo.update(db, row.id, patch),
+        'The user with this e-mail already exists',
+      );
       return reload(row.id);
     },
 
     async list(principal: Principal, query: ListQuery): Promise<ListResponse<User>> {
       assertRole(principal, 'Administrator');
-      const { rows, total } = await repo.list(db, buildListSql(query, USER_LIST_SPEC, [principal.orgId]));
+      const { rows, total } = await repo.list(
+        db,
+        buildListSql(query, USER_LIST_SPEC, [principal.orgId]),
+      );
       return { data: rows.map(presentUser), recordsTotal: total };
     },
 
@@ -94,9 +112,14 @@ export function createUsersService(db: Database) {
       return reload(id);
     },
 
-    async update(principal: Principal, id: number, body: z.output<typeof UserUpdate>): Promise<User> {
+    async update(
+      principal: Principal,
+      id: number,
+      body: z.output<typeof UserUpdate>,
+    ): Promise<User> {
       assertRole(principal, 'Administrator');
-      const passwordHash = body.password === undefined ? undefined : await hashSecret(body.password);
+      const passwordHash =
+        body.password === undefined ? undefined : await hashSecret(body.password);
       await db.transaction(async (tx) => {
         const target = await loadInOrg(principal, id, tx);
         await keepAnAdministrator(tx, target, {
@@ -121,7 +144,8 @@ export function createUsersService(db: Database) {
 
     async remove(principal: Principal, id: number): Promise<void> {
       assertRole(principal, 'Administrator');
-      if (id === principal.userId) throw new AppError('conflict', 'You cannot delete your own account');
+      if (id === principal.userId)
+        throw new AppError('conflict', 'You cannot delete your own account');
       await db.transaction(async (tx) => {
         const target = await loadInOrg(principal, id, tx);
         await keepAnAdministrator(tx, target, null);
@@ -133,25 +157,28 @@ export function createUsersService(db: Database) {
     async register(body: z.output<typeof UserRegister>): Promise<User> {
       if (await repo.findByEmail(db, body.email)) throw new AppError('bad_request', EMAIL_TAKEN);
       const passwordHash = await hashSecret(body.password);
-      const id = await db.transaction(async (tx) => {
-        const orgId = await repo.insertOrganization(tx, body.organization, false);
-        return writeOrConflict(
-          () =>
-            repo.insert(tx, {
-              orgId,
-              email: body.email,
-              passwordHash,
-              firstName: body.first_name,
-              lastName: body.last_name,
-              role: 'Administrator',
-              isActive: true,
-            }),
-          EMAIL_TAKEN,
-        );
-      }).catch((error: unknown) => {
-        if (error instanceof AppError && error.code === 'conflict') throw new AppError('bad_request', EMAIL_TAKEN);
-        throw error;
-      });
+      const id = await db
+        .transaction(async (tx) => {
+          const orgId = await repo.insertOrganization(tx, body.organization, false);
+          return writeOrConflict(
+            () =>
+              repo.insert(tx, {
+                orgId,
+                email: body.email,
+                passwordHash,
+                firstName: body.first_name,
+                lastName: body.last_name,
+                role: 'Administrator',
+                isActive: true,
+              }),
+            EMAIL_TAKEN,
+          );
+        })
+        .catch((error: unknown) => {
+          if (error instanceof AppError && error.code === 'conflict')
+            throw new AppError('bad_request', EMAIL_TAKEN);
+          throw error;
+        });
       return reload(id);
     },
 

@@ -1,0 +1,137 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import pg from 'pg';
+import { buildApp } from '../app.js';
+import { bootstrapAdministrator } from '../bootstrap.js';
+import { loadConfig } from '../config.js';
+import { openDatabase, type Database } from '../db/client.js';
+import type { Mail, Mailer } from '../lib/mailer.js';
+
+/** The PostgreSQL server the suite's second run uses (TEST_DB=postgres). */
+export const TEST_POSTGRES_URL =
+  process.env['TEST_POSTGRES_URL'] ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+export const ADMIN_EMAIL = 'admin@example.com';
+export const ADMIN_PASSWORD = 'Admin#2026';
+
+export interface ScratchDatabase {
+  db: Database;
+  /** Set on the PostgreSQL run: the scratch database's URL, for a server started as a process. */
+  url?: string;
+  /** Closes and, on the server, drops the scratch database. */
+  drop(): Promise<void>;
+}
+
+/** A fresh, empty database: in-memory PGlite, or a scratch database on the PostgreSQL server. */
+export async function createScratchDatabase(): Promise<ScratchDatabase> {
+  if (process.env['TEST_DB'] !== 'postgres') {
+    const db = await openDatabase({ databaseUrl: undefined, dataDir: '', inMemory: true });
+    return { db, drop: () => db.close() };
+  }
+  const name = `palisade_test_${process.pid}_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: TEST_POSTGRES_URL });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(TEST_POSTGRES_URL);
+  url.pathname = `/${name}`;
+  const db = await openDatabase({ databaseUrl: url.toString(), dataDir: '' });
+  return {
+    db,
+    url: url.toString(),
+    async drop() {
+      await db.close();
+      const client = new pg.Client({ connectionString: TEST_POSTGRES_URL });
+      await client.connect();
+      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await client.end();
+    },
+  };
+}
+
+export interface TestServer {
+  app: FastifyInstance;
+  db: Database;
+  dataDir: string;
+  /** Mail the server "sent" (unless a real SMTP_URL was given). */
+  outbox: Mail[];
+  close(): Promise<void>;
+}
+
+/**
+ * The real server (buildApp) on a scratch database and data folder, with the first
+ * Administrator created as on a first start. env overrides configuration variables.
+ */
+export async function startTestServer(
+  env: Record<string, string> = {},
+  options: { webDist?: string; captureMail?: boolean } = {},
+): Promise<TestServer> {
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'palisade-test-'));
+  const scratch = await createScratchDatabase();
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    ADMIN_EMAIL,
+    ADMIN_PASSWORD,
+    LOG_LEVEL: 'silent',
+    PUBLIC_URL: 'http://console.test',
+    ...env,
+  });
+  const outbox: Mail[] = [];
+  const capture: Mailer = {
+    send: (mail) => {
+      outbox.push(mail);
+      return Promise.resolve();
+    },
+  };
+  const app = await buildApp({
+    config,
+    db: scratch.db,
+    mailer: options.captureMail === false ? undefined : capture,
+    webDist: options.webDist ?? path.join(dataDir, 'no-console'),
+  });
+  await bootstrapAdministrator(app);
+  await app.ready();
+  return {
+    app,
+    db: scratch.db,
+    dataDir,
+    outbox,
+    async close() {
+      await app.close();
+      await scratch.drop();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Signs in through the real form-encoded call; returns the bearer header to send. */
+export async function signIn(
+  app: FastifyInstance,
+  email: string,
+  password: string,
+  remoteAddress = '127.0.0.1',
+): Promise<{ authorization: string }> {
+  const response = await login(app, email, password, remoteAddress);
+  if (response.statusCode !== 200) throw new Error(`sign-in of ${email} failed: ${response.body}`);
+  return { authorization: `Bearer ${response.json<{ access_token: string }>().access_token}` };
+}
+
+export function login(
+  app: FastifyInstance,
+  username: string,
+  password: string,
+  remoteAddress = '127.0.0.1',
+): Promise<LightMyRequestResponse> {
+  return app.inject({
+    method: 'POST',
+    url: '/api/v1/login/access-token',
+    remoteAddress,
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    payload: new URLSearchParams({ username, password }).toString(),
+  });
+}
+
+export const api = (app: FastifyInstance, options: InjectOptions & { url: string }) =>
+  app.inject({ ...options, url: `/api/v1${options.url}` });

@@ -1,0 +1,208 @@
+// Property tests: random and mutated input never throws, diagnostics stay in range, and rules
+// written from random fields parse back to those fields.
+
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+  buildRuleText,
+  formatRule,
+  parseAddressSpec,
+  parseClassificationConfig,
+  parsePortSpec,
+  parseRule,
+  parseRulesFile,
+} from './index.js';
+import type { Diagnostic, RuleOption } from './index.js';
+import { loadCorpusRuleFiles } from './testing/corpus.js';
+
+const SPECIAL = [
+  ';',
+  '"',
+  '\\',
+  '(',
+  ')',
+  '[',
+  ']',
+  '!',
+  ':',
+  '#',
+  ',',
+  '\n',
+  ' ',
+  '\t',
+  '$',
+  '-',
+  '>',
+];
+
+const corpusLines: string[] = loadCorpusRuleFiles()
+  .filter((file) => !file.name.includes('!'))
+  .flatMap((file) => parseRulesFile(file.text).rules.map((rule) => rule.text));
+
+function checkDiagnostics(text: string, diagnostics: Diagnostic[]): void {
+  const lines = text.split('\n').length;
+  for (const d of diagnostics) {
+    expect(d.line).toBeGreaterThanOrEqual(1);
+    expect(d.line).toBeLessThanOrEqual(lines);
+    expect(d.column).toBeGreaterThanOrEqual(1);
+    expect(d.message.length).toBeGreaterThan(0);
+  }
+}
+
+type Mutation = { at: number; kind: 'delete' | 'insert' | 'truncate'; char: string };
+
+const mutation: fc.Arbitrary<Mutation> = fc.record({
+  at: fc.nat(),
+  kind: fc.constantFrom('delete', 'insert', 'truncate'),
+  char: fc.oneof(fc.constantFrom(...SPECIAL), fc.string({ maxLength: 1, unit: 'binary' })),
+});
+
+function mutate(text: string, mutations: Mutation[]): string {
+  let out = text;
+  for (const { at, kind, char } of mutations) {
+    const i = out.length === 0 ? 0 : at % out.length;
+    if (kind === 'delete') out = out.slice(0, i) + out.slice(i + 1);
+    else if (kind === 'insert') out = out.slice(0, i) + char + out.slice(i);
+    else out = out.slice(0, i);
+  }
+  return out;
+}
+
+describe('fuzz: never throws', () => {
+  it('parses arbitrary text as a file', () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 400, unit: 'binary' }), (text) => {
+        const { diagnostics } = parseRulesFile(text, { fileName: 'fuzz.rules' });
+        checkDiagnostics(text.replace(/^\ufeff/, ''), diagnostics);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('parses text built from rule punctuation', () => {
+    const token = fc.oneof(
+      fc.constantFrom(...SPECIAL),
+      fc.constantFrom(
+        'alert',
+        'tcp',
+        'any',
+        '->',
+        'msg:',
+        'sid:1',
+        'content:"',
+        '$HOME_NET',
+        '80:',
+      ),
+    );
+    fc.assert(
+      fc.property(fc.array(token, { maxLength: 60 }), (tokens) => {
+        const text = tokens.join('');
+        checkDiagnostics(text, parseRulesFile(text).diagnostics);
+        const single = parseRule(text);
+        checkDiagnostics(text, single.diagnostics);
+        expect(single.rule === null).toBe(single.diagnostics.length > 0);
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('parses mutated real rules; what still parses round-trips and toggles', () => {
+    expect(corpusLines.length).toBeGreaterThan(1000);
+    fc.assert(
+      fc.property(
+        fc.nat({ max: corpusLines.length - 1 }),
+        fc.array(mutation, { minLength: 1, maxLength: 4 }),
+        (index, mutations) => {
+          const text = mutate(corpusLines[index] ?? '', mutations);
+          const { rule, diagnostics } = parseRule(text);
+          checkDiagnostics(text, diagnostics);
+          if (rule === null) return;
+          expect(formatRule(rule)).toBe(text);
+          const toggled = parseRule(formatRule({ ...rule, enabled: !rule.enabled }));
+          expect(toggled.rule?.enabled).toBe(!rule.enabled);
+          expect(toggled.rule?.sid).toBe(rule.sid);
+        },
+      ),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('reads arbitrary classification.config and header specs', () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 200 }), (text) => {
+        checkDiagnostics(text, parseClassificationConfig(text).diagnostics);
+        parseAddressSpec(text);
+        parsePortSpec(text);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});
+
+const word = fc.stringMatching(/^[a-z][a-z0-9_.]{0,12}$/);
+const variable = word.map((w) => `$${w.toUpperCase().replace(/\./g, '_')}`);
+const ipv4 = fc.ipV4().map(String);
+const port = fc.integer({ min: 0, max: 65535 }).map(String);
+const address = fc.oneof(
+  fc.constant('any'),
+  variable,
+  ipv4,
+  fc.array(ipv4, { minLength: 1, maxLength: 3 }).map((items) => `![${items.join(',')}]`),
+);
+const portSpec = fc.oneof(
+  fc.constant('any'),
+  variable,
+  port,
+  port.map((p) => `${p}:`),
+  fc.array(port, { minLength: 1, maxLength: 3 }).map((items) => `[${items.join(',')}]`),
+);
+/** A quoted value with escaped specials, as a rule writer would write it. */
+const quoted = fc
+  .string({ maxLength: 30 })
+  .map((s) => `"${s.replace(/[\\";]/g, (c) => `\\${c}`).replace(/[\r\n]/g, ' ')}"`);
+const option: fc.Arbitrary<RuleOption> = fc.record({
+  keyword: word.filter((w) => !['sid', 'gid', 'rev', 'priority', 'msg'].includes(w)),
+  value: fc.oneof(fc.constant(null), quoted, word),
+});
+
+describe('property: fields → text → fields', () => {
+  it('parses a rule written from random fields back to those fields', () => {
+    fc.assert(
+      fc.property(
+        fc.record({
+          enabled: fc.boolean(),
+          action: fc.constantFrom('alert', 'drop', 'pass', 'reject', 'drop:flow', 'accept:hook'),
+          protocol: fc.constantFrom('tcp', 'udp', 'http', 'tls', 'dns', 'ip', 'tcp:all'),
+          source: fc.record({ address, port: portSpec }),
+          direction: fc.constantFrom('->' as const, '<>' as const, '=>' as const),
+          destination: fc.record({ address, port: portSpec }),
+          options: fc.array(option, { maxLength: 8 }),
+          msg: quoted,
+          sid: fc.integer({ min: 1, max: 2 ** 31 }),
+        }),
+        (fields) => {
+          const options: RuleOption[] = [
+            { keyword: 'msg', value: fields.msg },
+            ...fields.options,
+            { keyword: 'sid', value: String(fields.sid) },
+          ];
+          const text = buildRuleText({ ...fields, options });
+          const { rule, diagnostics } = parseRule(text);
+          expect(diagnostics).toEqual([]);
+          expect(rule).toMatchObject({
+            enabled: fields.enabled,
+            action: fields.action,
+            protocol: fields.protocol,
+            source: fields.source,
+            direction: fields.direction,
+            destination: fields.destination,
+            options,
+            sid: fields.sid,
+            msg: fields.msg.slice(1, -1).replace(/\\(.)/g, '$1'),
+          });
+        },
+      ),
+      { numRuns: 2000 },
+    );
+  });
+});

@@ -1,16 +1,38 @@
-import { Navigate, Outlet, useLocation } from 'react-router';
-import { Notifier } from '../components/notifications/Notifier';
+import { Suspense, useEffect, useRef } from 'react';
+import { Navigate, Outlet, useLocation, useNavigate } from 'react-router';
+import { NotificationsArea } from '../components/notifications/NotificationsArea';
 import { FullPageSpinner } from '../components/page/FullPageSpinner';
-import { session } from '../lib/session';
+import { session, type SessionStatus } from '../lib/session';
 import { useStore } from '../lib/store';
+
+/** Logout goes to the login screen unless already there (spec §2). */
+function useLogoutRedirect(status: SessionStatus) {
+  const navigate = useNavigate();
+  const { pathname } = useLocation();
+  const previous = useRef(status);
+  useEffect(() => {
+    const was = previous.current;
+    previous.current = status;
+    if (was === 'loggedIn' && status === 'loggedOut' && pathname !== '/login') {
+      void navigate('/login', { replace: true });
+    }
+  }, [status, pathname, navigate]);
+}
 
 /** The root: the notifications area always; 'Loading...' while the login state is unknown. */
 export function RootShell() {
   const { status } = useStore(session);
+  useLogoutRedirect(status);
   return (
     <>
-      {status === 'unknown' ? <FullPageSpinner /> : <Outlet />}
-      <Notifier />
+      {status === 'unknown' ? (
+        <FullPageSpinner />
+      ) : (
+        <Suspense fallback={<FullPageSpinner />}>
+          <Outlet />
+        </Suspense>
+      )}
+      <NotificationsArea />
     </>
   );
 }
@@ -24,8 +46,6 @@ export function PublicOnly() {
 /** Guarded screens: logged out → /login. */
 export function RequireAuth() {
   const { status } = useStore(session);
-  const location = useLocation();
-  if (status !== 'loggedIn')
-    return <Navigate to="/login" replace state={{ from: location.pathname }} />;
+  if (status !== 'loggedIn') return <Navigate to="/login" replace />;
   return <Outlet />;
 }

@@ -1,31 +1,28 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { RouterProvider } from 'react-router';
+import { BrowserRouter } from 'react-router';
 import { restoreSession } from '../features/auth/session-flow';
-import { direction, i18next, initI18n } from '../lib/i18n';
-import { queryClient } from '../lib/query-client';
-import { loadCustomStyles } from '../lib/theme';
-import { loadRtlCache } from './emotion-cache';
-import { Providers } from './providers';
-import { createRouter } from './router';
+import { initI18n } from '../lib/i18n';
+import { loadCustomStyles, themeColours } from '../lib/theme';
+import { AppRoutes } from './router';
 import { watchSession } from './session-watch';
+import './base.css';
 
 async function start(): Promise<void> {
+  void themeColours();
   void loadCustomStyles();
   await initI18n();
-  if (direction(i18next.language) === 'rtl') await loadRtlCache().catch(() => undefined);
-  const router = createRouter();
-  watchSession(queryClient, router);
+  watchSession();
   const root = document.getElementById('root');
   if (root === null) throw new Error('#root is missing from index.html');
   createRoot(root).render(
     <StrictMode>
-      <Providers>
-        <RouterProvider router={router} />
-      </Providers>
+      <BrowserRouter>
+        <AppRoutes />
+      </BrowserRouter>
     </StrictMode>,
   );
-  await restoreSession(queryClient);
+  await restoreSession();
 }
 
 void start();

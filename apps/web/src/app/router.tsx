@@ -1,69 +1,64 @@
-import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
-import { FullPageSpinner } from '../components/page/FullPageSpinner';
+import { lazy, type ComponentType } from 'react';
+import { Navigate, Route, Routes } from 'react-router';
 import { PublicOnly, RequireAuth, RootShell } from './guards';
 
 /** Each screen is its own chunk, so /login loads only what it needs. */
-const screen = (
-  load: () => Promise<{ Component: React.ComponentType }>,
-): Pick<RouteObject, 'lazy'> => ({
-  lazy: load,
-});
+const screen = (load: () => Promise<{ Component: ComponentType }>) =>
+  lazy(() => load().then((module) => ({ default: module.Component })));
 
-export const routes: RouteObject[] = [
-  {
-    element: <RootShell />,
-    HydrateFallback: FullPageSpinner,
-    children: [
-      {
-        element: <PublicOnly />,
-        children: [
-          { path: '/login', ...screen(() => import('./routes/login')) },
-          { path: '/register', ...screen(() => import('./routes/register')) },
-        ],
-      },
-      { path: '/lost', ...screen(() => import('./routes/lost')) },
-      { path: '/reset-password', ...screen(() => import('./routes/reset-password')) },
-      { path: '/bench/table', ...screen(() => import('./routes/bench-table')) },
-      {
-        element: <RequireAuth />,
-        children: [
-          {
-            ...screen(() => import('./routes/signed-in-layout')),
-            children: [
-              { path: '/home', ...screen(() => import('./routes/home')) },
-              { path: '/alerts', ...screen(() => import('./routes/alerts')) },
-              { path: '/monitoring', ...screen(() => import('./routes/monitoring')) },
-              { path: '/firewall', ...screen(() => import('./routes/firewall')) },
-              { path: '/policies', ...screen(() => import('./routes/policies')) },
-              { path: '/devices', ...screen(() => import('./routes/devices')) },
-              { path: '/account', ...screen(() => import('./routes/account')) },
-              {
-                ...screen(() => import('./routes/require-admin')),
-                children: [
-                  { path: '/admin/users/all', ...screen(() => import('./routes/admin-users-all')) },
-                  {
-                    path: '/admin/users/create',
-                    ...screen(() => import('./routes/admin-users-create')),
-                  },
-                  {
-                    path: '/admin/users/edit/:id',
-                    id: 'Admin-Users-Edit',
-                    ...screen(() => import('./routes/admin-users-edit')),
-                  },
-                ],
-              },
-            ],
-          },
-        ],
-      },
-      { path: '/admin', element: <Navigate to="/admin/users/all" replace /> },
-      { path: '/', element: <Navigate to="/devices" replace /> },
-      { path: '*', element: <Navigate to="/devices" replace /> },
-    ],
-  },
-];
+const Login = screen(() => import('./routes/login'));
+const Register = screen(() => import('./routes/register'));
+const Lost = screen(() => import('./routes/lost'));
+const ResetPassword = screen(() => import('./routes/reset-password'));
+const BenchTable = screen(() => import('./routes/bench-table'));
+const SignedInLayout = screen(() => import('./routes/signed-in-layout'));
+const Home = screen(() => import('./routes/home'));
+const Alerts = screen(() => import('./routes/alerts'));
+const Monitoring = screen(() => import('./routes/monitoring'));
+const Firewall = screen(() => import('./routes/firewall'));
+const Policies = screen(() => import('./routes/policies'));
+const Devices = screen(() => import('./routes/devices'));
+const Account = screen(() => import('./routes/account'));
+const RequireAdmin = screen(() => import('./routes/require-admin'));
+const AdminUsersAll = screen(() => import('./routes/admin-users-all'));
+const AdminUsersCreate = screen(() => import('./routes/admin-users-create'));
+const AdminUsersEdit = screen(() => import('./routes/admin-users-edit'));
 
-export function createRouter() {
-  return createBrowserRouter(routes, { basename: '/' });
+/** Route names the spec gives; Admin-Users-Edit is /admin/users/edit/{id}. */
+export const adminUsersEditPath = (id: number | string) => `/admin/users/edit/${id}`;
+
+/** Spec §2's route table (history mode, base /). */
+export function AppRoutes() {
+  return (
+    <Routes>
+      <Route element={<RootShell />}>
+        <Route element={<PublicOnly />}>
+          <Route path="/login" element={<Login />} />
+          <Route path="/register" element={<Register />} />
+        </Route>
+        <Route path="/lost" element={<Lost />} />
+        <Route path="/reset-password" element={<ResetPassword />} />
+        <Route path="/bench/table" element={<BenchTable />} />
+        <Route element={<RequireAuth />}>
+          <Route element={<SignedInLayout />}>
+            <Route path="/home" element={<Home />} />
+            <Route path="/alerts" element={<Alerts />} />
+            <Route path="/monitoring" element={<Monitoring />} />
+            <Route path="/firewall" element={<Firewall />} />
+            <Route path="/policies" element={<Policies />} />
+            <Route path="/devices" element={<Devices />} />
+            <Route path="/account" element={<Account />} />
+            <Route element={<RequireAdmin />}>
+              <Route path="/admin/users/all" element={<AdminUsersAll />} />
+              <Route path="/admin/users/create" element={<AdminUsersCreate />} />
+              <Route path="/admin/users/edit/:id" element={<AdminUsersEdit />} />
+            </Route>
+          </Route>
+        </Route>
+        <Route path="/admin" element={<Navigate to="/admin/users/all" replace />} />
+        <Route path="/" element={<Navigate to="/devices" replace />} />
+        <Route path="*" element={<Navigate to="/devices" replace />} />
+      </Route>
+    </Routes>
+  );
 }
-export type Router = ReturnType<typeof createRouter>;

@@ -1,5 +1,3 @@
-import type { QueryClient } from '@tanstack/react-query';
-import type { Router } from './router';
 import { revalidateSession } from '../features/auth/session-flow';
 import { checkComponentVersions } from '../features/system/version-check';
 import { session, type SessionStatus } from '../lib/session';
@@ -9,9 +7,9 @@ export const SESSION_CHECK_MS = 3_600_000;
 
 /**
  * Reacts to login-state changes: on login the component versions are checked and the
- * hourly check starts; on logout the cache is dropped and the login screen shown.
+ * hourly check starts; on logout it stops and every cached answer is dropped.
  */
-export function watchSession(client: QueryClient, router: Router): () => void {
+export function watchSession(): () => void {
   let previous: SessionStatus = session.get().status;
   let timer: ReturnType<typeof setInterval> | null = null;
   const onChange = () => {
@@ -20,18 +18,16 @@ export function watchSession(client: QueryClient, router: Router): () => void {
     const was = previous;
     previous = status;
     if (status === 'loggedIn') {
-      void checkComponentVersions(client);
+      void checkComponentVersions();
       timer ??= setInterval(() => {
-        void revalidateSession(client).then(() => checkComponentVersions(client));
+        void revalidateSession().then(checkComponentVersions);
       }, SESSION_CHECK_MS);
       return;
     }
     if (timer !== null) clearInterval(timer);
     timer = null;
-    if (status === 'loggedOut' && was === 'loggedIn') {
-      client.removeQueries();
-      if (router.state.location.pathname !== '/login')
-        void router.navigate('/login', { replace: true });
+    if (was === 'loggedIn') {
+      void import('../lib/query-client').then(({ queryClient }) => queryClient.removeQueries());
     }
   };
   return session.subscribe(onChange);

@@ -1,5 +1,3 @@
-import { createTheme, type Theme } from '@mui/material/styles';
-
 /** Spec §9 default light theme colours. */
 export const DEFAULT_COLOURS = {
   primary: '#4682b4',
@@ -12,15 +10,6 @@ export const DEFAULT_COLOURS = {
 } as const;
 
 export type ThemeColours = Record<keyof typeof DEFAULT_COLOURS, string>;
-
-declare module '@mui/material/styles' {
-  interface Palette {
-    accent: Palette['primary'];
-  }
-  interface PaletteOptions {
-    accent?: PaletteOptions['primary'];
-  }
-}
 
 const COLOUR = /^(#[0-9a-f]{3,8}|(rgb|rgba|hsl|hsla)\([^)]*\)|[a-z]+)$/i;
 
@@ -42,24 +31,26 @@ export function parseThemeColours(json: unknown): Partial<ThemeColours> {
   return colours;
 }
 
-export function buildTheme(colours: ThemeColours, direction: 'ltr' | 'rtl'): Theme {
-  return createTheme({
-    direction,
-    palette: {
-      mode: 'light',
-      primary: { main: colours.primary },
-      secondary: { main: colours.secondary },
-      accent: { main: colours.accent },
-      error: { main: colours.error },
-      info: { main: colours.info },
-      success: { main: colours.success },
-      warning: { main: colours.warning },
-    },
+let pending: Promise<ThemeColours> | null = null;
+
+/** The theme colours, fetched once; also published as CSS variables for plain-CSS screens. */
+export function themeColours(): Promise<ThemeColours> {
+  pending ??= loadThemeColours().then((colours) => {
+    applyThemeVariables(colours);
+    return colours;
   });
+  return pending;
+}
+
+/** --pal-primary etc. on the root element, read by the sign-in page's stylesheet. */
+export function applyThemeVariables(colours: ThemeColours): void {
+  for (const [name, value] of Object.entries(colours)) {
+    document.documentElement.style.setProperty(`--pal-${name}`, value);
+  }
 }
 
 /** GET /assets/theme.json; failures are logged only and the defaults apply (spec §8). */
-export async function loadThemeColours(): Promise<ThemeColours> {
+async function loadThemeColours(): Promise<ThemeColours> {
   try {
     const response = await fetch('/assets/theme.json', { headers: { Accept: 'application/json' } });
     if (!response.ok) {

@@ -6,6 +6,7 @@ import { initialTableState } from '../../components/data-table/list-params';
 import { SortableTable, type SortedEvent } from '../../components/data-table/SortableTable';
 import type { DataColumn } from '../../components/data-table/types';
 import { PageShell } from '../../components/page/PageShell';
+import { MuiProviders } from '../../components/theme/MuiProviders';
 
 /** Generated rows for the table benchmark; this route is not in the navigation. */
 interface BenchRow {
@@ -26,6 +27,14 @@ const makeRows = (count: number): BenchRow[] =>
 
 /** /bench/table: a 5000-row page of the data table, and a small drag-sortable table. */
 export function Component() {
+  return (
+    <MuiProviders>
+      <BenchTable />
+    </MuiProviders>
+  );
+}
+
+function BenchTable() {
   const { t } = useTranslation();
   const rows = useMemo(() => makeRows(5000), []);
   const few = useMemo(() => makeRows(5), []);

@@ -1,1 +1,10 @@
-export { LostPasswordPage as Component } from '../../features/auth/components/LostPasswordPage';
+import { MuiProviders } from '../../components/theme/MuiProviders';
+import { LostPasswordPage } from '../../features/auth/components/LostPasswordPage';
+
+export function Component() {
+  return (
+    <MuiProviders>
+      <LostPasswordPage />
+    </MuiProviders>
+  );
+}

@@ -1,1 +1,10 @@
-export { RegisterPage as Component } from '../../features/auth/components/RegisterPage';
+import { MuiProviders } from '../../components/theme/MuiProviders';
+import { RegisterPage } from '../../features/auth/components/RegisterPage';
+
+export function Component() {
+  return (
+    <MuiProviders>
+      <RegisterPage />
+    </MuiProviders>
+  );
+}

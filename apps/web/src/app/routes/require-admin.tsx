@@ -13,9 +13,9 @@ import { hasAdminAccess } from '../access';
 export function Component() {
   const { t } = useTranslation();
   const { authDisabled } = useStore(session);
-  const me = useMe();
-  if (!authDisabled && me.isPending) return <FullPageSpinner />;
-  if (hasAdminAccess(me.data, authDisabled)) return <Outlet />;
+  const user = useMe();
+  if (!authDisabled && user === null) return <FullPageSpinner />;
+  if (hasAdminAccess(user, authDisabled)) return <Outlet />;
   return (
     <PageShell title={t('nav.users')}>
       <div data-testid="admin-refused">

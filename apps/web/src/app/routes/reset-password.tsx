@@ -1,1 +1,10 @@
-export { RecoverPasswordPage as Component } from '../../features/auth/components/RecoverPasswordPage';
+import { MuiProviders } from '../../components/theme/MuiProviders';
+import { RecoverPasswordPage } from '../../features/auth/components/RecoverPasswordPage';
+
+export function Component() {
+  return (
+    <MuiProviders>
+      <RecoverPasswordPage />
+    </MuiProviders>
+  );
+}

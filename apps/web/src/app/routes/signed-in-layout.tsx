@@ -1,10 +1,14 @@
+import { Suspense } from 'react';
 import { Outlet } from 'react-router';
-import { useQueryClient } from '@tanstack/react-query';
+import { QueryClientProvider } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import Alert from '@mui/material/Alert';
+import { FullPageSpinner } from '../../components/page/FullPageSpinner';
+import { MuiProviders } from '../../components/theme/MuiProviders';
 import { AppLayout } from '../../components/layout/AppLayout';
 import { useMe } from '../../features/auth/api/me';
 import { signOut } from '../../features/auth/session-flow';
+import { queryClient } from '../../lib/query-client';
 import { session } from '../../lib/session';
 import { useStore } from '../../lib/store';
 import { hasAdminAccess } from '../access';
@@ -13,26 +17,29 @@ import { navItems } from '../nav';
 /** Layout of every signed-in screen: drawer, top bar, banner when authentication is off. */
 export function Component() {
   const { t } = useTranslation();
-  const client = useQueryClient();
   const { authDisabled } = useStore(session);
-  const me = useMe();
-  const user = me.data;
-  const name =
-    user === undefined ? '' : `${user.first_name} ${user.last_name}`.trim() || user.email;
+  const user = useMe();
+  const name = user === null ? '' : `${user.first_name} ${user.last_name}`.trim() || user.email;
   return (
-    <AppLayout
-      items={navItems(t, hasAdminAccess(user, authDisabled))}
-      userName={name}
-      onLogout={() => signOut(client)}
-      banner={
-        authDisabled ? (
-          <Alert severity="warning" square data-testid="auth-disabled-banner">
-            {t('auth.disabledBanner')}
-          </Alert>
-        ) : undefined
-      }
-    >
-      <Outlet />
-    </AppLayout>
+    <MuiProviders>
+      <QueryClientProvider client={queryClient}>
+        <AppLayout
+          items={navItems(t, hasAdminAccess(user, authDisabled))}
+          userName={name}
+          onLogout={signOut}
+          banner={
+            authDisabled ? (
+              <Alert severity="warning" square data-testid="auth-disabled-banner">
+                {t('auth.disabledBanner')}
+              </Alert>
+            ) : undefined
+          }
+        >
+          <Suspense fallback={<FullPageSpinner />}>
+            <Outlet />
+          </Suspense>
+        </AppLayout>
+      </QueryClientProvider>
+    </MuiProviders>
   );
 }

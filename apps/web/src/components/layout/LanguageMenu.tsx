@@ -1,18 +1,15 @@
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import Button from '@mui/material/Button';
-import Menu from '@mui/material/Menu';
-import MenuItem from '@mui/material/MenuItem';
 import TranslateIcon from '@mui/icons-material/Translate';
-import {
-  LANGUAGES,
-  LANGUAGE_NAMES,
-  isLanguage,
-  switchLanguage,
-  type Language,
-} from '../../lib/i18n';
+import { isLanguage, switchLanguage, type Language } from '../../lib/i18n';
 
-/** The top bar's language switch; the choice is remembered in the persisted main state. */
+/** The menu (MUI Menu, Popover, Modal) loads on first open. */
+const LanguageList = lazy(() =>
+  import('./LanguageList').then((m) => ({ default: m.LanguageList })),
+);
+
+/** The language switch; the choice is remembered in the persisted main state. */
 export function LanguageMenu() {
   const { t, i18n } = useTranslation();
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
@@ -34,18 +31,16 @@ export function LanguageMenu() {
       >
         {current.toUpperCase()}
       </Button>
-      <Menu anchorEl={anchor} open={anchor !== null} onClose={() => setAnchor(null)}>
-        {LANGUAGES.map((language) => (
-          <MenuItem
-            key={language}
-            lang={language}
-            selected={language === current}
-            onClick={() => choose(language)}
-          >
-            {LANGUAGE_NAMES[language]}
-          </MenuItem>
-        ))}
-      </Menu>
+      {anchor !== null && (
+        <Suspense fallback={null}>
+          <LanguageList
+            anchor={anchor}
+            current={current}
+            onChoose={choose}
+            onClose={() => setAnchor(null)}
+          />
+        </Suspense>
+      )}
     </>
   );
 }

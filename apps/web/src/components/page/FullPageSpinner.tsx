@@ -1,27 +1,20 @@
-import Box from '@mui/material/Box';
-import CircularProgress from '@mui/material/CircularProgress';
-import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
 
-/** Spec §2: while the login state is unknown a 'Loading...' spinner stands in for the screen. */
+/**
+ * Spec §2: while the login state is unknown a 'Loading...' spinner stands in for the screen.
+ * Plain markup (styles in app/base.css) so the first screen needs no component-kit code.
+ */
 export function FullPageSpinner() {
   const { t } = useTranslation();
   return (
-    <Box
+    <div
+      className="pal-spinner"
       role="progressbar"
       aria-busy="true"
       aria-label={t('common.loading')}
-      sx={{
-        minHeight: '60vh',
-        display: 'flex',
-        flexDirection: 'column',
-        alignItems: 'center',
-        justifyContent: 'center',
-        gap: 2,
-      }}
     >
-      <CircularProgress />
-      <Typography color="text.secondary">{t('common.loading')}</Typography>
-    </Box>
+      <span className="pal-spinner__ring" />
+      <span>{t('common.loading')}</span>
+    </div>
   );
 }

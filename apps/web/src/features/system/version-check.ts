@@ -1,8 +1,7 @@
-import type { QueryClient } from '@tanstack/react-query';
 import type { Components } from '@palisade/contract';
 import { notifyInfo } from '../../components/notifications/notify';
 import { StorageKey, storage } from '../../lib/storage';
-import { componentsQueryOptions } from './api/components';
+import { fetchComponents } from './api/components';
 
 function readCached(): Components | null {
   const raw = storage.get(StorageKey.componentVersions);
@@ -38,10 +37,10 @@ export function shouldNotify(cached: Components | null, fresh: Components): bool
  * Spec §4: cached versions first, then the server's; if they differ and an update is
  * available, an info notice. Failures are only logged (§8).
  */
-export async function checkComponentVersions(client: QueryClient): Promise<void> {
+export async function checkComponentVersions(): Promise<void> {
   const cached = readCached();
   try {
-    const fresh = await client.fetchQuery(componentsQueryOptions);
+    const fresh = await fetchComponents();
     storage.set(StorageKey.componentVersions, JSON.stringify(fresh));
     if (shouldNotify(cached, fresh)) notifyInfo('system.updateAvailable');
   } catch (error) {

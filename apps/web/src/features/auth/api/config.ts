@@ -1,4 +1,3 @@
-import { queryOptions } from '@tanstack/react-query';
 import { call, http } from '../../../lib/api-client';
 
 export interface ServerConfig {
@@ -6,8 +5,6 @@ export interface ServerConfig {
 }
 
 /** GET /config (no auth): whether the server runs with authentication disabled. */
-export const configQueryOptions = queryOptions({
-  queryKey: ['config'],
-  queryFn: ({ signal }) => call(() => http.get('config', { signal }).json<ServerConfig>()),
-  staleTime: Infinity,
-});
+export function fetchConfig(): Promise<ServerConfig> {
+  return call(() => http.get('config').json<ServerConfig>());
+}

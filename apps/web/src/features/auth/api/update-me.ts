@@ -1,17 +1,13 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation } from '@tanstack/react-query';
 import type { User, UserUpdateMeInput } from '@palisade/contract';
 import { call, http } from '../../../lib/api-client';
-import { meQueryOptions } from './me';
+import { setUser } from '../../../lib/session';
 
-/** PUT /users/me; the answer replaces the cached profile. */
+/** PUT /users/me; the answer replaces the session's profile. */
 export function updateMe(body: UserUpdateMeInput): Promise<User> {
   return call(() => http.put('users/me', { json: body }).json<User>());
 }
 
 export function useUpdateMe() {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: updateMe,
-    onSuccess: (user) => client.setQueryData(meQueryOptions.queryKey, user),
-  });
+  return useMutation({ mutationFn: updateMe, onSuccess: setUser });
 }

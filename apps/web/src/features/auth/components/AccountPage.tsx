@@ -1,9 +1,7 @@
 import { useTranslation } from 'react-i18next';
-import { useQueryClient } from '@tanstack/react-query';
 import Button from '@mui/material/Button';
 import Grid from '@mui/material/Grid';
 import LogoutIcon from '@mui/icons-material/Logout';
-import { EmptyState } from '../../../components/page/EmptyState';
 import { FullPageSpinner } from '../../../components/page/FullPageSpinner';
 import { PageShell } from '../../../components/page/PageShell';
 import { useMe } from '../api/me';
@@ -14,21 +12,20 @@ import { ProfileForm } from './ProfileForm';
 /** Account: organization, names, e-mail, role, password change, logout (spec §2). */
 export function AccountPage() {
   const { t } = useTranslation();
-  const client = useQueryClient();
-  const me = useMe();
+  const user = useMe();
   const logoutButton = (
-    <Button variant="outlined" startIcon={<LogoutIcon />} onClick={() => signOut(client)}>
+    <Button variant="outlined" startIcon={<LogoutIcon />} onClick={signOut}>
       {t('auth.logout')}
     </Button>
   );
   return (
     <PageShell title={t('account.title')} actions={logoutButton}>
-      {me.isPending && <FullPageSpinner />}
-      {me.isError && <EmptyState title={t('errors.unknownBackend')} />}
-      {me.data !== undefined && (
+      {user === null ? (
+        <FullPageSpinner />
+      ) : (
         <Grid container spacing={3}>
           <Grid size={{ xs: 12, md: 7 }}>
-            <ProfileForm user={me.data} />
+            <ProfileForm user={user} />
           </Grid>
           <Grid size={{ xs: 12, md: 5 }}>
             <PasswordForm />

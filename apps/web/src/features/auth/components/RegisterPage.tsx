@@ -1,7 +1,6 @@
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Link as RouterLink, useNavigate } from 'react-router';
-import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import Button from '@mui/material/Button';
 import Link from '@mui/material/Link';
@@ -26,7 +25,6 @@ const RegisterSchema = UserRegister.extend({ confirm: z.string() }).refine(
 export function RegisterPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const client = useQueryClient();
   const { control, handleSubmit, formState } = useForm({
     resolver: zodResolver(RegisterSchema),
     defaultValues: {
@@ -48,7 +46,7 @@ export function RegisterPage() {
     }
     notifySuccess('auth.register.done');
     try {
-      await signIn(client, body.email, body.password);
+      await signIn(body.email, body.password);
       notifySuccess('auth.loggedIn');
       await navigate('/devices', { replace: true });
     } catch (failure) {

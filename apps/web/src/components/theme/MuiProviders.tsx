@@ -1,12 +1,11 @@
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { CacheProvider, type EmotionCache } from '@emotion/react';
-import { QueryClientProvider } from '@tanstack/react-query';
 import CssBaseline from '@mui/material/CssBaseline';
 import { ThemeProvider } from '@mui/material/styles';
 import { useTranslation } from 'react-i18next';
-import { direction } from '../lib/i18n';
-import { queryClient } from '../lib/query-client';
-import { buildTheme, DEFAULT_COLOURS, loadThemeColours, type ThemeColours } from '../lib/theme';
+import { direction } from '../../lib/i18n';
+import { buildTheme } from '../../lib/mui-theme';
+import { DEFAULT_COLOURS, themeColours, type ThemeColours } from '../../lib/theme';
 import { getRtlCache, loadRtlCache, ltrCache } from './emotion-cache';
 
 function useEmotionCache(dir: 'ltr' | 'rtl'): EmotionCache {
@@ -21,13 +20,16 @@ function useEmotionCache(dir: 'ltr' | 'rtl'): EmotionCache {
   return dir === 'rtl' && rtl !== null ? rtl : ltrCache;
 }
 
-/** Theme (spec colours, replaced by /assets/theme.json), direction, server-state cache. */
-export function Providers({ children }: { children: ReactNode }) {
+/**
+ * Material theme (spec colours, replaced by /assets/theme.json) and writing direction.
+ * Only the screens built with the component kit load it; the sign-in page does not.
+ */
+export function MuiProviders({ children }: { children: ReactNode }) {
   const { i18n } = useTranslation();
   const dir = direction(i18n.language);
-  const [colours, setColours] = useState<ThemeColours>({ ...DEFAULT_COLOURS });
+  const [colours, setColours] = useState<ThemeColours>(() => ({ ...DEFAULT_COLOURS }));
   useEffect(() => {
-    void loadThemeColours().then(setColours);
+    void themeColours().then(setColours);
   }, []);
   const theme = useMemo(() => buildTheme(colours, dir), [colours, dir]);
   const cache = useEmotionCache(dir);
@@ -35,7 +37,7 @@ export function Providers({ children }: { children: ReactNode }) {
     <CacheProvider value={cache}>
       <ThemeProvider theme={theme}>
         <CssBaseline />
-        <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
+        {children}
       </ThemeProvider>
     </CacheProvider>
   );

@@ -3,6 +3,7 @@
 
 import { isSimpleSpec, parseAddressSpec, parsePortSpec } from './endpoint.js';
 import type { Direction, Endpoint } from './types.js';
+import { hashOf, internSlice } from './intern.js';
 import { isBlank } from './logical-text.js';
 import type { Failure } from './failure.js';
 import { fail } from './failure.js';
@@ -126,7 +127,10 @@ function checkPart(value: string, offset: number, part: number): Failure | null 
 }
 
 function toDirection(value: string): Direction | null {
-  return value === '->' || value === '<>' || value === '=>' ? value : null;
+  if (value === '->') return '->';
+  if (value === '<>') return '<>';
+  if (value === '=>') return '=>';
+  return null;
 }
 
 export function parseHeader(s: string): Header | Failure {
@@ -139,7 +143,7 @@ export function parseHeader(s: string): Header | Failure {
     i++;
   }
   if (i === start) return fail(start, 'unknown-action', 'expected a rule action (alert, drop, …)');
-  const action = s.slice(start, i);
+  const action = internSlice(s, start, i, hashOf(s, start, i));
   const actionProblem = checkAction(action);
   if (actionProblem !== null) return fail(start, 'unknown-action', actionProblem);
 
@@ -160,26 +164,26 @@ export function parseHeader(s: string): Header | Failure {
       if (isBlank(c) || c === 40) break;
       i++;
     }
-    header.protocol = s.slice(protoStart, i);
+    header.protocol = internSlice(s, protoStart, i, hashOf(s, protoStart, i));
     i = skipBlanks(s, i);
     if (i < n && s.charCodeAt(i) !== 40) {
-      const parts: string[] = [];
-      for (const [part, what] of ENDPOINT_PARTS.entries()) {
+      const parts = ['', '', '', '', ''];
+      for (let part = 0; part < 5; part++) {
+        const what = ENDPOINT_PARTS[part] ?? '';
         if (i >= n || s.charCodeAt(i) === 40) {
           return fail(i, 'incomplete-header', `header ends before its ${what}`);
         }
         const end = tokenEnd(s, i, what);
         if (typeof end !== 'number') return end;
-        const value = s.slice(i, end);
+        const value = end - i <= 32 ? internSlice(s, i, end, hashOf(s, i, end)) : s.slice(i, end);
         const problem = checkPart(value, i, part);
         if (problem !== null) return problem;
-        parts.push(value);
+        parts[part] = value;
         i = skipBlanks(s, end);
       }
-      const [srcAddr = '', srcPort = '', direction = '', dstAddr = '', dstPort = ''] = parts;
-      header.source = { address: srcAddr, port: srcPort };
-      header.direction = toDirection(direction);
-      header.destination = { address: dstAddr, port: dstPort };
+      header.source = { address: parts[0] ?? '', port: parts[1] ?? '' };
+      header.direction = toDirection(parts[2] ?? '');
+      header.destination = { address: parts[3] ?? '', port: parts[4] ?? '' };
     }
   }
   if (i >= n) return fail(i, 'missing-options', "the rule has no options: expected '('");

@@ -7,6 +7,7 @@
 import type { Failure } from './failure.js';
 import { fail } from './failure.js';
 import { isBlank } from './logical-text.js';
+import { internSlice } from './intern.js';
 import type { MetadataEntry, RuleOption, RuleReference } from './types.js';
 
 export interface OptionFields {
@@ -33,13 +34,12 @@ function isKeywordChar(c: number): boolean {
   );
 }
 
-/** A non-negative decimal integer, or -1. */
-function readUint(value: string): number {
-  const n = value.length;
-  if (n === 0 || n > 15) return -1;
+/** The non-negative decimal integer in s[start, end), or -1. */
+function readUint(s: string, start: number, end: number): number {
+  if (end <= start || end - start > 15) return -1;
   let result = 0;
-  for (let i = 0; i < n; i++) {
-    const c = value.charCodeAt(i);
+  for (let i = start; i < end; i++) {
+    const c = s.charCodeAt(i);
     if (c < 48 || c > 57) return -1;
     result = result * 10 + (c - 48);
   }
@@ -62,19 +62,29 @@ export function unescapeValue(value: string): string {
   return out;
 }
 
-function readMsg(value: string): string {
-  const n = value.length;
-  const quoted = n >= 2 && value.charCodeAt(0) === 34 && value.charCodeAt(n - 1) === 34;
-  return unescapeValue(quoted ? value.slice(1, n - 1) : value);
+function readMsg(s: string, start: number, end: number): string {
+  const quoted = end - start >= 2 && s.charCodeAt(start) === 34 && s.charCodeAt(end - 1) === 34;
+  return unescapeValue(quoted ? s.slice(start + 1, end - 1) : s.slice(start, end));
 }
 
-function addMetadata(target: MetadataEntry[], value: string): void {
-  for (const part of value.split(',')) {
-    const entry = part.trim();
-    if (entry.length === 0) continue;
-    let space = 0;
-    while (space < entry.length && !isBlank(entry.charCodeAt(space))) space++;
-    target.push({ key: entry.slice(0, space), value: entry.slice(space).trim() });
+/** Appends the entries of the metadata value s[start, end): `k v, k v`. */
+function addMetadata(target: MetadataEntry[], s: string, start: number, end: number): void {
+  let i = start;
+  while (i < end) {
+    let stop = s.indexOf(',', i);
+    if (stop < 0 || stop > end) stop = end;
+    let a = i;
+    let b = stop;
+    while (a < b && isBlank(s.charCodeAt(a))) a++;
+    while (b > a && isBlank(s.charCodeAt(b - 1))) b--;
+    if (a < b) {
+      let k = a;
+      while (k < b && !isBlank(s.charCodeAt(k))) k++;
+      let v = k;
+      while (v < b && isBlank(s.charCodeAt(v))) v++;
+      target.push({ key: s.slice(a, k), value: v < b ? s.slice(v, b) : '' });
+    }
+    i = stop + 1;
   }
 }
 
@@ -83,8 +93,6 @@ function readReference(value: string): RuleReference {
   if (comma < 0) return { system: value, id: '' };
   return { system: value.slice(0, comma).trim(), id: value.slice(comma + 1).trim() };
 }
-
-const NUMERIC = new Set(['sid', 'gid', 'rev', 'priority']);
 
 /**
  * Scans the options of `s` from the `(` at `open` to the closing `)`, which must end the text
@@ -116,19 +124,26 @@ export function parseOptions(s: string, open: number): OptionFields | Failure {
       break;
     }
     const kStart = i;
-    while (i < n && isKeywordChar(s.charCodeAt(i))) i++;
-    const keyword = s.slice(kStart, i);
+    let hash = 0;
+    for (; i < n; i++) {
+      const k = s.charCodeAt(i);
+      if (!isKeywordChar(k)) break;
+      hash = (Math.imul(hash, 31) + k) | 0;
+    }
+    const keyword = internSlice(s, kStart, i, hash);
     if (keyword.length === 0) {
       return fail(i, 'bad-keyword', `expected an option keyword, found '${s[i] ?? ''}'`);
     }
     while (i < n && isBlank(s.charCodeAt(i))) i++;
     const c = s.charCodeAt(i);
     let value: string | null = null;
+    let vStart = i;
+    let vEnd = i;
     if (c === 59 /* ; */) {
       i++;
     } else if (c === 58 /* : */) {
       i++;
-      const vStart = i;
+      vStart = i;
       let inQuote = false;
       let quoteAt = -1;
       let quotedSemicolon = -1;
@@ -153,7 +168,10 @@ export function parseOptions(s: string, open: number): OptionFields | Failure {
           return fail(kStart, 'unterminated-option', `option '${keyword}' does not end with ';'`);
         }
       }
-      value = s.slice(vStart, i).trim();
+      vEnd = i;
+      while (vStart < vEnd && isBlank(s.charCodeAt(vStart))) vStart++;
+      while (vEnd > vStart && isBlank(s.charCodeAt(vEnd - 1))) vEnd--;
+      value = s.slice(vStart, vEnd);
       i++;
     } else if (i >= n || c === 41) {
       return fail(kStart, 'unterminated-option', `option '${keyword}' does not end with ';'`);
@@ -162,26 +180,29 @@ export function parseOptions(s: string, open: number): OptionFields | Failure {
     }
     fields.options.push({ keyword, value });
     if (value === null) continue;
-    if (NUMERIC.has(keyword)) {
-      const number = readUint(value);
-      if (number < 0) return fail(kStart, 'bad-number', `${keyword} '${value}' is not a number`);
-      if (number === 0 && keyword === 'sid')
-        return fail(kStart, 'bad-number', 'sid 0 is not allowed');
-      if (keyword === 'sid') fields.sid = number;
-      else if (keyword === 'gid') fields.gid = number;
-      else if (keyword === 'rev') fields.rev = number;
-      else fields.priority = number;
-      continue;
-    }
     switch (keyword) {
+      case 'sid':
+      case 'gid':
+      case 'rev':
+      case 'priority': {
+        const number = readUint(s, vStart, vEnd);
+        if (number < 0) return fail(kStart, 'bad-number', `${keyword} '${value}' is not a number`);
+        if (keyword === 'sid') {
+          if (number === 0) return fail(kStart, 'bad-number', 'sid 0 is not allowed');
+          fields.sid = number;
+        } else if (keyword === 'gid') fields.gid = number;
+        else if (keyword === 'rev') fields.rev = number;
+        else fields.priority = number;
+        break;
+      }
       case 'msg':
-        fields.msg = readMsg(value);
+        fields.msg = readMsg(s, vStart, vEnd);
         break;
       case 'classtype':
         fields.classtype = value;
         break;
       case 'metadata':
-        addMetadata(fields.metadata, value);
+        addMetadata(fields.metadata, s, vStart, vEnd);
         break;
       case 'reference':
         fields.references.push(readReference(value));

@@ -1,0 +1,102 @@
+// Rule parser throughput over every rule file of the shared corpus (tarball members included),
+// beside two references measured in the same run: reading + gunzipping the corpus, and a naive
+// pass that splits each file into lines and JSON-encodes every line. Prints figures and ratios;
+// asserts nothing.
+
+import { performance } from 'node:perf_hooks';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { parseRulesFile } from '@palisade/rules';
+import {
+  corpusAvailable,
+  corpusRoot,
+  loadCorpusRuleFiles,
+} from '../packages/rules/src/testing/corpus.js';
+
+const MIN_RUNS = 7;
+const MIN_SECONDS = 3;
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? 0;
+}
+
+/** Median seconds of `run` over at least MIN_RUNS runs and MIN_SECONDS seconds, after warm-up. */
+function measure(run: () => number): { seconds: number; result: number } {
+  let result = run();
+  run();
+  const times: number[] = [];
+  const started = performance.now();
+  while (times.length < MIN_RUNS || performance.now() - started < MIN_SECONDS * 1000) {
+    const t0 = performance.now();
+    result = run();
+    times.push((performance.now() - t0) / 1000);
+  }
+  return { seconds: median(times), result };
+}
+
+function recordedReferenceRate(): { rules: number; seconds: number } {
+  const dir = path.join(corpusRoot, 'oracle');
+  let rules = 0;
+  let seconds = 0;
+  for (const set of ['snort2-community', 'snort3-community', 'suricata-rules', 'suricata-verify']) {
+    const summary = JSON.parse(readFileSync(path.join(dir, `${set}.summary.json`), 'utf8')) as {
+      parsed: number;
+      seconds_in_parse_loop: number;
+    };
+    rules += summary.parsed;
+    seconds += summary.seconds_in_parse_loop;
+  }
+  return { rules, seconds };
+}
+
+if (!corpusAvailable()) {
+  console.error(`rules bench: the shared corpus is missing at ${corpusRoot}`);
+  process.exit(1);
+}
+
+const read = measure(() => loadCorpusRuleFiles().length);
+const readSeconds = read.seconds;
+const files = loadCorpusRuleFiles();
+const characters = files.reduce((sum, file) => sum + file.text.length, 0);
+
+const parse = measure(() => {
+  let rules = 0;
+  for (const file of files)
+    rules += parseRulesFile(file.text, { fileName: file.name }).rules.length;
+  return rules;
+});
+const naive = measure(() => {
+  let size = 0;
+  for (const file of files) {
+    for (const line of file.text.split('\n')) size += JSON.stringify(line).length;
+  }
+  return size;
+});
+
+const rules = parse.result;
+const rate = rules / parse.seconds;
+const fmt = (n: number): string => Math.round(n).toLocaleString('en-US');
+console.log(
+  `corpus: ${files.length} rule files, ${fmt(rules)} rules, ${(characters / 1e6).toFixed(1)} M characters`,
+);
+console.log(`read + gunzip corpus:                     ${(readSeconds * 1000).toFixed(0)} ms`);
+console.log(
+  `parseRulesFile:                           ${fmt(rate)} rules/s ` +
+    `(${(parse.seconds * 1000).toFixed(1)} ms per pass, ${(characters / parse.seconds / 1e6).toFixed(0)} M chars/s)`,
+);
+console.log(
+  `naive split('\\n') + JSON.stringify/line:  ${(naive.seconds * 1000).toFixed(1)} ms per pass`,
+);
+console.log(
+  `ratio parse / naive pass:                 ${(parse.seconds / naive.seconds).toFixed(2)}× the time`,
+);
+console.log(
+  `ratio parse / read + gunzip:              ${(parse.seconds / readSeconds).toFixed(2)}× the time`,
+);
+const recorded = recordedReferenceRate();
+const referenceRate = recorded.rules / recorded.seconds;
+console.log(
+  `suricata-update 1.2.7 (recorded in oracle/*.summary.json, not this run): ${fmt(referenceRate)} rules/s ` +
+    `→ ours ${(rate / referenceRate).toFixed(1)}×`,
+);

@@ -32,6 +32,11 @@ export interface AgreementReport {
   unchecked: DeliberateDifference[];
   /** Our diagnostics on lines the reference did not parse either. */
   bothRefuse: number;
+  /**
+   * Rules both parse for which a deliberate-difference explanation would nevertheless fire:
+   * must stay empty, or the explanations are too broad to mean anything.
+   */
+  overbroad: DeliberateDifference[];
   diagnostics: Diagnostic[];
 }
 
@@ -95,6 +100,8 @@ function same(a: unknown, b: unknown): boolean {
 
 function compareRule(report: AgreementReport, file: string, rule: Rule, reference: OracleRule) {
   report.rulesCompared++;
+  const overbroad = whyWeRefuse(reference) ?? whyReferenceRefuses(rule);
+  if (overbroad !== null) report.overbroad.push({ file, line: rule.line, reason: overbroad });
   let explained: string | null | undefined;
   for (const [field, ours, theirs] of comparableFields(rule, reference)) {
     report.fieldsCompared++;
@@ -184,6 +191,7 @@ export function compareWithOracle(files: CorpusFile[], oracle: Oracle): Agreemen
     deliberate: [],
     unchecked: [],
     bothRefuse: 0,
+    overbroad: [],
     diagnostics: [],
   };
   // The reference was not run on the Snort 3 tarball: its member borrows the records of the

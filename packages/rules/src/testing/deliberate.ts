@@ -32,6 +32,26 @@ export function whyReferenceRefuses(rule: Rule): string | null {
   if (rule.protocol !== null && rule.source === null) {
     return `Snort 3 rule without addresses ('${rule.action} ${rule.protocol} (…)'): the reference needs a full header`;
   }
+  return headerQuirk(rule);
+}
+
+/**
+ * The reference splits the header on single spaces only and ends a `[…]` list at its first `]`,
+ * so tabs, blanks inside lists and nested lists throw its header apart.
+ */
+function headerQuirk(rule: Rule): string | null {
+  for (const endpoint of [rule.source, rule.destination]) {
+    if (endpoint === null) continue;
+    for (const value of [endpoint.address, endpoint.port]) {
+      if (/\s/.test(value) || value.indexOf('[') !== value.lastIndexOf('[')) {
+        return `header value '${value}' (blanks or a nested list): the reference splits it at the first blank or ']'`;
+      }
+    }
+  }
+  const open = rule.text.indexOf('(');
+  if (open >= 0 && rule.text.slice(0, open).includes('\t')) {
+    return 'the header is separated by tabs: the reference splits it on spaces only';
+  }
   return null;
 }
 
@@ -62,6 +82,24 @@ export function referenceOptionNames(raw: string): string[] {
   return names;
 }
 
+const PORT_ATOM = /^(any|\$\w+|\d+|\d+:\d*|:\d+)$/;
+const ADDRESS_ATOM = /^(any|\$\w+|[0-9a-fA-F:./-]+)$/;
+
+/** A `[a,!b,[c]]` specification whose brackets balance and whose atoms all match `atom`. */
+function validSpec(value: string, atom: RegExp): boolean {
+  let depth = 0;
+  for (const ch of value) {
+    if (ch === '[') depth++;
+    else if (ch === ']' && --depth < 0) return false;
+  }
+  if (depth !== 0) return false;
+  const atoms = value.replace(/\s/g, '').split(/[[\],!]/);
+  const ranges = value.match(/\d+:\d+/g) ?? [];
+  if (ranges.some((r) => Number(r.split(':')[0]) > Number(r.split(':')[1]))) return false;
+  if (/,[\],]|\[[\],]|\[\]|^,|,$/.test(value.replace(/\s/g, ''))) return false;
+  return atoms.every((a) => a.length === 0 || atom.test(a));
+}
+
 /** Why we refuse a rule the reference parsed, or null when we should not have. */
 export function whyWeRefuse(reference: OracleRule): string | null {
   for (const port of [reference.source_port, reference.dest_port]) {
@@ -69,6 +107,18 @@ export function whyWeRefuse(reference: OracleRule): string | null {
     if (numbers.some((n) => Number(n) > 65535)) {
       return `port '${port}' is above 65535: Suricata refuses it, the reference does not check`;
     }
+    if (port !== null && !validSpec(port, PORT_ATOM)) {
+      return `port '${port}' is not a port specification: Suricata refuses it, the reference does not check`;
+    }
+  }
+  for (const address of [reference.source_addr, reference.dest_addr]) {
+    if (address !== null && !validSpec(address, ADDRESS_ATOM)) {
+      return `address '${address}' is not an address specification: Suricata refuses it, the reference does not check`;
+    }
+  }
+  const direction = reference.direction;
+  if (direction !== null && direction !== '->' && direction !== '<>' && direction !== '=>') {
+    return `direction '${direction}': Suricata knows ->, <> and =>, the reference takes any word`;
   }
   for (const name of referenceOptionNames(reference.raw)) {
     if (name.length === 0) {
@@ -100,18 +150,5 @@ export function whyFieldsDiffer(rule: Rule): string | null {
     }
   }
   if (/\\\\;/.test(rule.text)) return "the reference reads '\\\\;' as an escaped ';'";
-  const endpoints = [rule.source, rule.destination];
-  for (const endpoint of endpoints) {
-    if (endpoint === null) continue;
-    for (const value of [endpoint.address, endpoint.port]) {
-      if (/\s/.test(value) || value.indexOf('[') !== value.lastIndexOf('[')) {
-        return `header value '${value}' (blanks or a nested list): the reference splits it at the first blank or ']'`;
-      }
-    }
-  }
-  const open = rule.text.indexOf('(');
-  if (open >= 0 && rule.text.slice(0, open).includes('\t')) {
-    return 'the header is separated by tabs: the reference splits it on spaces only';
-  }
-  return null;
+  return headerQuirk(rule);
 }

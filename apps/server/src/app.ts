@@ -16,6 +16,8 @@ import { createMailer, type Mailer } from './lib/mailer.js';
 import { resolveSecretKey } from './lib/secret-key.js';
 import { TokenService } from './lib/tokens.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
+import { groupsRoutes } from './modules/groups/groups.routes.js';
+import { rulesRoutes } from './modules/rules/rules.routes.js';
 import { systemRoutes } from './modules/system/system.routes.js';
 import { usersRoutes } from './modules/users/users.routes.js';
 import { authPlugin } from './plugins/auth.js';
@@ -98,6 +100,8 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       await api.register(systemRoutes);
       await api.register(authRoutes);
       await api.register(usersRoutes);
+      await api.register(rulesRoutes);
+      await api.register(groupsRoutes);
     },
     { prefix: API_PREFIX },
   );

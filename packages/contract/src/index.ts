@@ -2,3 +2,4 @@ export * from './common.js';
 export * from './auth.js';
 export * from './users.js';
 export * from './system.js';
+export * from './rules.js';

@@ -3,7 +3,16 @@ import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 
-export type SqlParam = string | number | boolean | Date | null | undefined | string[] | number[];
+export type SqlParam =
+  | string
+  | number
+  | boolean
+  | Date
+  | null
+  | undefined
+  | (string | null)[]
+  | (number | null)[]
+  | boolean[];
 
 export interface Queryable {
   query<Row = Record<string, unknown>>(sql: string, params?: SqlParam[]): Promise<Row[]>;

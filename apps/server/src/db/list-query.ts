@@ -8,12 +8,18 @@ import type { SqlParam } from './client.js';
  */
 export interface ListSpec {
   sortable: Record<string, string>;
-  /** field:value terms compare with `=` (text compares case-insensitively). */
-  filterable: Record<string, { sql: string; type: 'text' | 'int' | 'bool' }>;
+  /** field:value terms compare with `=` (text compares case-insensitively), or build their own condition. */
+  filterable: Record<string, FieldFilter>;
   /** Free-text terms match any of these with ILIKE. */
   searchable: string[];
+  /** More conditions a free-text term may match (given the bound `%term%` pattern). */
+  searchExtra?: (pattern: string) => string[];
   defaultSort: string;
 }
+
+export type FieldFilter =
+  | { type: 'text' | 'int' | 'bool'; sql: string }
+  | { type: 'custom'; cast: 'text' | 'int'; condition: (param: string) => string };
 
 export interface ListSql {
   where: string;
@@ -87,12 +93,17 @@ function splitFilter(filter: string | undefined): string[] {
 }
 
 function filterCondition(
-  filter: ListSpec['filterable'][string],
+  filter: FieldFilter,
   raw: string,
   field: string,
   bind: (value: SqlParam) => string,
 ): string {
   switch (filter.type) {
+    case 'custom': {
+      if (filter.cast === 'int' && !/^-?\d{1,15}$/.test(raw))
+        throw badFilterValue(field, 'must be a whole number');
+      return filter.condition(bind(filter.cast === 'int' ? Number(raw) : raw));
+    }
     case 'text':
       return `lower(${filter.sql}) = lower(${bind(raw)})`;
     case 'int': {

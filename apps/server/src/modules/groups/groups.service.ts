@@ -1,0 +1,104 @@
+import type {
+  ListQuery,
+  ListResponse,
+  RuleGroup,
+  RuleGroupCreate,
+  RuleGroupUpdate,
+} from '@palisade/contract';
+import type { z } from 'zod';
+import type { Database, Queryable } from '../../db/client.js';
+import { isUniqueViolation } from '../../db/errors.js';
+import { buildListSql } from '../../db/list-query.js';
+import { AppError, notFound } from '../../lib/app-error.js';
+import { assertRole, type Principal } from '../../plugins/auth.js';
+import { GROUP_LIST_SPEC, groupsRepository as repo, type GroupRow } from './groups.repository.js';
+
+const EDITORS = ['Administrator', 'Operator'] as const;
+
+const present = (row: GroupRow): RuleGroup => ({
+  id: row.id,
+  name: row.name,
+  description: row.description,
+  kind: row.kind,
+  rule_count: row.rule_count,
+  updated_at: row.updated_at.toISOString(),
+});
+
+export function createGroupsService(db: Database) {
+  async function load(tx: Queryable, orgId: number, id: number): Promise<GroupRow> {
+    const row = await repo.find(tx, orgId, id);
+    if (!row) throw notFound('Group');
+    return row;
+  }
+
+  /** Every rule id must be one of the organization's rules. */
+  async function assertOwnRules(tx: Queryable, orgId: number, ids: number[] | undefined) {
+    if (!ids || ids.length === 0) return;
+    const unique = [...new Set(ids)];
+    if ((await repo.countOwnedRules(tx, orgId, unique)) !== unique.length) throw notFound('Rule');
+  }
+
+  async function named<T>(write: () => Promise<T>, name: string | undefined): Promise<T> {
+    try {
+      return await write();
+    } catch (error) {
+      if (isUniqueViolation(error))
+        throw new AppError('conflict', `A group named '${name ?? ''}' already exists`);
+      throw error;
+    }
+  }
+
+  return {
+    async list(principal: Principal, query: ListQuery): Promise<ListResponse<RuleGroup>> {
+      const { rows, total } = await repo.list(
+        db,
+        buildListSql(query, GROUP_LIST_SPEC, [principal.orgId]),
+      );
+      return { data: rows.map(present), recordsTotal: total };
+    },
+
+    async create(principal: Principal, body: z.output<typeof RuleGroupCreate>): Promise<RuleGroup> {
+      assertRole(principal, ...EDITORS);
+      return db.transaction(async (tx) => {
+        await assertOwnRules(tx, principal.orgId, body.rule_ids);
+        const id = await named(
+          () => repo.insert(tx, principal.orgId, body.name, body.description),
+          body.name,
+        );
+        await repo.addMembers(tx, id, [...new Set(body.rule_ids)]);
+        return present(await load(tx, principal.orgId, id));
+      });
+    },
+
+    async update(
+      principal: Principal,
+      id: number,
+      body: z.output<typeof RuleGroupUpdate>,
+    ): Promise<RuleGroup> {
+      assertRole(principal, ...EDITORS);
+      return db.transaction(async (tx) => {
+        await load(tx, principal.orgId, id);
+        await assertOwnRules(tx, principal.orgId, [
+          ...(body.rule_ids ?? []),
+          ...(body.add_rule_ids ?? []),
+        ]);
+        await named(
+          () => repo.update(tx, id, { name: body.name, description: body.description }),
+          body.name,
+        );
+        if (body.rule_ids) await repo.setMembers(tx, id, [...new Set(body.rule_ids)]);
+        await repo.addMembers(tx, id, [...new Set(body.add_rule_ids ?? [])]);
+        await repo.removeMembers(tx, id, body.remove_rule_ids ?? []);
+        return present(await load(tx, principal.orgId, id));
+      });
+    },
+
+    async remove(principal: Principal, id: number): Promise<void> {
+      assertRole(principal, ...EDITORS);
+      await db.transaction(async (tx) => {
+        await load(tx, principal.orgId, id);
+        await repo.delete(tx, id);
+      });
+    },
+  };
+}

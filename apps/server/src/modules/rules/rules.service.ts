@@ -1,0 +1,140 @@
+import type {
+  ImportReport,
+  ListQuery,
+  ListResponse,
+  RuleDetail,
+  RuleSummary,
+  RuleUpdate,
+  RuleWrite,
+} from '@palisade/contract';
+import { formatRule, parseRule, RULE_ACTIONS, type Rule } from '@palisade/rules';
+import type { z } from 'zod';
+import type { Database, Queryable } from '../../db/client.js';
+import { buildListSql } from '../../db/list-query.js';
+import { AppError, notFound } from '../../lib/app-error.js';
+import { assertRole, type Principal } from '../../plugins/auth.js';
+import type { UnpackedUpload } from './rule-archive.js';
+import { toRecord } from './rule-record.js';
+import { importRules } from './rules-import.js';
+import { presentRule, presentRuleDetail } from './rules.presenter.js';
+import { RULE_LIST_SPEC, rulesRepository as repo } from './rules.repository.js';
+
+const EDITORS = ['Administrator', 'Operator'] as const;
+export const CUSTOM_GROUP = 'custom';
+
+/** Parses one rule typed by a user; a bad one is a 422 naming the column and the problem. */
+function parseOrReject(text: string): Rule {
+  const { rule, diagnostics } = parseRule(text);
+  if (rule) return rule;
+  const first = diagnostics[0];
+  const msg = first ? `column ${first.column}: ${first.message}` : 'not a valid rule';
+  throw new AppError('validation_failed', `Invalid rule: ${msg}`, [{ field: 'text', msg }]);
+}
+
+export function createRulesService(db: Database) {
+  async function detail(orgId: number, id: number, tx: Queryable = db): Promise<RuleDetail> {
+    const [row] = await repo.details(tx, orgId, [id]);
+    if (!row) throw notFound('Rule');
+    return presentRuleDetail(row);
+  }
+
+  async function assertFree(tx: Queryable, orgId: number, rule: Rule, exceptId?: number) {
+    const clash = await repo.findByKey(tx, orgId, rule.gid, rule.sid);
+    if (clash && clash.id !== exceptId) {
+      throw new AppError(
+        'conflict',
+        `A rule with gid ${rule.gid} and sid ${rule.sid} already exists (id ${clash.id})`,
+      );
+    }
+  }
+
+  return {
+    async list(principal: Principal, query: ListQuery): Promise<ListResponse<RuleSummary>> {
+      const { rows, total } = await repo.list(
+        db,
+        buildListSql(query, RULE_LIST_SPEC, [principal.orgId]),
+      );
+      return { data: rows.map(presentRule), recordsTotal: total };
+    },
+
+    async many(principal: Principal, ids: number[]): Promise<{ data: RuleDetail[] }> {
+      const rows = await repo.details(db, principal.orgId, [...new Set(ids)]);
+      return { data: rows.map(presentRuleDetail) };
+    },
+
+    get: (principal: Principal, id: number) => detail(principal.orgId, id),
+
+    /** One transaction: a failing file leaves the organization's rules as they were. */
+    async import(
+      principal: Principal,
+      uploads: UnpackedUpload[],
+      strict: boolean,
+    ): Promise<ImportReport> {
+      assertRole(principal, ...EDITORS);
+      return db.transaction((tx) => importRules(tx, principal.orgId, uploads, { strict }));
+    },
+
+    async create(principal: Principal, body: z.output<typeof RuleWrite>): Promise<RuleDetail> {
+      assertRole(principal, ...EDITORS);
+      const rule = parseOrReject(body.text);
+      return db.transaction(async (tx) => {
+        await assertFree(tx, principal.orgId, rule);
+        const [id] = await repo.upsert(tx, principal.orgId, [toRecord(rule, CUSTOM_GROUP)]);
+        const groupIds = body.group_ids?.length
+          ? body.group_ids
+          : [await customGroup(tx, principal.orgId)];
+        const owned = await tx.query<{ id: number }>(
+          'SELECT id FROM rule_groups WHERE org_id = $1 AND id = ANY($2::int[])',
+          [principal.orgId, groupIds],
+        );
+        if (owned.length !== new Set(groupIds).size) throw notFound('Group');
+        await tx.query(
+          'INSERT INTO group_rules (group_id, rule_id) SELECT unnest($1::int[]), $2 ON CONFLICT DO NOTHING',
+          [groupIds, id ?? -1],
+        );
+        return detail(principal.orgId, id ?? -1, tx);
+      });
+    },
+
+    async update(
+      principal: Principal,
+      id: number,
+      body: z.output<typeof RuleUpdate>,
+    ): Promise<RuleDetail> {
+      assertRole(principal, ...EDITORS);
+      return db.transaction(async (tx) => {
+        const current = await detail(principal.orgId, id, tx);
+        let text = body.text ?? current.text;
+        if (body.action !== undefined || body.enabled !== undefined) {
+          const action = body.action ?? parseOrReject(text).action;
+          if (!RULE_ACTIONS.has(action.split(':')[0] ?? action)) {
+            throw new AppError('validation_failed', `Unknown action '${action}'`, [
+              { field: 'action', msg: 'unknown action' },
+            ]);
+          }
+          text = formatRule({ text, action, enabled: body.enabled ?? parseOrReject(text).enabled });
+        }
+        const rule = parseOrReject(text);
+        await assertFree(tx, principal.orgId, rule, id);
+        // A changed (gid, sid) keeps the row: update it in place under its new key.
+        await tx.query('UPDATE rules SET gid = $2, sid = $3 WHERE id = $1', [
+          id,
+          rule.gid,
+          rule.sid,
+        ]);
+        await repo.upsert(tx, principal.orgId, [toRecord(rule, current.source)]);
+        return detail(principal.orgId, id, tx);
+      });
+    },
+  };
+}
+
+async function customGroup(tx: Queryable, orgId: number): Promise<number> {
+  const [row] = await tx.query<{ id: number }>(
+    `INSERT INTO rule_groups (org_id, name, kind, description) VALUES ($1, $2, 'custom', 'Rules written in the console')
+     ON CONFLICT (org_id, lower(name)) DO UPDATE SET updated_at = now() RETURNING id`,
+    [orgId, CUSTOM_GROUP],
+  );
+  if (!row) throw new Error('custom group upsert returned no row');
+  return row.id;
+}

@@ -28,6 +28,8 @@ export interface SpecError {
 export type SpecResult<T> = { ok: true; spec: T } | { ok: false; error: SpecError };
 
 const MAX_PORT = 65535;
+/** Deeper lists are refused (no real rule comes close), so recursion stays shallow. */
+const MAX_DEPTH = 32;
 
 /** Thrown inside the recursive descent only; `run` turns it into a result. */
 class SpecFailure extends Error {
@@ -54,6 +56,7 @@ function isWordChar(c: number): boolean {
 /** Generic list/negation grammar; the atom reader gives the leaves their meaning. */
 class SpecParser<T> {
   private pos = 0;
+  private depth = 0;
 
   constructor(
     private readonly text: string,
@@ -88,17 +91,20 @@ class SpecParser<T> {
 
   private item(): T {
     this.skipSpace();
-    const c = this.text.charCodeAt(this.pos);
-    if (c === 33 /* ! */) {
+    let negations = 0;
+    while (this.text.charCodeAt(this.pos) === 33 /* ! */) {
       this.pos++;
-      return this.wrapNot(this.item());
+      negations++;
+      this.skipSpace();
     }
-    if (c === 91 /* [ */) return this.list();
-    return this.atom();
+    let spec = this.text.charCodeAt(this.pos) === 91 /* [ */ ? this.list() : this.atom();
+    for (; negations > 0; negations--) spec = this.wrapNot(spec);
+    return spec;
   }
 
   private list(): T {
     const open = this.pos;
+    if (++this.depth > MAX_DEPTH) throw new SpecFailure(open, 'lists are nested too deeply');
     this.pos++;
     const items: T[] = [];
     for (;;) {
@@ -113,6 +119,7 @@ class SpecParser<T> {
       }
       if (c === 93 /* ] */) {
         this.pos++;
+        this.depth--;
         return this.wrapList(items);
       }
       if (this.pos >= this.text.length) throw new SpecFailure(open, "'[' is never closed");

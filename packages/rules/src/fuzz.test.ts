@@ -206,3 +206,19 @@ describe('property: fields → text → fields', () => {
     );
   });
 });
+
+describe('pathological input', () => {
+  it('refuses deeply nested lists and long negation chains without overflowing', () => {
+    const deep = `alert tcp ${'['.repeat(20000)}1.1.1.1${']'.repeat(20000)} any -> any any (sid:1;)`;
+    expect(parseRule(deep).diagnostics[0]?.code).toBe('bad-address');
+    expect(parseAddressSpec(`${'!'.repeat(20000)}any`).ok).toBe(true);
+    expect(parsePortSpec('['.repeat(50000)).ok).toBe(false);
+  });
+
+  it('reads a long rule whose quotes never balance in one linear pass', () => {
+    const options = Array.from({ length: 20000 }, (_, i) => `content:"a${i}; nocase;`).join(' ');
+    const { rule } = parseRule(`alert tcp any any -> any any (${options} sid:1;)`);
+    expect(rule?.options.length).toBe(40001); // split as Suricata splits it
+    expect(rule?.sid).toBe(1);
+  });
+});

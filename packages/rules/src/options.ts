@@ -1,8 +1,9 @@
 // The option list `(keyword[:value]; …)`: one pass that splits options and reads the
 // well-known ones. A `;` ends an option unless it is escaped (`\;`) or inside double quotes, so
 // `pcre:"/a;b/"` is one option; `\\` is an escaped backslash, so `content:"a\\";` ends there.
-// When the quotes of the rest of the rule do not balance, an option ends at its first unescaped
-// `;` as in Suricata (whose splitter ignores quotes).
+// A quote closes only before `;`, `,`, `)` or the end. When the quotes of the rest of the rule
+// do not balance, an option ends at its first unescaped `;` as in Suricata (whose splitter
+// ignores quotes).
 
 import type { Failure } from './failure.js';
 import { fail } from './failure.js';
@@ -95,6 +96,19 @@ function readReference(value: string): RuleReference {
 }
 
 /**
+ * A `"` inside a quoted value closes it only when what follows (blanks aside) ends the value or
+ * a part of it: `;`, `,` (Snort 3 `content:"x",nocase`), `)` or the end. Otherwise it is a
+ * quote inside the value (`pcre:"/[^"]+/"`).
+ */
+function closesQuote(s: string, from: number): boolean {
+  let j = from;
+  while (j < s.length && isBlank(s.charCodeAt(j))) j++;
+  if (j >= s.length) return true;
+  const c = s.charCodeAt(j);
+  return c === 59 || c === 44 || c === 41;
+}
+
+/**
  * Scans the options of `s` from the `(` at `open` to the closing `)`, which must end the text
  * (blanks aside).
  */
@@ -113,6 +127,9 @@ export function parseOptions(s: string, open: number): OptionFields | Failure {
     flowbits: [],
   };
   let i = open + 1;
+  // Cleared once the quotes are found not to balance: from then on options end at the first
+  // unescaped ';' (Suricata's reading), which also keeps the scan linear.
+  let quoteAware = true;
   for (;;) {
     while (i < n && isBlank(s.charCodeAt(i))) i++;
     if (i >= n)
@@ -151,18 +168,22 @@ export function parseOptions(s: string, open: number): OptionFields | Failure {
         const v = s.charCodeAt(i);
         if (v === 92 /* \ */) i++;
         else if (v === 34 /* " */) {
-          inQuote = !inQuote;
-          quoteAt = i;
+          if (!inQuote) {
+            inQuote = true;
+            quoteAt = i;
+          } else if (closesQuote(s, i + 1)) inQuote = false;
         } else if (v === 59 /* ; */) {
-          if (!inQuote) break;
+          if (!inQuote || !quoteAware) break;
           if (quotedSemicolon < 0) quotedSemicolon = i;
         }
       }
       if (i >= n) {
         // The quotes do not balance (`pcre:"/[^"]+/";`): end the option where Suricata would,
         // at its first unescaped ';'.
-        if (quotedSemicolon >= 0) i = quotedSemicolon;
-        else if (inQuote) {
+        if (quotedSemicolon >= 0) {
+          i = quotedSemicolon;
+          quoteAware = false;
+        } else if (inQuote) {
           return fail(quoteAt, 'unterminated-string', `the quoted text in '${keyword}' never ends`);
         } else {
           return fail(kStart, 'unterminated-option', `option '${keyword}' does not end with ';'`);

@@ -21,7 +21,7 @@ function looksLikeDisabledRule(text: string, start: number, end: number): boolea
     if (isBlank(c) || c === 40) break;
     i++;
   }
-  if (i === wordStart || i - wordStart > 16) return false;
+  if (i === wordStart || i - wordStart > 64) return false;
   return checkAction(text.slice(wordStart, i)) === null;
 }
 

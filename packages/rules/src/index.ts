@@ -4,6 +4,7 @@ export { parseRulesFile } from './parse-file.js';
 export { formatRule, buildRuleText } from './format.js';
 export type { FormattableRule, RuleFields } from './format.js';
 export { parseClassificationConfig } from './classification.js';
+export { formatDiagnostic } from './diagnostic.js';
 export { parseAddressSpec, parsePortSpec } from './endpoint.js';
 export type { AddressSpec, PortSpec, SpecError, SpecResult } from './endpoint.js';
 export { RULE_ACTIONS, ACTION_SCOPES } from './header.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseRulesFile } from './index.js';
+import { formatDiagnostic, parseRulesFile } from './index.js';
 
 const FILE = [
   '# Suricata event rules',
@@ -44,6 +44,9 @@ describe('parseRulesFile', () => {
         line: 11,
         column: 1,
       },
+    ]);
+    expect(diagnostics.map(formatDiagnostic)).toEqual([
+      "events.rules:11:1: error: unknown-action: unknown action 'not'",
     ]);
   });
 

@@ -1,8 +1,12 @@
+/** Absent outside a browser (unit tests run in Node). */
+const local = (): Storage | undefined =>
+  typeof localStorage === 'undefined' ? undefined : localStorage;
+
 /** localStorage access that never throws: failures are logged as warnings and ignored (spec §4). */
 export const storage = {
   get(key: string): string | null {
     try {
-      return window.localStorage.getItem(key);
+      return local()?.getItem(key) ?? null;
     } catch (error) {
       console.warn(`localStorage read of ${key} failed`, error);
       return null;
@@ -10,14 +14,14 @@ export const storage = {
   },
   set(key: string, value: string): void {
     try {
-      window.localStorage.setItem(key, value);
+      local()?.setItem(key, value);
     } catch (error) {
       console.warn(`localStorage write of ${key} failed`, error);
     }
   },
   remove(key: string): void {
     try {
-      window.localStorage.removeItem(key);
+      local()?.removeItem(key);
     } catch (error) {
       console.warn(`localStorage removal of ${key} failed`, error);
     }

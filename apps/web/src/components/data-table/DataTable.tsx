@@ -55,6 +55,8 @@ export function DataTable<T>(props: DataTableProps<T>) {
     () =>
       columns.map((column) => ({
         id: column.id,
+        // Sorting is done by the server; an accessor only makes the column sortable here.
+        accessorFn: () => column.id,
         header: column.header,
         enableSorting: column.sortable ?? false,
         cell: ({ row }) => column.cell(row.original),

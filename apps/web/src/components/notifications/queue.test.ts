@@ -1,0 +1,130 @@
+import { describe, expect, it } from 'vitest';
+import {
+  GAP_MS,
+  MIN_PROGRESS_MS,
+  NotificationQueue,
+  SNACKBAR_TIMEOUT_MS,
+  withProgress,
+  type Clock,
+} from './queue';
+
+/** A clock the test moves by hand. */
+function manualClock() {
+  let now = 0;
+  let timers: { at: number; run: () => void; id: number }[] = [];
+  let nextId = 1;
+  const clock: Clock = {
+    now: () => now,
+    setTimeout: (run, ms) => {
+      const id = nextId++;
+      timers.push({ at: now + ms, run, id });
+      return id;
+    },
+    clearTimeout: (handle) => {
+      timers = timers.filter((t) => t.id !== handle);
+    },
+  };
+  const advance = (ms: number) => {
+    const target = now + ms;
+    for (;;) {
+      const due = timers.filter((t) => t.at <= target).sort((a, b) => a.at - b.at)[0];
+      if (due === undefined) break;
+      timers = timers.filter((t) => t !== due);
+      now = due.at;
+      due.run();
+    }
+    now = target;
+  };
+  return { clock, advance };
+}
+
+const shown = (queue: NotificationQueue) => {
+  const { current, open } = queue.getSnapshot();
+  return open ? (current?.content ?? null) : null;
+};
+
+describe('NotificationQueue', () => {
+  it('shows one notice at a time, in order, with the 5000 ms timeout and a 500 ms gap', () => {
+    const { clock, advance } = manualClock();
+    const queue = new NotificationQueue(clock);
+    queue.push({ content: 'first' });
+    queue.push({ content: 'second' });
+    expect(shown(queue)).toBe('first');
+    advance(SNACKBAR_TIMEOUT_MS - 1);
+    expect(shown(queue)).toBe('first');
+    advance(1);
+    expect(shown(queue)).toBeNull();
+    expect(queue.getSnapshot().current?.content).toBe('first'); // hiding first
+    advance(GAP_MS - 1);
+    expect(shown(queue)).toBeNull();
+    advance(1);
+    expect(shown(queue)).toBe('second');
+  });
+
+  it('closes on the close button and waits 500 ms before the next', () => {
+    const { clock, advance } = manualClock();
+    const queue = new NotificationQueue(clock);
+    queue.push({ content: 'a' });
+    queue.push({ content: 'b' });
+    queue.close();
+    expect(shown(queue)).toBeNull();
+    advance(GAP_MS);
+    expect(shown(queue)).toBe('b');
+  });
+
+  it('holds a progress notice at least 500 ms and never times it out', () => {
+    const { clock, advance } = manualClock();
+    const queue = new NotificationQueue(clock);
+    const id = queue.push({ content: 'saving', showProgress: true });
+    advance(100);
+    queue.remove(id);
+    expect(shown(queue)).toBe('saving');
+    advance(MIN_PROGRESS_MS - 101);
+    expect(shown(queue)).toBe('saving');
+    advance(1);
+    expect(shown(queue)).toBeNull();
+
+    const long = queue.push({ content: 'long', showProgress: true });
+    advance(GAP_MS + 60_000);
+    expect(shown(queue)).toBe('long');
+    queue.remove(long);
+    expect(shown(queue)).toBeNull();
+  });
+
+  it('drops a queued notice removed before it was shown', () => {
+    const { clock, advance } = manualClock();
+    const queue = new NotificationQueue(clock);
+    queue.push({ content: 'a' });
+    const b = queue.push({ content: 'b', showProgress: true });
+    queue.push({ content: 'c' });
+    queue.remove(b);
+    queue.close();
+    advance(GAP_MS);
+    expect(shown(queue)).toBe('c');
+  });
+
+  it('defaults to the info colour', () => {
+    const queue = new NotificationQueue(manualClock().clock);
+    queue.push({ content: 'x' });
+    expect(queue.getSnapshot().current?.color).toBe('info');
+  });
+
+  it('withProgress: progress, then success; on failure only the progress is removed', async () => {
+    const { clock, advance } = manualClock();
+    const queue = new NotificationQueue(clock);
+    await withProgress({ progress: 'p', success: 's' }, () => Promise.resolve(1), queue);
+    expect(shown(queue)).toBe('p');
+    advance(MIN_PROGRESS_MS + GAP_MS);
+    expect(shown(queue)).toBe('s');
+    expect(queue.getSnapshot().current?.color).toBe('success');
+
+    queue.close();
+    advance(GAP_MS);
+    await expect(
+      withProgress({ progress: 'p2', success: 's2' }, () => Promise.reject(new Error('x')), queue),
+    ).rejects.toThrow('x');
+    advance(MIN_PROGRESS_MS + GAP_MS);
+    expect(shown(queue)).toBeNull();
+    expect(queue.pending()).toHaveLength(0);
+  });
+});

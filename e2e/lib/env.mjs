@@ -1,0 +1,144 @@
+// Starts what the browser tests need: an SMTP listener that keeps every message, the real
+// server on a free port with a fresh data folder, and Debian's Chromium.
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { chromium } from 'playwright-core';
+import { SMTPServer } from 'smtp-server';
+
+export const ROOT = path.resolve(import.meta.dirname, '../..');
+export const ADMIN = { email: 'admin@example.com', password: 'Admin#2026' };
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--headless',
+];
+
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address();
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/** Quoted-printable soft breaks and escapes undone, so links read as sent. */
+export function decodeQuotedPrintable(text) {
+  return text
+    .replace(/=\r?\n/g, '')
+    .replace(/=([0-9A-F]{2})/g, (_, hex) => String.fromCharCode(parseInt(hex, 16)));
+}
+
+export async function startSmtp() {
+  const messages = [];
+  const waiters = [];
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS', 'AUTH'],
+    logger: false,
+    onData(stream, session, callback) {
+      let data = '';
+      stream.setEncoding('utf8');
+      stream.on('data', (chunk) => (data += chunk));
+      stream.on('end', () => {
+        const message = {
+          to: session.envelope.rcptTo.map((r) => r.address),
+          raw: data,
+          text: decodeQuotedPrintable(data),
+        };
+        messages.push(message);
+        for (const waiter of waiters.splice(0)) waiter();
+        callback();
+      });
+    },
+  });
+  const port = await freePort();
+  await new Promise((resolve) => server.listen(port, '127.0.0.1', resolve));
+  return {
+    port,
+    messages,
+    /** The next message to `to` (waits up to 10 s). */
+    async next(to, since = 0) {
+      const deadline = Date.now() + 10_000;
+      for (;;) {
+        const hit = messages.slice(since).find((m) => m.to.includes(to));
+        if (hit) return hit;
+        if (Date.now() > deadline) throw new Error(`no mail to ${to} within 10 s`);
+        await new Promise((resolve) => {
+          waiters.push(resolve);
+          setTimeout(resolve, 250);
+        });
+      }
+    },
+    close: () => new Promise((resolve) => server.close(resolve)),
+  };
+}
+
+export async function startServer({ smtpPort, extraEnv = {} }) {
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'palisade-e2e-'));
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const child = spawn(process.execPath, [path.join(ROOT, 'apps/server/dist/main.js')], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      ADMIN_EMAIL: ADMIN.email,
+      ADMIN_PASSWORD: ADMIN.password,
+      SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+      PUBLIC_URL: baseUrl,
+      LOG_LEVEL: 'warn',
+      ...extraEnv,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (chunk) => (output += chunk));
+  child.stderr.on('data', (chunk) => (output += chunk));
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited early:\n${output}`);
+    try {
+      const response = await fetch(`${baseUrl}/api/v1/health`);
+      if (response.ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`server not healthy within 60 s:\n${output}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  return {
+    baseUrl,
+    dataDir,
+    output: () => output,
+    async stop() {
+      if (child.exitCode === null) {
+        child.kill('SIGTERM');
+        await new Promise((resolve) => {
+          const timer = setTimeout(() => {
+            child.kill('SIGKILL');
+            resolve();
+          }, 5000);
+          child.once('exit', () => {
+            clearTimeout(timer);
+            resolve();
+          });
+        });
+      }
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export function launchChromium() {
+  return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
+}

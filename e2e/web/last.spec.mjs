@@ -1,0 +1,26 @@
+/* global document -- used in code that runs in the page */
+// Runs last: it trips the server's sign-in rate limit for one e-mail.
+import { assert, uniqueEmail, visible } from '../lib/ui.mjs';
+
+export const tests = [
+  {
+    name: 'sign-in: repeated failures end in Too many login attempts (429)',
+    async run({ page }) {
+      const email = uniqueEmail('guesser');
+      await page.goto('/login');
+      await page.getByLabel('E-mail').fill(email);
+      const error = page.getByTestId('login-error');
+      let text = '';
+      for (let attempt = 1; attempt <= 8 && text !== 'Too many login attempts'; attempt += 1) {
+        await page.getByLabel('Password', { exact: true }).fill(`Guess#${attempt}000`);
+        const answered = page.waitForResponse((r) => r.url().endsWith('/login/access-token'));
+        await page.getByRole('button', { name: 'Login' }).click();
+        await answered;
+        await visible(error);
+        await page.waitForFunction(() => !document.querySelector('.pal-submit')?.disabled);
+        text = (await error.textContent()) ?? '';
+      }
+      assert.equal(text, 'Too many login attempts');
+    },
+  },
+];

@@ -1,0 +1,136 @@
+/* global document, getComputedStyle -- used in code that runs in the page */
+// Layout, languages (Arabic right to left), notifications order, theme and custom styles.
+import { rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { assert, recordNotices, signIn, visible, waitForNotice, waitForPath } from '../lib/ui.mjs';
+
+export const tests = [
+  {
+    name: 'language: Arabic turns the console right to left and is remembered; back to English',
+    async run({ page, shot }) {
+      await page.goto('/login');
+      await page.getByLabel('Language').selectOption('ar');
+      await visible(page.getByRole('heading', { name: 'تسجيل الدخول' }));
+      assert.equal(await page.evaluate(() => document.documentElement.dir), 'rtl');
+      assert.equal(await page.evaluate(() => document.documentElement.lang), 'ar');
+      await shot('login-ar');
+
+      await page.getByLabel('البريد الإلكتروني').fill('admin@example.com');
+      await page.getByLabel('كلمة المرور').fill('Admin#2026');
+      await page.getByRole('button', { name: 'دخول' }).click();
+      await waitForPath(page, '/devices');
+      await visible(page.getByRole('heading', { level: 1, name: 'الأجهزة' }));
+      await waitForNotice(page, 'تم تسجيل الدخول');
+      const drawer = await page.locator('.MuiDrawer-paper').boundingBox();
+      assert.ok(drawer && drawer.x > 640, `drawer on the right in RTL (x=${drawer?.x})`);
+      await shot('devices-ar');
+      await page.goto('/admin/users/all');
+      await visible(page.getByText('عدد الصفوف في الصفحة'));
+      await shot('users-ar');
+
+      await page.reload();
+      await visible(page.getByRole('heading', { level: 1, name: 'المستخدمون' }));
+      await page.getByRole('button', { name: 'اللغة' }).click();
+      await page.getByRole('menuitem', { name: 'English' }).click();
+      await visible(page.getByRole('heading', { level: 1, name: 'Users' }));
+      assert.equal(await page.evaluate(() => document.documentElement.dir), 'ltr');
+    },
+  },
+  {
+    name: 'language: Russian from the browser language when nothing is stored',
+    async run({ browser, baseUrl }) {
+      const context = await browser.newContext({ baseURL: baseUrl, locale: 'ru-RU' });
+      try {
+        const page = await context.newPage();
+        await page.goto('/login');
+        await visible(page.getByRole('heading', { name: 'Вход' }));
+        assert.equal(await page.evaluate(() => document.documentElement.lang), 'ru');
+      } finally {
+        await context.close();
+      }
+    },
+  },
+  {
+    name: 'drawer: mini or shown, remembered across reloads',
+    async run({ page, shot }) {
+      await signIn(page);
+      const drawer = page.getByTestId('nav-drawer');
+      assert.equal(await drawer.getAttribute('data-mini'), 'false');
+      await page.getByRole('button', { name: 'Collapse navigation' }).click();
+      assert.equal(await drawer.getAttribute('data-mini'), 'true');
+      await shot('drawer-mini');
+      await page.reload();
+      await visible(page.getByRole('button', { name: 'Expand navigation' }));
+      assert.equal(await page.getByTestId('nav-drawer').getAttribute('data-mini'), 'true');
+      await page.getByRole('button', { name: 'Expand navigation' }).click();
+      assert.equal(await page.getByTestId('nav-drawer').getAttribute('data-mini'), 'false');
+    },
+  },
+  {
+    name: 'notifications: one at a time, progress held, then success; account save and password change',
+    async run({ page, shot }) {
+      await signIn(page);
+      await page.goto('/account');
+      await visible(page.getByLabel('First name'));
+      const notices = await recordNotices(page);
+      await page.getByLabel('First name').fill('Alice');
+      await page.getByRole('button', { name: 'Save' }).click();
+      await waitForNotice(page, 'Account saved');
+      await shot('account');
+      const list = await notices.list();
+      const texts = list.map((n) => n.text);
+      const progress = texts.indexOf('Saving account');
+      const success = texts.indexOf('Account saved');
+      assert.ok(progress >= 0 && success > progress, `order: ${texts.join(' | ')}`);
+      assert.ok(
+        list[success].at - list[progress].at >= 900,
+        `progress held 500 ms, then a 500 ms gap: ${JSON.stringify(list)}`,
+      );
+
+      await page.getByLabel('Current password').fill('Wrong#2026');
+      await page.getByLabel('New password').fill('Admin#2026');
+      await page.getByLabel('Confirm password').fill('Admin#2026');
+      await page.getByRole('button', { name: 'Change password' }).click();
+      await waitForNotice(page, 'Incorrect password');
+      await page.getByRole('button', { name: 'Close' }).click();
+      await page.getByLabel('Current password').fill('Admin#2026');
+      await page.getByRole('button', { name: 'Change password' }).click();
+      await waitForNotice(page, 'Password changed');
+    },
+  },
+  {
+    name: 'theme: /assets/theme.json replaces colours and /assets/custom.css is applied',
+    async run({ page, server, shot }) {
+      const assets = path.join(server.dataDir, 'public', 'assets');
+      await writeFile(path.join(assets, 'theme.json'), JSON.stringify({ primary: '#8e24aa' }));
+      await writeFile(
+        path.join(assets, 'custom.css'),
+        '.pal-card { border-top: 6px solid rgb(1, 2, 3); }',
+      );
+      try {
+        await page.goto('/login');
+        const button = page.getByRole('button', { name: 'Login' });
+        await visible(button);
+        await page.waitForFunction(
+          () =>
+            getComputedStyle(document.querySelector('.pal-submit')).backgroundColor ===
+            'rgb(142, 36, 170)',
+        );
+        await page.waitForFunction(
+          () =>
+            getComputedStyle(document.querySelector('.pal-card')).borderTopColor === 'rgb(1, 2, 3)',
+        );
+        await shot('login-custom-theme');
+        await signIn(page);
+        const bar = page.locator('header.MuiAppBar-root');
+        await page.waitForFunction(
+          (el) => getComputedStyle(el).backgroundColor === 'rgb(142, 36, 170)',
+          await bar.elementHandle(),
+        );
+      } finally {
+        await rm(path.join(assets, 'theme.json'), { force: true });
+        await rm(path.join(assets, 'custom.css'), { force: true });
+      }
+    },
+  },
+];

@@ -15,6 +15,9 @@ import {
 import type { Diagnostic, RuleOption } from './index.js';
 import { loadCorpusRuleFiles } from './testing/corpus.js';
 
+// Property runs: generous limits for a loaded CI machine (tests never assert on time).
+const HEAVY = { timeout: 60_000 };
+
 const SPECIAL = [
   ';',
   '"',
@@ -69,7 +72,7 @@ function mutate(text: string, mutations: Mutation[]): string {
 }
 
 describe('fuzz: never throws', () => {
-  it('parses arbitrary text as a file', () => {
+  it('parses arbitrary text as a file', HEAVY, () => {
     fc.assert(
       fc.property(fc.string({ maxLength: 400, unit: 'binary' }), (text) => {
         const { diagnostics } = parseRulesFile(text, { fileName: 'fuzz.rules' });
@@ -79,7 +82,7 @@ describe('fuzz: never throws', () => {
     );
   });
 
-  it('parses text built from rule punctuation', () => {
+  it('parses text built from rule punctuation', HEAVY, () => {
     const token = fc.oneof(
       fc.constantFrom(...SPECIAL),
       fc.constantFrom(
@@ -106,7 +109,7 @@ describe('fuzz: never throws', () => {
     );
   });
 
-  it('parses mutated real rules; what still parses round-trips and toggles', () => {
+  it('parses mutated real rules; what still parses round-trips and toggles', HEAVY, () => {
     expect(corpusLines.length).toBeGreaterThan(1000);
     fc.assert(
       fc.property(
@@ -127,7 +130,7 @@ describe('fuzz: never throws', () => {
     );
   });
 
-  it('reads arbitrary classification.config and header specs', () => {
+  it('reads arbitrary classification.config and header specs', HEAVY, () => {
     fc.assert(
       fc.property(fc.string({ maxLength: 200 }), (text) => {
         checkDiagnostics(text, parseClassificationConfig(text).diagnostics);
@@ -166,7 +169,7 @@ const option: fc.Arbitrary<RuleOption> = fc.record({
 });
 
 describe('property: fields → text → fields', () => {
-  it('parses a rule written from random fields back to those fields', () => {
+  it('parses a rule written from random fields back to those fields', HEAVY, () => {
     fc.assert(
       fc.property(
         fc.record({
@@ -208,14 +211,14 @@ describe('property: fields → text → fields', () => {
 });
 
 describe('pathological input', () => {
-  it('refuses deeply nested lists and long negation chains without overflowing', () => {
+  it('refuses deeply nested lists and long negation chains without overflowing', HEAVY, () => {
     const deep = `alert tcp ${'['.repeat(20000)}1.1.1.1${']'.repeat(20000)} any -> any any (sid:1;)`;
     expect(parseRule(deep).diagnostics[0]?.code).toBe('bad-address');
     expect(parseAddressSpec(`${'!'.repeat(20000)}any`).ok).toBe(true);
     expect(parsePortSpec('['.repeat(50000)).ok).toBe(false);
   });
 
-  it('reads a long rule whose quotes never balance in one linear pass', () => {
+  it('reads a long rule whose quotes never balance in one linear pass', HEAVY, () => {
     const options = Array.from({ length: 20000 }, (_, i) => `content:"a${i}; nocase;`).join(' ');
     const { rule } = parseRule(`alert tcp any any -> any any (${options} sid:1;)`);
     expect(rule?.options.length).toBe(40001); // split as Suricata splits it

@@ -4,6 +4,7 @@ import { parseAddressSpec, parsePortSpec } from './index.js';
 describe('parseAddressSpec', () => {
   it.each([
     ['any', { kind: 'any' }],
+    ['ANY', { kind: 'any' }],
     ['$HOME_NET', { kind: 'variable', name: 'HOME_NET' }],
     ['!$HOME_NET', { kind: 'not', spec: { kind: 'variable', name: 'HOME_NET' } }],
     ['10.0.0.0/8', { kind: 'address', value: '10.0.0.0/8' }],

@@ -142,6 +142,11 @@ class SpecParser<T> {
   }
 }
 
+/** `any`, in any case (Suricata compares it case-insensitively). */
+function isAny(atom: string): boolean {
+  return atom.length === 3 && (atom === 'any' || atom.toLowerCase() === 'any');
+}
+
 function variableName(atom: string, offset: number): string {
   const name = atom.slice(1);
   if (name.length === 0) throw new SpecFailure(offset, "'$' without a variable name");
@@ -154,7 +159,7 @@ function variableName(atom: string, offset: number): string {
 }
 
 function readAddressAtom(atom: string, offset: number): AddressSpec {
-  if (atom === 'any') return { kind: 'any' };
+  if (isAny(atom)) return { kind: 'any' };
   if (atom.charCodeAt(0) === 36 /* $ */)
     return { kind: 'variable', name: variableName(atom, offset) };
   for (let i = 0; i < atom.length; i++) {
@@ -183,7 +188,7 @@ function portNumber(text: string, offset: number): number {
 }
 
 function readPortAtom(atom: string, offset: number): PortSpec {
-  if (atom === 'any') return { kind: 'any' };
+  if (isAny(atom)) return { kind: 'any' };
   if (atom.charCodeAt(0) === 36 /* $ */)
     return { kind: 'variable', name: variableName(atom, offset) };
   const colon = atom.indexOf(':');

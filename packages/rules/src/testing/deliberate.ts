@@ -82,8 +82,8 @@ export function referenceOptionNames(raw: string): string[] {
   return names;
 }
 
-const PORT_ATOM = /^(any|\$\w+|\d+|\d+:\d*|:\d+)$/;
-const ADDRESS_ATOM = /^(any|\$\w+|[0-9a-fA-F:./-]+)$/;
+const PORT_ATOM = /^(any|\$\w+|\d+|\d+:\d*|:\d+)$/i;
+const ADDRESS_ATOM = /^(any|\$\w+|[0-9a-f:./-]+)$/i;
 
 /** A `[a,!b,[c]]` specification whose brackets balance and whose atoms all match `atom`. */
 function validSpec(value: string, atom: RegExp): boolean {

@@ -17,6 +17,7 @@ import { resolveSecretKey } from './lib/secret-key.js';
 import { TokenService } from './lib/tokens.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { groupsRoutes } from './modules/groups/groups.routes.js';
+import { policiesRoutes } from './modules/policies/policies.routes.js';
 import { rulesRoutes } from './modules/rules/rules.routes.js';
 import { systemRoutes } from './modules/system/system.routes.js';
 import { usersRoutes } from './modules/users/users.routes.js';
@@ -102,6 +103,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       await api.register(usersRoutes);
       await api.register(rulesRoutes);
       await api.register(groupsRoutes);
+      await api.register(policiesRoutes);
     },
     { prefix: API_PREFIX },
   );

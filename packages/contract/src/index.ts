@@ -3,3 +3,4 @@ export * from './auth.js';
 export * from './users.js';
 export * from './system.js';
 export * from './rules.js';
+export * from './policies.js';

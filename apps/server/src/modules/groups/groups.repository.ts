@@ -73,6 +73,15 @@ export const groupsRepository = {
     );
   },
 
+  /** Names of the policies built on the group. */
+  async policiesUsing(db: Queryable, id: number): Promise<string[]> {
+    const rows = await db.query<{ name: string }>(
+      'SELECT p.name FROM policy_groups pg JOIN policies p ON p.id = pg.policy_id WHERE pg.group_id = $1 ORDER BY p.name',
+      [id],
+    );
+    return rows.map((row) => row.name);
+  },
+
   async delete(db: Queryable, id: number): Promise<void> {
     await db.query('DELETE FROM rule_groups WHERE id = $1', [id]);
   },

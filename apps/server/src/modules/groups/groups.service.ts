@@ -11,6 +11,7 @@ import { isUniqueViolation } from '../../db/errors.js';
 import { buildListSql } from '../../db/list-query.js';
 import { AppError, notFound } from '../../lib/app-error.js';
 import { assertRole, type Principal } from '../../plugins/auth.js';
+import { refreshPolicyVersions } from '../policies/policies.service.js';
 import { GROUP_LIST_SPEC, groupsRepository as repo, type GroupRow } from './groups.repository.js';
 
 const EDITORS = ['Administrator', 'Operator'] as const;
@@ -89,6 +90,7 @@ export function createGroupsService(db: Database) {
         if (body.rule_ids) await repo.setMembers(tx, id, [...new Set(body.rule_ids)]);
         await repo.addMembers(tx, id, [...new Set(body.add_rule_ids ?? [])]);
         await repo.removeMembers(tx, id, body.remove_rule_ids ?? []);
+        await refreshPolicyVersions(tx, principal.orgId);
         return present(await load(tx, principal.orgId, id));
       });
     },
@@ -96,7 +98,14 @@ export function createGroupsService(db: Database) {
     async remove(principal: Principal, id: number): Promise<void> {
       assertRole(principal, ...EDITORS);
       await db.transaction(async (tx) => {
-        await load(tx, principal.orgId, id);
+        const group = await load(tx, principal.orgId, id);
+        const usedBy = await repo.policiesUsing(tx, id);
+        if (usedBy.length > 0) {
+          throw new AppError(
+            'conflict',
+            `Group '${group.name}' is used by policy ${usedBy.map((name) => `'${name}'`).join(', ')}`,
+          );
+        }
         await repo.delete(tx, id);
       });
     },

@@ -13,6 +13,7 @@ import type { Database, Queryable } from '../../db/client.js';
 import { buildListSql } from '../../db/list-query.js';
 import { AppError, notFound } from '../../lib/app-error.js';
 import { assertRole, type Principal } from '../../plugins/auth.js';
+import { refreshPolicyVersions } from '../policies/policies.service.js';
 import type { UnpackedUpload } from './rule-archive.js';
 import { toRecord } from './rule-record.js';
 import { importRules } from './rules-import.js';
@@ -71,7 +72,11 @@ export function createRulesService(db: Database) {
       strict: boolean,
     ): Promise<ImportReport> {
       assertRole(principal, ...EDITORS);
-      return db.transaction((tx) => importRules(tx, principal.orgId, uploads, { strict }));
+      return db.transaction(async (tx) => {
+        const report = await importRules(tx, principal.orgId, uploads, { strict });
+        await refreshPolicyVersions(tx, principal.orgId);
+        return report;
+      });
     },
 
     async create(principal: Principal, body: z.output<typeof RuleWrite>): Promise<RuleDetail> {
@@ -92,6 +97,7 @@ export function createRulesService(db: Database) {
           'INSERT INTO group_rules (group_id, rule_id) SELECT unnest($1::int[]), $2 ON CONFLICT DO NOTHING',
           [groupIds, id ?? -1],
         );
+        await refreshPolicyVersions(tx, principal.orgId);
         return detail(principal.orgId, id ?? -1, tx);
       });
     },
@@ -123,6 +129,7 @@ export function createRulesService(db: Database) {
           rule.sid,
         ]);
         await repo.upsert(tx, principal.orgId, [toRecord(rule, current.source)]);
+        await refreshPolicyVersions(tx, principal.orgId);
         return detail(principal.orgId, id, tx);
       });
     },

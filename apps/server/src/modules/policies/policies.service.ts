@@ -1,0 +1,356 @@
+import { createHash } from 'node:crypto';
+import {
+  PolicyExport,
+  type ListQuery,
+  type ListResponse,
+  type Policy,
+  type PolicyMatcher,
+  type PolicyRender,
+  type PolicyUpdate,
+  type PolicyWrite,
+} from '@palisade/contract';
+import type { z } from 'zod';
+import type { Database, Queryable } from '../../db/client.js';
+import { isUniqueViolation } from '../../db/errors.js';
+import { buildListSql } from '../../db/list-query.js';
+import { AppError, notFound } from '../../lib/app-error.js';
+import { assertRole, type Principal } from '../../plugins/auth.js';
+import { compileMatcher, parseConfFile, regexError } from './policy-matchers.js';
+import { renderPolicy } from './policy-render.js';
+import {
+  POLICY_LIST_SPEC,
+  policiesRepository as repo,
+  type PolicyParts,
+  type PolicyRow,
+} from './policies.repository.js';
+
+const EDITORS = ['Administrator', 'Operator'] as const;
+type Changes = Partial<z.output<typeof PolicyWrite>>;
+
+export interface UploadedPolicyFile {
+  name: string;
+  text: string;
+}
+
+/** Renders a policy from the database and records its version; shared by every writer. */
+export async function renderStored(tx: Queryable, id: number) {
+  const [rules, parts] = await Promise.all([repo.rulesOf(tx, id), repo.parts(tx, id)]);
+  const output = renderPolicy({
+    rules,
+    overrides: new Map(parts.overrides.map((o) => [o.rule_id, o.action])),
+    matchers: parts.matchers,
+    thresholds: parts.thresholds,
+  });
+  const sha256 = createHash('sha256')
+    .update(output.rules)
+    .update('\0')
+    .update(output.thresholds)
+    .digest('hex');
+  await repo.recordRender(tx, id, sha256, output.ruleCount);
+  return output;
+}
+
+/**
+ * Re-renders the organization's policies (or the given ones) after rules, groups or a policy
+ * changed; a policy's version moves only when its rendered text did.
+ */
+export async function refreshPolicyVersions(
+  tx: Queryable,
+  orgId: number,
+  ids?: number[],
+): Promise<void> {
+  for (const id of ids ?? (await repo.idsOfOrg(tx, orgId))) await renderStored(tx, id);
+}
+
+function present(row: PolicyRow, parts: PolicyParts, principal: Principal): Policy {
+  return {
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    groups: parts.groups,
+    rule_count: row.rule_count,
+    removed_count: parts.removedCount,
+    overrides: parts.overrides,
+    thresholds: parts.thresholds,
+    matchers: parts.matchers,
+    version: row.version,
+    restricted: row.restricted,
+    editors: parts.editors,
+    can_edit: canEdit(principal, row, parts.editors),
+    updated_at: row.updated_at.toISOString(),
+  };
+}
+
+/** Restrict access: a restricted policy changes only by its editors and Administrators. */
+function canEdit(
+  principal: Principal,
+  row: Pick<PolicyRow, 'restricted'>,
+  editors: number[],
+): boolean {
+  if (principal.role === 'Viewer') return false;
+  if (!row.restricted || principal.role === 'Administrator') return true;
+  return editors.includes(principal.userId);
+}
+
+function matcherProblems(matchers: PolicyMatcher[]): { field: string; msg: string }[] {
+  const problems: { field: string; msg: string }[] = [];
+  matchers.forEach((m, index) => {
+    const compiled = compileMatcher(m.matcher);
+    if ('error' in compiled)
+      problems.push({ field: `matchers.${index}.matcher`, msg: compiled.error });
+    if (m.kind === 'modify' && (m.from === undefined || m.to === undefined)) {
+      problems.push({ field: `matchers.${index}`, msg: 'modify needs from and to' });
+    } else if (m.from !== undefined && regexError(m.from)) {
+      problems.push({
+        field: `matchers.${index}.from`,
+        msg: `bad regular expression: ${regexError(m.from)}`,
+      });
+    }
+  });
+  return problems;
+}
+
+export function createPoliciesService(db: Database) {
+  async function load(tx: Queryable, principal: Principal, id: number) {
+    const row = await repo.find(tx, principal.orgId, id);
+    if (!row) throw notFound('Policy');
+    return row;
+  }
+
+  async function view(tx: Queryable, principal: Principal, id: number): Promise<Policy> {
+    const row = await load(tx, principal, id);
+    return present(row, await repo.parts(tx, id), principal);
+  }
+
+  async function assertOwned(tx: Queryable, principal: Principal, changes: Changes) {
+    const checks: ['rule_groups' | 'rules' | 'users', number[] | undefined, string][] = [
+      ['rule_groups', changes.group_ids, 'Group'],
+      ['rules', changes.overrides?.map((o) => o.rule_id), 'Rule'],
+      ['users', changes.editors, 'User'],
+    ];
+    for (const [table, ids, what] of checks) {
+      const unique = [...new Set(ids ?? [])];
+      if (
+        unique.length > 0 &&
+        (await repo.countOwned(tx, table, principal.orgId, unique)) !== unique.length
+      ) {
+        throw notFound(what);
+      }
+    }
+    const problems = matcherProblems(changes.matchers ?? []);
+    if (problems.length > 0)
+      throw new AppError(
+        'validation_failed',
+        `${problems[0]?.field}: ${problems[0]?.msg}`,
+        problems,
+      );
+  }
+
+  async function write(tx: Queryable, id: number, changes: Changes) {
+    try {
+      await repo.updateFields(tx, id, changes);
+    } catch (error) {
+      if (isUniqueViolation(error))
+        throw new AppError('conflict', `A policy named '${changes.name ?? ''}' already exists`);
+      throw error;
+    }
+    if (changes.group_ids) await repo.setGroups(tx, id, [...new Set(changes.group_ids)]);
+    if (changes.overrides) await repo.setOverrides(tx, id, changes.overrides);
+    if (changes.matchers) await repo.setMatchers(tx, id, changes.matchers);
+    if (changes.thresholds) await repo.setThresholds(tx, id, changes.thresholds);
+    if (changes.editors) await repo.setEditors(tx, id, [...new Set(changes.editors)]);
+    await renderStored(tx, id);
+  }
+
+  async function editable(tx: Queryable, principal: Principal, id: number) {
+    assertRole(principal, ...EDITORS);
+    const row = await load(tx, principal, id);
+    const { editors } = await repo.parts(tx, id);
+    if (!canEdit(principal, row, editors))
+      throw new AppError('forbidden', 'This policy is restricted to its editors');
+    return row;
+  }
+
+  return {
+    async list(principal: Principal, query: ListQuery): Promise<ListResponse<Policy>> {
+      const { rows, total } = await repo.list(
+        db,
+        buildListSql(query, POLICY_LIST_SPEC, [principal.orgId]),
+      );
+      const data = await Promise.all(
+        rows.map(async (row) => present(row, await repo.parts(db, row.id), principal)),
+      );
+      return { data, recordsTotal: total };
+    },
+
+    get: (principal: Principal, id: number) => view(db, principal, id),
+
+    async create(principal: Principal, body: z.output<typeof PolicyWrite>): Promise<Policy> {
+      assertRole(principal, ...EDITORS);
+      return db.transaction(async (tx) => {
+        await assertOwned(tx, principal, body);
+        let id: number;
+        try {
+          id = await repo.insert(tx, principal.orgId, body);
+        } catch (error) {
+          if (isUniqueViolation(error))
+            throw new AppError('conflict', `A policy named '${body.name}' already exists`);
+          throw error;
+        }
+        // Whoever restricts a new policy stays among its editors.
+        const editors = body.restricted
+          ? [...new Set([...body.editors, principal.userId])]
+          : body.editors;
+        await write(tx, id, { ...body, editors });
+        return view(tx, principal, id);
+      });
+    },
+
+    async update(
+      principal: Principal,
+      id: number,
+      body: z.output<typeof PolicyUpdate>,
+    ): Promise<Policy> {
+      return db.transaction(async (tx) => {
+        await editable(tx, principal, id);
+        await assertOwned(tx, principal, body);
+        await write(tx, id, body);
+        return view(tx, principal, id);
+      });
+    },
+
+    async remove(principal: Principal, id: number): Promise<void> {
+      await db.transaction(async (tx) => {
+        await editable(tx, principal, id);
+        await repo.delete(tx, id);
+      });
+    },
+
+    async render(principal: Principal, id: number): Promise<PolicyRender> {
+      return db.transaction(async (tx) => {
+        await load(tx, principal, id);
+        const output = await renderStored(tx, id);
+        const row = await load(tx, principal, id);
+        return {
+          version: row.version,
+          rules: output.rules,
+          thresholds: output.thresholds,
+          rule_count: output.ruleCount,
+        };
+      });
+    },
+
+    async export(principal: Principal, id: number): Promise<PolicyExport> {
+      const policy = await view(db, principal, id);
+      const keys = await repo.ruleKeys(
+        db,
+        policy.overrides.map((o) => o.rule_id),
+      );
+      return {
+        format: 'palisade-policy',
+        format_version: 1,
+        name: policy.name,
+        description: policy.description,
+        groups: policy.groups.map((g) => g.name),
+        overrides: policy.overrides.flatMap((o) => {
+          const key = keys.get(o.rule_id);
+          return key ? [{ ...key, action: o.action }] : [];
+        }),
+        thresholds: policy.thresholds,
+        matchers: policy.matchers,
+      };
+    },
+
+    /**
+     * 'Upload custom policies': suricata-update's enable.conf, disable.conf, drop.conf and
+     * modify.conf add their matchers to the policy; a Palisade export file replaces its contents.
+     * All files or none: one bad line refuses the upload, naming file and line.
+     */
+    async upload(principal: Principal, id: number, files: UploadedPolicyFile[]) {
+      return db.transaction(async (tx) => {
+        await editable(tx, principal, id);
+        const parts = await repo.parts(tx, id);
+        const added = { enable: 0, disable: 0, drop: 0, modify: 0 };
+        let matchers = parts.matchers;
+        const report = {
+          imported_export: false,
+          unknown_groups: [] as string[],
+          unknown_rules: [] as string[],
+        };
+        for (const file of files) {
+          const base = file.name.split('/').pop()?.toLowerCase() ?? '';
+          const kind = /^(enable|disable|drop|modify)\.conf$/.exec(base)?.[1] as
+            PolicyMatcher['kind'] | undefined;
+          if (kind) {
+            const parsed = parseConfFile(kind, file.text);
+            if (parsed.errors.length > 0) {
+              const first = parsed.errors[0];
+              throw new AppError(
+                'validation_failed',
+                `${file.name} line ${first?.line}: ${first?.msg}`,
+                parsed.errors.map((e) => ({ field: `${file.name}:${e.line}`, msg: e.msg })),
+              );
+            }
+            matchers = [...matchers, ...parsed.matchers];
+            added[kind] += parsed.matchers.length;
+          } else if (base.endsWith('.json')) {
+            const exported = parseExport(file);
+            const groups = await repo.groupIdsByName(tx, principal.orgId, exported.groups);
+            const rules = await repo.ruleIdsByKey(tx, principal.orgId, exported.overrides);
+            report.unknown_groups = exported.groups.filter(
+              (name) => !groups.has(name.toLowerCase()),
+            );
+            report.unknown_rules = exported.overrides
+              .map((o) => `${o.gid}:${o.sid}`)
+              .filter((key) => !rules.has(key));
+            await write(tx, id, {
+              description: exported.description,
+              group_ids: [...groups.values()],
+              overrides: exported.overrides.flatMap((o) => {
+                const ruleId = rules.get(`${o.gid}:${o.sid}`);
+                return ruleId === undefined ? [] : [{ rule_id: ruleId, action: o.action }];
+              }),
+              thresholds: exported.thresholds,
+            });
+            matchers = exported.matchers;
+            report.imported_export = true;
+          } else {
+            throw new AppError(
+              'validation_failed',
+              `${file.name}: expected enable.conf, disable.conf, drop.conf, modify.conf or a policy export (.json)`,
+              [{ field: 'file', msg: `unsupported file: ${file.name}` }],
+            );
+          }
+        }
+        const problems = matcherProblems(matchers);
+        if (problems.length > 0)
+          throw new AppError('validation_failed', `${problems[0]?.msg}`, problems);
+        await write(tx, id, { matchers });
+        return { policy: await view(tx, principal, id), added, ...report };
+      });
+    },
+  };
+}
+
+function parseExport(file: UploadedPolicyFile): PolicyExport {
+  let json: unknown;
+  try {
+    json = JSON.parse(file.text);
+  } catch (error) {
+    throw new AppError(
+      'validation_failed',
+      `${file.name}: not JSON (${(error as Error).message})`,
+      [{ field: 'file', msg: 'not JSON' }],
+    );
+  }
+  const parsed = PolicyExport.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new AppError(
+      'validation_failed',
+      `${file.name}: not a Palisade policy export (${issue?.path.join('.')}: ${issue?.message})`,
+      [{ field: 'file', msg: 'not a policy export' }],
+    );
+  }
+  return parsed.data;
+}

@@ -1,0 +1,129 @@
+import { describe, expect, it } from 'vitest';
+import { parseConfFile } from './policy-matchers.js';
+import { renderPolicy, renderThresholds, type RenderableRule } from './policy-render.js';
+
+const rule = (sid: number, text: string, extra: Partial<RenderableRule> = {}): RenderableRule => ({
+  id: sid,
+  gid: 1,
+  sid,
+  text,
+  enabled: !text.startsWith('#'),
+  action: text.replace(/^#\s*/, '').split(' ')[0] ?? 'alert',
+  source: 'local.rules',
+  metadata: [],
+  ...extra,
+});
+
+const rules = [
+  rule(3, 'alert tcp any any -> any 23 (msg:"telnet"; sid:3; rev:1;)'),
+  rule(1, 'alert tcp any any -> any 22 (msg:"ssh heartbleed probe"; sid:1; rev:1;)', {
+    source: 'emerging-dos.rules',
+  }),
+  rule(2, '# alert udp any any -> any 53 (msg:"dns"; sid:2; rev:1;)', {
+    metadata: [{ key: 'policy', value: 'balanced-ips' }],
+  }),
+];
+const render = (extra: Partial<Parameters<typeof renderPolicy>[0]> = {}) =>
+  renderPolicy({ rules, overrides: new Map(), matchers: [], thresholds: [], ...extra });
+
+describe('renderPolicy', () => {
+  it('renders enabled rules only, ordered by gid and sid, whatever the input order', () => {
+    const output = render();
+    expect(output.rules).toBe(
+      'alert tcp any any -> any 22 (msg:"ssh heartbleed probe"; sid:1; rev:1;)\nalert tcp any any -> any 23 (msg:"telnet"; sid:3; rev:1;)\n',
+    );
+    expect(output.ruleCount).toBe(2);
+    expect(
+      renderPolicy({
+        rules: [...rules].reverse(),
+        overrides: new Map(),
+        matchers: [],
+        thresholds: [],
+      }).rules,
+    ).toBe(output.rules);
+  });
+
+  it('applies per-rule overrides: enable, disable, alert→drop', () => {
+    const output = render({
+      overrides: new Map([
+        [2, 'enable'],
+        [3, 'disable'],
+        [1, 'drop'],
+      ] as const),
+    });
+    expect(output.rules.split('\n').filter(Boolean)).toEqual([
+      'drop tcp any any -> any 22 (msg:"ssh heartbleed probe"; sid:1; rev:1;)',
+      'alert udp any any -> any 53 (msg:"dns"; sid:2; rev:1;)',
+    ]);
+  });
+
+  it('applies suricata-update matchers in its order, then lets overrides win', () => {
+    const matchers = [
+      ...parseConfFile('enable', 'metadata: policy balanced-ips\n').matchers,
+      ...parseConfFile('disable', '# comment\ngroup:emerging-dos\n').matchers,
+      ...parseConfFile('drop', 're:TELNET\n').matchers,
+      ...parseConfFile('modify', '2 "any 53" "any [53,5353]"\n').matchers,
+    ];
+    expect(render({ matchers }).rules.split('\n').filter(Boolean)).toEqual([
+      'alert udp any any -> any [53,5353] (msg:"dns"; sid:2; rev:1;)',
+      'drop tcp any any -> any 23 (msg:"telnet"; sid:3; rev:1;)',
+    ]);
+    expect(render({ matchers, overrides: new Map([[1, 'enable']]) }).ruleCount).toBe(3);
+  });
+
+  it('skips a modification that would break a rule, and says so', () => {
+    const matchers = parseConfFile('modify', '3 "\\(msg" "(((msg"\n').matchers;
+    const output = render({ matchers });
+    expect(output.rules).toContain('(msg:"telnet"');
+    expect(output.warnings[0]).toContain('1:3');
+  });
+});
+
+describe('conf files', () => {
+  it('name the line of every bad entry', () => {
+    const parsed = parseConfFile('disable', '1:2000\nnonsense here\nre:([\n');
+    expect(parsed.matchers).toEqual([{ kind: 'disable', matcher: '1:2000' }]);
+    expect(parsed.errors.map((e) => e.line)).toEqual([2, 3]);
+  });
+});
+
+describe('renderThresholds', () => {
+  it("writes Suricata's threshold.config syntax", () => {
+    expect(
+      renderThresholds([
+        {
+          kind: 'suppress',
+          gid: 1,
+          sid: 2001,
+          track: 'by_src',
+          ip: '10.1.1.0/24',
+          comment: 'scanner',
+        },
+        {
+          kind: 'threshold',
+          gid: 1,
+          sid: 2002,
+          type: 'limit',
+          track: 'by_dst',
+          count: 1,
+          seconds: 60,
+        },
+        {
+          kind: 'rate_filter',
+          gid: 1,
+          sid: 2003,
+          track: 'by_rule',
+          count: 10,
+          seconds: 1,
+          new_action: 'drop',
+          timeout: 30,
+        },
+      ]),
+    ).toBe(
+      '# scanner\n' +
+        'suppress gen_id 1, sig_id 2001, track by_src, ip 10.1.1.0/24\n' +
+        'threshold gen_id 1, sig_id 2002, type limit, track by_dst, count 1, seconds 60\n' +
+        'rate_filter gen_id 1, sig_id 2003, track by_rule, count 10, seconds 1, new_action drop, timeout 30\n',
+    );
+  });
+});

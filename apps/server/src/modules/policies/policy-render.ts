@@ -1,0 +1,132 @@
+import type { OverrideAction, PolicyMatcher, Threshold } from '@palisade/contract';
+import { formatRule, parseRule } from '@palisade/rules';
+import { compileMatcher, type MatchableRule } from './policy-matchers.js';
+
+export interface RenderableRule extends MatchableRule {
+  id: number;
+  enabled: boolean;
+  action: string;
+}
+
+export interface RenderInput {
+  rules: RenderableRule[];
+  overrides: Map<number, OverrideAction>;
+  matchers: PolicyMatcher[];
+  thresholds: Threshold[];
+}
+
+export interface RenderOutput {
+  /** The rules file a sensor loads: enabled rules only, overrides applied, by (gid, sid). */
+  rules: string;
+  /** threshold.config. */
+  thresholds: string;
+  ruleCount: number;
+  /** Modifications that would have produced an invalid rule (and were skipped). */
+  warnings: string[];
+}
+
+const MATCHER_ORDER: PolicyMatcher['kind'][] = ['enable', 'disable', 'modify', 'drop'];
+
+/**
+ * Renders a policy, in suricata-update's order: enable.conf, disable.conf, modify.conf,
+ * drop.conf; then the console's per-rule overrides, which are the most specific and win.
+ * Pure and deterministic: the same input gives the same bytes.
+ */
+export function renderPolicy(input: RenderInput): RenderOutput {
+  const warnings: string[] = [];
+  const state = input.rules.map((rule) => ({
+    rule,
+    text: rule.text,
+    enabled: rule.enabled,
+    action: rule.action,
+  }));
+
+  for (const kind of MATCHER_ORDER) {
+    for (const matcher of input.matchers.filter((m) => m.kind === kind)) {
+      const match = compileMatcher(matcher.matcher);
+      if ('error' in match) continue; // refused when saved; an old row cannot break rendering
+      for (const entry of state) {
+        if (!match({ ...entry.rule, text: entry.text })) continue;
+        if (kind === 'enable') entry.enabled = true;
+        else if (kind === 'disable') entry.enabled = false;
+        else if (kind === 'drop') entry.action = 'drop';
+        else modify(entry, matcher, warnings);
+      }
+    }
+  }
+
+  for (const entry of state) {
+    const override = input.overrides.get(entry.rule.id);
+    if (override === 'enable') entry.enabled = true;
+    else if (override === 'disable') entry.enabled = false;
+    else if (override === 'drop') {
+      entry.enabled = true;
+      entry.action = 'drop';
+    }
+  }
+
+  const lines = state
+    .filter((entry) => entry.enabled)
+    .sort((a, b) => a.rule.gid - b.rule.gid || a.rule.sid - b.rule.sid)
+    .map((entry) => formatRule({ text: entry.text, enabled: true, action: entry.action }));
+  return {
+    rules: lines.length > 0 ? `${lines.join('\n')}\n` : '',
+    thresholds: renderThresholds(input.thresholds),
+    ruleCount: lines.length,
+    warnings,
+  };
+}
+
+function modify(
+  entry: { rule: RenderableRule; text: string; enabled: boolean; action: string },
+  matcher: PolicyMatcher,
+  warnings: string[],
+): void {
+  if (matcher.from === undefined) return;
+  const changed = entry.text.replace(new RegExp(matcher.from, 'g'), matcher.to ?? '');
+  if (changed === entry.text) return;
+  const { rule } = parseRule(changed);
+  if (!rule || rule.sid !== entry.rule.sid || rule.gid !== entry.rule.gid) {
+    warnings.push(
+      `modify "${matcher.matcher}" would break rule ${entry.rule.gid}:${entry.rule.sid}; skipped`,
+    );
+    return;
+  }
+  // The text may still carry its file's `#`: enabled stays what the matchers made it.
+  entry.text = changed;
+  entry.action = rule.action;
+}
+
+/** threshold.config lines in Suricata's syntax. */
+export function renderThresholds(thresholds: Threshold[]): string {
+  const lines: string[] = [];
+  for (const t of thresholds) {
+    if (t.comment) lines.push(`# ${t.comment.replace(/\s*\n\s*/g, ' ')}`);
+    const parts = [`gen_id ${t.gid}`, `sig_id ${t.sid}`];
+    switch (t.kind) {
+      case 'suppress':
+        if (t.track && t.ip) parts.push(`track ${t.track}`, `ip ${t.ip}`);
+        break;
+      case 'threshold':
+      case 'event_filter':
+        parts.push(
+          `type ${t.type}`,
+          `track ${t.track}`,
+          `count ${t.count}`,
+          `seconds ${t.seconds}`,
+        );
+        break;
+      case 'rate_filter':
+        parts.push(
+          `track ${t.track}`,
+          `count ${t.count}`,
+          `seconds ${t.seconds}`,
+          `new_action ${t.new_action}`,
+          `timeout ${t.timeout}`,
+        );
+        break;
+    }
+    lines.push(`${t.kind} ${parts.join(', ')}`);
+  }
+  return lines.length > 0 ? `${lines.join('\n')}\n` : '';
+}

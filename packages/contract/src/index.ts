@@ -4,3 +4,4 @@ export * from './users.js';
 export * from './system.js';
 export * from './rules.js';
 export * from './policies.js';
+export * from './devices.js';

@@ -1,0 +1,177 @@
+import { z } from 'zod';
+
+/** A variable-set entry: `HOME_NET` → `[10.0.0.0/8,192.168.0.0/16]`. */
+export const ProfileVariables = z.record(
+  z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, 'Variable names are letters, digits and _'),
+  z.string().trim().min(1, 'Required').max(64 * 1024),
+);
+
+export const DeviceProfile = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  description: z.string(),
+  variables: z.record(z.string(), z.string()),
+  device_count: z.number().int(),
+  updated_at: z.string(),
+});
+export type DeviceProfile = z.infer<typeof DeviceProfile>;
+
+export const DeviceProfileWrite = z.object({
+  name: z.string().trim().min(1, 'Required').max(200),
+  description: z.string().trim().max(2000).default(''),
+  variables: ProfileVariables.default({}),
+});
+export const DeviceProfileUpdate = DeviceProfileWrite.partial();
+
+/** Device status labels of the spec. */
+export const DeviceStatus = z.enum(['Update Pending', 'Licensed', 'Online', 'Unknown']);
+
+export const DeviceMetrics = z.object({
+  /** Percent of all cores, 0–100. */
+  cpu: z.number().min(0).max(100),
+  memory_used: z.number().int().min(0),
+  memory_total: z.number().int().min(0),
+  disk_used: z.number().int().min(0),
+  disk_total: z.number().int().min(0),
+  /** Bytes per second over the last interval. */
+  net_in: z.number().min(0),
+  net_out: z.number().min(0),
+});
+export type DeviceMetrics = z.infer<typeof DeviceMetrics>;
+
+export const Device = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  description: z.string(),
+  address: z.string(),
+  city: z.string(),
+  licensed: z.boolean(),
+  profile_id: z.number().int().nullable(),
+  policy_id: z.number().int().nullable(),
+  firewall_id: z.number().int().nullable(),
+  online: z.boolean(),
+  last_seen: z.string().nullable(),
+  update_pending: z.boolean(),
+  config_version_local: z.number().int().nullable(),
+  config_version_remote: z.number().int(),
+  policy_version_local: z.number().int().nullable(),
+  policy_version_remote: z.number().int(),
+  last_error: z.string().nullable(),
+  state: z.string().nullable(),
+  agent_version: z.string().nullable(),
+  metrics: DeviceMetrics.nullable(),
+  updated_at: z.string(),
+});
+export type Device = z.infer<typeof Device>;
+
+const DevicePassword = z.string().min(12, 'Min 12 characters').max(256);
+
+export const DeviceWrite = z.object({
+  name: z.string().trim().min(1, 'Required').max(200),
+  description: z.string().trim().max(2000).default(''),
+  address: z.string().trim().max(255).default(''),
+  city: z.string().trim().max(200).default(''),
+  licensed: z.boolean().default(false),
+  /** Write-only: the agent's secret; stored as an argon2id hash. */
+  password: DevicePassword,
+  profile_id: z.number().int().positive().nullable().default(null),
+  policy_id: z.number().int().positive().nullable().default(null),
+  firewall_id: z.number().int().positive().nullable().default(null),
+});
+export const DeviceUpdate = DeviceWrite.partial();
+
+// ---- Agent protocol (version 1). Both sides ignore fields they do not know. ----
+
+export const AGENT_PROTOCOL_VERSION = 1;
+
+export const AgentLogin = z.object({
+  device_id: z.number().int().positive(),
+  password: z.string().min(1).max(256),
+  agent_version: z.string().max(50).optional(),
+  protocol: z.number().int().optional(),
+});
+
+export const AgentToken = z.object({
+  access_token: z.string(),
+  token_type: z.literal('bearer'),
+  /** Seconds until the token expires; sign in again before. */
+  expires_in: z.number().int(),
+});
+
+export const AgentVersions = z.object({
+  config_version: z.number().int().nullable(),
+  policy_version: z.number().int().nullable(),
+});
+export type AgentVersions = z.infer<typeof AgentVersions>;
+
+export const AgentHeartbeat = z.object({
+  state: z.string().max(50),
+  metrics: DeviceMetrics.optional(),
+  local: AgentVersions,
+  agent_version: z.string().max(50),
+  last_error: z.string().max(8000).nullable().optional(),
+});
+export type AgentHeartbeat = z.infer<typeof AgentHeartbeat>;
+
+export const AgentHeartbeatReply = z.object({
+  remote: z.object({ config_version: z.number().int(), policy_version: z.number().int() }),
+  /** Pull the bundle now: versions differ, or the console asked for a flush. */
+  pull: z.boolean(),
+  /** Seconds until the next heartbeat. */
+  interval: z.number().int(),
+});
+export type AgentHeartbeatReply = z.infer<typeof AgentHeartbeatReply>;
+
+export const AgentRoute = z.object({
+  destination: z.string(),
+  gateway: z.string().nullable(),
+  metric: z.number().int().nullable(),
+  interface: z.string().nullable(),
+});
+
+/** Everything a sensor runs, rendered for it. Cacheable: the ETag is the two versions. */
+export const AgentBundle = z.object({
+  config_version: z.number().int(),
+  policy_version: z.number().int(),
+  /** The policy's rules file (empty without a policy). */
+  rules: z.string(),
+  /** threshold.config. */
+  thresholds: z.string(),
+  /** The profile's variables: address groups and port groups for suricata.yaml. */
+  variables: z.record(z.string(), z.string()),
+  /** nftables script (null until a firewall ruleset is assigned). */
+  nftables: z.string().nullable(),
+  /** iproute2 commands for the device's routes (null: no route managed). */
+  routes: z.string().nullable(),
+});
+export type AgentBundle = z.infer<typeof AgentBundle>;
+
+export const AgentApplied = z.object({
+  config_version: z.number().int(),
+  policy_version: z.number().int(),
+  ok: z.boolean(),
+  /** Why applying failed (becomes the device's last error). */
+  error: z.string().max(8000).nullable().optional(),
+});
+
+/** A batch of eve.json alert events; seq increases by one per batch per device. */
+export const AgentAlertBatch = z.object({
+  seq: z.number().int().positive(),
+  events: z.array(z.record(z.string(), z.unknown())).max(10_000),
+});
+
+export const AgentLogBatch = z.object({
+  seq: z.number().int().positive(),
+  lines: z
+    .array(
+      z.object({
+        time: z.string(),
+        level: z.enum(['debug', 'info', 'warn', 'error']),
+        msg: z.string().max(8000),
+      }),
+    )
+    .max(10_000),
+});
+
+/** The highest batch the server has stored: everything up to it may leave the spool. */
+export const AgentAck = z.object({ ack: z.number().int() });

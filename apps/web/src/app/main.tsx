@@ -3,8 +3,9 @@ import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
 import { restoreSession } from '../features/auth/session-flow';
 import { initI18n } from '../lib/i18n';
+import { StorageKey, storage } from '../lib/storage';
 import { loadCustomStyles, themeColours } from '../lib/theme';
-import { AppRoutes } from './router';
+import { AppRoutes, preloadSignedIn } from './router';
 import { watchSession } from './session-watch';
 import './base.css';
 
@@ -13,6 +14,8 @@ async function start(): Promise<void> {
   void loadCustomStyles();
   await initI18n();
   watchSession();
+  // With a stored token the signed-in layout is next: fetch it while the session is checked.
+  if (storage.get(StorageKey.token) !== null) void preloadSignedIn();
   const root = document.getElementById('root');
   if (root === null) throw new Error('#root is missing from index.html');
   createRoot(root).render(

@@ -11,7 +11,8 @@ const Register = screen(() => import('./routes/register'));
 const Lost = screen(() => import('./routes/lost'));
 const ResetPassword = screen(() => import('./routes/reset-password'));
 const BenchTable = screen(() => import('./routes/bench-table'));
-const SignedInLayout = screen(() => import('./routes/signed-in-layout'));
+const loadSignedInLayout = () => import('./routes/signed-in-layout');
+const SignedInLayout = screen(loadSignedInLayout);
 const Home = screen(() => import('./routes/home'));
 const Alerts = screen(() => import('./routes/alerts'));
 const Monitoring = screen(() => import('./routes/monitoring'));
@@ -23,6 +24,9 @@ const RequireAdmin = screen(() => import('./routes/require-admin'));
 const AdminUsersAll = screen(() => import('./routes/admin-users-all'));
 const AdminUsersCreate = screen(() => import('./routes/admin-users-create'));
 const AdminUsersEdit = screen(() => import('./routes/admin-users-edit'));
+
+/** Starts loading the signed-in layout before the router asks for it. */
+export const preloadSignedIn = () => loadSignedInLayout().catch(() => undefined);
 
 /** Route names the spec gives; Admin-Users-Edit is /admin/users/edit/{id}. */
 export const adminUsersEditPath = (id: number | string) => `/admin/users/edit/${id}`;

@@ -46,19 +46,25 @@ async function readAuthDisabled(): Promise<boolean> {
  * token is used to fetch the profile, and removed (→ login) if that fails.
  */
 export async function restoreSession(): Promise<void> {
+  const hasToken = storage.get(StorageKey.token) !== null;
+  // Both calls at once: the profile is needed either way when a token is stored.
+  const profile = hasToken ? fetchMe() : null;
+  profile?.catch(() => undefined);
   const authDisabled = await readAuthDisabled();
   setAuthDisabled(authDisabled);
   if (authDisabled) {
     markLoggedIn(null);
-    fetchMe().then(setUser, (error: unknown) => console.warn('profile fetch failed', error));
+    (profile ?? fetchMe()).then(setUser, (error: unknown) =>
+      console.warn('profile fetch failed', error),
+    );
     return;
   }
-  if (storage.get(StorageKey.token) === null) {
+  if (profile === null) {
     logout();
     return;
   }
   try {
-    markLoggedIn(await fetchMe());
+    markLoggedIn(await profile);
   } catch (error) {
     if (!(error instanceof ApiError) || error.status !== 401) {
       console.warn('profile fetch failed', error);

@@ -1,0 +1,46 @@
+import { keepPreviousData, queryOptions } from '@tanstack/react-query';
+import type { ListResponse, RuleSummary } from '@palisade/contract';
+import { toListParams, type TableState } from '../../../components/data-table/list-params';
+import { call, http } from '../../../lib/api-client';
+import { rulesCache } from './rules-cache';
+
+/** Spec §9: rules are paged by 5000 by default; offset = (page − 1) × limit. */
+export const RULES_PAGE_SIZE = 5000;
+
+/** The key every rules list shares; rule saves and imports invalidate through it. */
+export const rulesListKey = ['rules', 'list'] as const;
+
+/** Field terms (`group_id:3`) joined with the table's free-text search. */
+export function rulesFilter(state: TableState, terms: string[] = []): Record<string, string> {
+  const params = toListParams(state);
+  const filter = [...terms, params.filter ?? ''].filter((term) => term !== '').join(',');
+  if (filter === '') delete params.filter;
+  else params.filter = filter;
+  return params;
+}
+
+/**
+ * GET /rules/?limit&offset&sortBy&sortDesc&filter. Every page fetched is stored in the
+ * rules cache by sid (spec §4), with its total, page and page size.
+ */
+export const rulesListQueryOptions = (state: TableState, terms: string[] = []) =>
+  queryOptions({
+    queryKey: [...rulesListKey, state, terms],
+    queryFn: async ({ signal }) => {
+      const searchParams = rulesFilter(state, terms);
+      const page = await call(() =>
+        http.get('rules/', { searchParams, signal }).json<ListResponse<RuleSummary>>(),
+      );
+      if (terms.length === 0) {
+        rulesCache.storePage({
+          data: page.data,
+          total: page.recordsTotal,
+          currentPage: state.pageIndex + 1,
+          pageSize: Number(searchParams.limit),
+          filter: searchParams.filter ?? '',
+        });
+      }
+      return page;
+    },
+    placeholderData: keepPreviousData,
+  });

@@ -1,0 +1,94 @@
+import { useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useTranslation } from 'react-i18next';
+import Button from '@mui/material/Button';
+import Dialog from '@mui/material/Dialog';
+import DialogActions from '@mui/material/DialogActions';
+import DialogContent from '@mui/material/DialogContent';
+import DialogTitle from '@mui/material/DialogTitle';
+import { RuleWrite, type RuleDetail } from '@palisade/contract';
+import type { z } from 'zod';
+import { FormTextField } from '../../../components/form/FormTextField';
+import { notifyApiError } from '../../../components/notifications/notify';
+import { withProgress } from '../../../components/notifications/queue';
+import { ApiError } from '../../../lib/api-client';
+import { useSaveRule } from '../api/save-rule';
+
+const RuleTextForm = RuleWrite.pick({ text: true });
+type RuleTextValues = z.output<typeof RuleTextForm>;
+
+interface RuleEditorDialogProps {
+  open: boolean;
+  /** The rule to update; absent to add a custom rule. */
+  rule?: RuleDetail;
+  onClose: () => void;
+}
+
+/** Add or update a rule's text; the server's parse error is shown at the field. */
+export function RuleEditorDialog({ open, rule, onClose }: RuleEditorDialogProps) {
+  const { t } = useTranslation();
+  return (
+    <Dialog open={open} onClose={onClose} maxWidth="md" fullWidth>
+      <DialogTitle>{rule === undefined ? t('rules.addRule') : t('rules.updateRule')}</DialogTitle>
+      {open && <RuleEditorForm rule={rule} onClose={onClose} />}
+    </Dialog>
+  );
+}
+
+function RuleEditorForm({ rule, onClose }: Omit<RuleEditorDialogProps, 'open'>) {
+  const { t } = useTranslation();
+  const save = useSaveRule();
+  const { control, handleSubmit, setError, formState } = useForm<
+    z.input<typeof RuleTextForm>,
+    unknown,
+    RuleTextValues
+  >({
+    resolver: zodResolver(RuleTextForm),
+    defaultValues: { text: rule?.text ?? '' },
+  });
+
+  const submit = async ({ text }: RuleTextValues) => {
+    const labels =
+      rule === undefined
+        ? { progress: 'rules.notices.creating', success: 'rules.notices.created' }
+        : { progress: 'rules.notices.updating', success: 'rules.notices.updated' };
+    try {
+      await withProgress(labels, () => save.mutateAsync({ id: rule?.id, text }));
+      onClose();
+    } catch (failure) {
+      if (failure instanceof ApiError && failure.status === 422) {
+        setError('text', { message: failure.serverMsg ?? t('errors.unknownBackend') });
+      } else if (failure instanceof ApiError && failure.status === 409) {
+        setError('text', { message: t('rules.duplicateSid') });
+      } else {
+        notifyApiError(failure);
+      }
+    }
+  };
+
+  return (
+    <form noValidate onSubmit={(event) => void handleSubmit(submit)(event)}>
+      <DialogContent>
+        <FormTextField
+          control={control}
+          name="text"
+          label={t('rules.text')}
+          multiline
+          minRows={4}
+          maxRows={16}
+          autoFocus
+          helperText={t('rules.textHelp')}
+          slotProps={{
+            htmlInput: { dir: 'ltr', spellCheck: false, style: { fontFamily: 'monospace' } },
+          }}
+        />
+      </DialogContent>
+      <DialogActions>
+        <Button onClick={onClose}>{t('common.cancel')}</Button>
+        <Button type="submit" variant="contained" loading={formState.isSubmitting}>
+          {t('common.save')}
+        </Button>
+      </DialogActions>
+    </form>
+  );
+}

@@ -1,0 +1,102 @@
+import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Chip from '@mui/material/Chip';
+import CircularProgress from '@mui/material/CircularProgress';
+import Dialog from '@mui/material/Dialog';
+import DialogActions from '@mui/material/DialogActions';
+import DialogContent from '@mui/material/DialogContent';
+import DialogTitle from '@mui/material/DialogTitle';
+import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
+import type { RuleDetail, RuleSummary } from '@palisade/contract';
+import { apiErrorMessage } from '../../../lib/errors';
+import { rulesCache } from '../api/rules-cache';
+import { ruleDetailQueryOptions } from '../api/rules-multi';
+
+interface RuleTextDialogProps {
+  rule: RuleSummary | null;
+  onClose: () => void;
+  onEdit?: (rule: RuleDetail) => void;
+}
+
+/** A rule's full text on demand (POST /rulesmulti, answered from the cache when known). */
+export function RuleTextDialog({ rule, onClose, onEdit }: RuleTextDialogProps) {
+  const { t } = useTranslation();
+  return (
+    <Dialog open={rule !== null} onClose={onClose} maxWidth="md" fullWidth>
+      <DialogTitle>{rule === null ? '' : t('rules.textTitle', { sid: rule.sid })}</DialogTitle>
+      {rule !== null && <RuleText rule={rule} onClose={onClose} onEdit={onEdit} />}
+    </Dialog>
+  );
+}
+
+function RuleText({ rule, onClose, onEdit }: RuleTextDialogProps & { rule: RuleSummary }) {
+  const { t } = useTranslation();
+  const cached = rulesCache.get(rule.sid);
+  const detail = useQuery({
+    ...ruleDetailQueryOptions(rule.id),
+    initialData:
+      cached?.text !== undefined && cached.id === rule.id && 'metadata' in cached
+        ? (cached as RuleDetail)
+        : undefined,
+  });
+  const error = detail.isError ? apiErrorMessage(detail.error) : null;
+  return (
+    <>
+      <DialogContent>
+        <Typography sx={{ mb: 1 }}>{rule.msg}</Typography>
+        {detail.isPending && (
+          <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
+            <CircularProgress size={18} />
+            <span>{t('common.loading')}</span>
+          </Stack>
+        )}
+        {error !== null && (
+          <Alert severity="error">{'key' in error ? t(error.key) : error.text}</Alert>
+        )}
+        {detail.data !== undefined && (
+          <>
+            <Box
+              component="pre"
+              data-testid="rule-text"
+              dir="ltr"
+              sx={{
+                p: 2,
+                bgcolor: 'action.hover',
+                borderRadius: 1,
+                whiteSpace: 'pre-wrap',
+                wordBreak: 'break-all',
+                fontSize: 13,
+                m: 0,
+              }}
+            >
+              {detail.data.text}
+            </Box>
+            <Stack direction="row" sx={{ mt: 2, flexWrap: 'wrap', gap: 1 }}>
+              {detail.data.groups.map((group) => (
+                <Chip key={group} size="small" label={group} />
+              ))}
+              {detail.data.references.map((ref) => (
+                <Chip
+                  key={`${ref.system}:${ref.id}`}
+                  size="small"
+                  variant="outlined"
+                  label={`${ref.system}: ${ref.id}`}
+                />
+              ))}
+            </Stack>
+          </>
+        )}
+      </DialogContent>
+      <DialogActions>
+        {onEdit !== undefined && detail.data !== undefined && (
+          <Button onClick={() => onEdit(detail.data)}>{t('rules.edit')}</Button>
+        )}
+        <Button onClick={onClose}>{t('common.close')}</Button>
+      </DialogActions>
+    </>
+  );
+}

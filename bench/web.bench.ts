@@ -1,0 +1,242 @@
+// Web console figures, measured on the built console (apps/web/dist; run `npm run build`
+// first) served by the real server, in Debian's Chromium:
+//  - gzipped JavaScript the sign-in page loads (issue 3 target: at most 150 KB),
+//  - largest contentful paint of /login and /devices (target: under 1.25 s),
+//  - mounting and scrolling a 5000-row data table (the /bench/table route, not in the nav).
+// Prints figures; asserts nothing about time.
+
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { chromium, type Browser, type Page } from 'playwright-core';
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+const DIST = path.join(ROOT, 'apps/web/dist');
+const SERVER = path.join(ROOT, 'apps/server/dist/main.js');
+const ADMIN = { email: 'admin@example.com', password: 'Admin#2026' };
+const RUNS = 5;
+const LOGIN_BUDGET_KB = 150;
+const LCP_TARGET_MS = 1250;
+
+const median = (values: number[]) =>
+  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
+const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
+const ms = (value: number) => `${value.toFixed(0)} ms`;
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() =>
+        resolve(typeof address === 'object' && address !== null ? address.port : 0),
+      );
+    });
+  });
+}
+
+async function startServer(): Promise<{ baseUrl: string; stop: () => Promise<void> }> {
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'palisade-bench-'));
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const child: ChildProcess = spawn(process.execPath, [SERVER], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      ADMIN_EMAIL: ADMIN.email,
+      ADMIN_PASSWORD: ADMIN.password,
+      PUBLIC_URL: baseUrl,
+      LOG_LEVEL: 'warn',
+    },
+    stdio: 'ignore',
+  });
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error('server exited early');
+    const ok = await fetch(`${baseUrl}/api/v1/health`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (ok) break;
+    if (Date.now() > deadline) throw new Error('server not healthy within 60 s');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  return {
+    baseUrl,
+    async stop() {
+      child.kill('SIGTERM');
+      await new Promise((resolve) => child.once('exit', resolve));
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function token(baseUrl: string): Promise<string> {
+  const response = await fetch(`${baseUrl}/api/v1/login/access-token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ username: ADMIN.email, password: ADMIN.password }),
+  });
+  const body = (await response.json()) as { access_token: string };
+  return body.access_token;
+}
+
+// Code that runs in the page is passed as text: this project's Node types have no DOM.
+const LCP_IN_PAGE = `new Promise((resolve) => {
+  new PerformanceObserver((list) => resolve(list.getEntries().at(-1)?.startTime ?? 0))
+    .observe({ type: 'largest-contentful-paint', buffered: true });
+})`;
+
+const MOUNT_IN_PAGE = `(() => {
+  const mark = performance.getEntriesByName('bench-table-mounted')[0];
+  const script = performance.getEntriesByType('resource').find((e) => e.name.includes('bench-table'));
+  return (mark?.startTime ?? 0) - (script?.responseEnd ?? 0);
+})()`;
+
+const SCROLL_IN_PAGE = `(async () => {
+  const scroller = document.querySelector('table[aria-label="Table benchmark"]').parentElement;
+  const frame = () => new Promise((resolve) => requestAnimationFrame(resolve));
+  const step = scroller.clientHeight / 2;
+  let last = await frame();
+  const started = last;
+  let worstFrame = 0, maxRows = 0, frames = 0;
+  while (scroller.scrollTop + scroller.clientHeight < scroller.scrollHeight - 1) {
+    scroller.scrollTop += step;
+    const now = await frame();
+    worstFrame = Math.max(worstFrame, now - last);
+    last = now;
+    frames += 1;
+    maxRows = Math.max(maxRows, scroller.querySelectorAll('tbody tr[data-index]').length);
+  }
+  return { total: last - started, worstFrame, maxRows, frames };
+})()`;
+
+interface ScrollFigures {
+  total: number;
+  worstFrame: number;
+  maxRows: number;
+  frames: number;
+}
+
+/** Largest contentful paint so far (ms from navigation start). */
+function readLcp(page: Page): Promise<number> {
+  return page.evaluate<number>(LCP_IN_PAGE);
+}
+
+async function loginScripts(browser: Browser, baseUrl: string) {
+  const context = await browser.newContext({ baseURL: baseUrl });
+  const page = await context.newPage();
+  const scripts = new Set<string>();
+  page.on('request', (request) => {
+    if (request.resourceType() === 'script') scripts.add(new URL(request.url()).pathname);
+  });
+  await page.goto('/login', { waitUntil: 'networkidle' });
+  await page.getByRole('button', { name: 'Login' }).waitFor();
+  await context.close();
+  let gzipped = 0;
+  for (const script of scripts) {
+    gzipped += gzipSync(readFileSync(path.join(DIST, script))).length;
+  }
+  return { files: scripts.size, gzipped };
+}
+
+async function lcp(
+  browser: Browser,
+  baseUrl: string,
+  route: string,
+  ready: string,
+  bearer?: string,
+) {
+  const values: number[] = [];
+  for (let run = 0; run < RUNS; run += 1) {
+    const context = await browser.newContext({
+      baseURL: baseUrl,
+      viewport: { width: 1280, height: 800 },
+    });
+    if (bearer !== undefined) {
+      await context.addInitScript(`localStorage.setItem('token', ${JSON.stringify(bearer)})`);
+    }
+    const page = await context.newPage();
+    await page.goto(route);
+    await page.getByRole('heading', { name: ready }).first().waitFor();
+    await page.waitForTimeout(300);
+    values.push(await readLcp(page));
+    await context.close();
+  }
+  return median(values);
+}
+
+async function table(browser: Browser, baseUrl: string) {
+  const mounts: number[] = [];
+  const scrolls: ScrollFigures[] = [];
+  for (let run = 0; run < RUNS; run += 1) {
+    const context = await browser.newContext({
+      baseURL: baseUrl,
+      viewport: { width: 1280, height: 800 },
+    });
+    const page = await context.newPage();
+    await page.goto('/bench/table');
+    await page
+      .getByRole('table', { name: 'Table benchmark' })
+      .getByRole('cell', { name: 'ET SAMPLE rule number 1', exact: true })
+      .waitFor();
+    mounts.push(await page.evaluate<number>(MOUNT_IN_PAGE));
+    scrolls.push(await page.evaluate<ScrollFigures>(SCROLL_IN_PAGE));
+    await context.close();
+  }
+  const best = scrolls.sort((a, b) => a.total - b.total)[Math.floor(scrolls.length / 2)];
+  return { mount: median(mounts), scroll: best };
+}
+
+async function main() {
+  if (!existsSync(path.join(DIST, 'index.html')) || !existsSync(SERVER)) {
+    console.error('build first: npm run build (needs apps/web/dist and apps/server/dist)');
+    process.exit(1);
+  }
+  const server = await startServer();
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--headless'],
+  });
+  try {
+    const login = await loginScripts(browser, server.baseUrl);
+    console.log(
+      `/login script: ${kb(login.gzipped)} gzipped in ${login.files} files (budget ${LOGIN_BUDGET_KB} KB: ${
+        login.gzipped <= LOGIN_BUDGET_KB * 1024 ? 'within' : 'OVER'
+      })`,
+    );
+    const loginLcp = await lcp(browser, server.baseUrl, '/login', 'Sign in');
+    console.log(
+      `/login largest contentful paint: ${ms(loginLcp)} median of ${RUNS} (target < ${LCP_TARGET_MS} ms)`,
+    );
+    const bearer = await token(server.baseUrl);
+    const devicesLcp = await lcp(browser, server.baseUrl, '/devices', 'Devices', bearer);
+    console.log(
+      `/devices largest contentful paint: ${ms(devicesLcp)} median of ${RUNS} (target < ${LCP_TARGET_MS} ms)`,
+    );
+    const { mount, scroll } = await table(browser, server.baseUrl);
+    console.log(
+      `5000-row table: mounted ${ms(mount)} after its script arrived (median of ${RUNS})`,
+    );
+    if (scroll !== undefined) {
+      console.log(
+        `5000-row table: scrolled top to bottom in ${ms(scroll.total)} over ${scroll.frames} frames (mean ${ms(scroll.total / Math.max(1, scroll.frames))} a frame), worst frame ${ms(
+          scroll.worstFrame,
+        )}, at most ${scroll.maxRows} rows in the DOM`,
+      );
+    }
+  } finally {
+    await browser.close();
+    await server.stop();
+  }
+}
+
+await main();

@@ -15,13 +15,18 @@ import { migrate } from './db/migrate.js';
 import { createMailer, type Mailer } from './lib/mailer.js';
 import { resolveSecretKey } from './lib/secret-key.js';
 import { TokenService } from './lib/tokens.js';
+import { agentRoutes } from './modules/agent/agent.routes.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
+import { devicesRoutes } from './modules/devices/devices.routes.js';
+import { profilesRoutes } from './modules/profiles/profiles.routes.js';
 import { groupsRoutes } from './modules/groups/groups.routes.js';
 import { policiesRoutes } from './modules/policies/policies.routes.js';
 import { rulesRoutes } from './modules/rules/rules.routes.js';
 import { systemRoutes } from './modules/system/system.routes.js';
 import { usersRoutes } from './modules/users/users.routes.js';
 import { authPlugin } from './plugins/auth.js';
+import { deviceAuthPlugin } from './plugins/device-auth.js';
+import { deviceEventsPlugin } from './plugins/device-events.js';
 import { errorsPlugin } from './plugins/errors.js';
 import { openapiPlugin } from './plugins/openapi.js';
 import { staticPlugin } from './plugins/static.js';
@@ -95,6 +100,8 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   await app.register(errorsPlugin);
   await app.register(openapiPlugin);
   await app.register(authPlugin);
+  await app.register(deviceAuthPlugin);
+  await app.register(deviceEventsPlugin);
 
   await app.register(
     async (api) => {
@@ -104,6 +111,9 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       await api.register(rulesRoutes);
       await api.register(groupsRoutes);
       await api.register(policiesRoutes);
+      await api.register(profilesRoutes);
+      await api.register(devicesRoutes);
+      await api.register(agentRoutes);
     },
     { prefix: API_PREFIX },
   );

@@ -3,7 +3,11 @@ import { z } from 'zod';
 /** A variable-set entry: `HOME_NET` → `[10.0.0.0/8,192.168.0.0/16]`. */
 export const ProfileVariables = z.record(
   z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, 'Variable names are letters, digits and _'),
-  z.string().trim().min(1, 'Required').max(64 * 1024),
+  z
+    .string()
+    .trim()
+    .min(1, 'Required')
+    .max(64 * 1024),
 );
 
 export const DeviceProfile = z.object({
@@ -16,12 +20,20 @@ export const DeviceProfile = z.object({
 });
 export type DeviceProfile = z.infer<typeof DeviceProfile>;
 
+const ProfileName = z.string().trim().min(1, 'Required').max(200);
+const Description = z.string().trim().max(2000);
+
 export const DeviceProfileWrite = z.object({
-  name: z.string().trim().min(1, 'Required').max(200),
-  description: z.string().trim().max(2000).default(''),
+  name: ProfileName,
+  description: Description.default(''),
   variables: ProfileVariables.default({}),
 });
-export const DeviceProfileUpdate = DeviceProfileWrite.partial();
+/** What is given replaces; what is left out stays (no defaults here). */
+export const DeviceProfileUpdate = z.object({
+  name: ProfileName.optional(),
+  description: Description.optional(),
+  variables: ProfileVariables.optional(),
+});
 
 /** Device status labels of the spec. */
 export const DeviceStatus = z.enum(['Update Pending', 'Licensed', 'Online', 'Unknown']);
@@ -66,19 +78,31 @@ export type Device = z.infer<typeof Device>;
 
 const DevicePassword = z.string().min(12, 'Min 12 characters').max(256);
 
-export const DeviceWrite = z.object({
+const DeviceFields = {
   name: z.string().trim().min(1, 'Required').max(200),
-  description: z.string().trim().max(2000).default(''),
-  address: z.string().trim().max(255).default(''),
-  city: z.string().trim().max(200).default(''),
-  licensed: z.boolean().default(false),
+  description: Description,
+  address: z.string().trim().max(255),
+  city: z.string().trim().max(200),
+  licensed: z.boolean(),
   /** Write-only: the agent's secret; stored as an argon2id hash. */
   password: DevicePassword,
-  profile_id: z.number().int().positive().nullable().default(null),
-  policy_id: z.number().int().positive().nullable().default(null),
-  firewall_id: z.number().int().positive().nullable().default(null),
+  profile_id: z.number().int().positive().nullable(),
+  policy_id: z.number().int().positive().nullable(),
+  firewall_id: z.number().int().positive().nullable(),
+};
+
+export const DeviceWrite = z.object({
+  ...DeviceFields,
+  description: DeviceFields.description.default(''),
+  address: DeviceFields.address.default(''),
+  city: DeviceFields.city.default(''),
+  licensed: DeviceFields.licensed.default(false),
+  profile_id: DeviceFields.profile_id.default(null),
+  policy_id: DeviceFields.policy_id.default(null),
+  firewall_id: DeviceFields.firewall_id.default(null),
 });
-export const DeviceUpdate = DeviceWrite.partial();
+/** What is given replaces; what is left out stays (a new password revokes the agent's tokens). */
+export const DeviceUpdate = z.object(DeviceFields).partial();
 
 // ---- Agent protocol (version 1). Both sides ignore fields they do not know. ----
 
@@ -175,3 +199,48 @@ export const AgentLogBatch = z.object({
 
 /** The highest batch the server has stored: everything up to it may leave the spool. */
 export const AgentAck = z.object({ ack: z.number().int() });
+
+// ---- What the console reads of a device's reports. ----
+
+export const DeviceMetricSample = DeviceMetrics.extend({ time: z.string() });
+export const DeviceMonitorQuery = z.object({
+  /** Window start (ISO time); default the last hour. */
+  since: z.iso.datetime({ offset: true }).optional(),
+  limit: z.coerce.number().int().min(1).max(100_000).default(5000),
+});
+export const DeviceMonitor = z.object({
+  device_id: z.number().int(),
+  data: z.array(DeviceMetricSample),
+});
+
+export const DeviceLogLine = z.object({
+  id: z.number().int(),
+  time: z.string(),
+  level: z.string(),
+  msg: z.string(),
+});
+export const DeviceLog = z.object({ device_id: z.number().int(), data: z.array(DeviceLogLine) });
+
+export const DeviceAlert = z.object({
+  id: z.number().int(),
+  device_id: z.number().int(),
+  time: z.string(),
+  gid: z.number().int().nullable(),
+  sid: z.number().int().nullable(),
+  rev: z.number().int().nullable(),
+  msg: z.string().nullable(),
+  category: z.string().nullable(),
+  severity: z.number().int().nullable(),
+  action: z.string().nullable(),
+  proto: z.string().nullable(),
+  app_proto: z.string().nullable(),
+  src_ip: z.string().nullable(),
+  src_port: z.number().int().nullable(),
+  dest_ip: z.string().nullable(),
+  dest_port: z.number().int().nullable(),
+  flow_id: z.number().nullable(),
+});
+export type DeviceAlert = z.infer<typeof DeviceAlert>;
+/** Spec §9: the last 100 device alerts. */
+export const DEVICE_ALERTS_SHOWN = 100;
+export const DeviceAlerts = z.object({ device_id: z.number().int(), data: z.array(DeviceAlert) });

@@ -23,6 +23,11 @@ export interface Database extends Queryable {
   readonly kind: 'pglite' | 'postgres';
   /** Runs fn in one transaction: everything it does commits together or not at all. */
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  /**
+   * LISTEN on a channel: handler gets each NOTIFY payload, from this process or another
+   * replica, after the notifying transaction committed. Returns the unsubscribe function.
+   */
+  listen(channel: string, handler: (payload: string) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
 
@@ -49,6 +54,7 @@ async function openPglite(folder: string | undefined): Promise<Database> {
     query: (sql, params) => run(db, sql, params),
     transaction: (fn) =>
       db.transaction((tx) => fn({ query: (sql, params) => run(tx, sql, params) })),
+    listen: (channel, handler) => db.listen(channel, handler),
     close: () => db.close(),
   };
 }
@@ -58,6 +64,9 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
 
 async function openPostgres(url: string): Promise<Database> {
   const pool = new pg.Pool({ connectionString: url, max: 10 });
+  // An idle client dropped by the server must not crash the process; the pool replaces it.
+  pool.on('error', () => undefined);
+  const listeners = new Set<() => Promise<void>>();
   // Fail at start, with the server's own message, rather than on the first request.
   const probe = await pool.connect();
   probe.release();
@@ -80,6 +89,48 @@ async function openPostgres(url: string): Promise<Database> {
         client.release();
       }
     },
-    close: () => pool.end(),
+    listen: async (channel, handler) => {
+      const stop = await listenOnPostgres(url, channel, handler);
+      const unsubscribe = async () => {
+        listeners.delete(unsubscribe);
+        await stop();
+      };
+      listeners.add(unsubscribe);
+      return unsubscribe;
+    },
+    async close() {
+      for (const stop of [...listeners]) await stop();
+      await pool.end();
+    },
+  };
+}
+
+/**
+ * A dedicated connection per channel (LISTEN needs one that stays open), re-established
+ * with a back-off when the server goes away.
+ */
+async function listenOnPostgres(url: string, channel: string, handler: (payload: string) => void) {
+  let client: pg.Client | undefined;
+  let stopped = false;
+  let retry: NodeJS.Timeout | undefined;
+  const connect = async (): Promise<void> => {
+    const next = new pg.Client({ connectionString: url });
+    next.on('notification', (message) => {
+      if (message.channel === channel) handler(message.payload ?? '');
+    });
+    next.on('error', () => {
+      if (stopped) return;
+      void next.end().catch(() => undefined);
+      retry = setTimeout(() => void connect().catch(() => undefined), 1000);
+    });
+    await next.connect();
+    await next.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
+    client = next;
+  };
+  await connect();
+  return async () => {
+    stopped = true;
+    clearTimeout(retry);
+    await client?.end().catch(() => undefined);
   };
 }

@@ -1,13 +1,16 @@
 import { SignJWT, jwtVerify, errors } from 'jose';
 
 export interface AccessClaims {
-  userId: number;
-  /** users.token_version when issued: a later password change revokes the token. */
+  /** A user id (console tokens) or a device id (agent tokens). */
+  subject: number;
+  /** The subject's token_version when issued: bumping it revokes the token. */
   tokenVersion: number;
 }
 
+/** Console and agent tokens never open each other's routes: their audiences differ. */
+export type Audience = 'palisade-console' | 'palisade-agent';
+
 const ISSUER = 'palisade';
-const AUDIENCE = 'palisade-console';
 
 export class TokenService {
   private readonly key: Uint8Array;
@@ -19,29 +22,36 @@ export class TokenService {
     this.key = new TextEncoder().encode(secret);
   }
 
-  async issue(claims: AccessClaims): Promise<string> {
+  get expiresInSeconds(): number {
+    return this.expireMinutes * 60;
+  }
+
+  async issue(claims: AccessClaims, audience: Audience = 'palisade-console'): Promise<string> {
     return new SignJWT({ ver: claims.tokenVersion })
       .setProtectedHeader({ alg: 'HS256' })
-      .setSubject(String(claims.userId))
+      .setSubject(String(claims.subject))
       .setIssuer(ISSUER)
-      .setAudience(AUDIENCE)
+      .setAudience(audience)
       .setIssuedAt()
       .setExpirationTime(`${this.expireMinutes}m`)
       .sign(this.key);
   }
 
-  /** The claims of a valid, unexpired token; undefined for anything else. */
-  async verify(token: string): Promise<AccessClaims | undefined> {
+  /** The claims of a valid, unexpired token for that audience; undefined for anything else. */
+  async verify(
+    token: string,
+    audience: Audience = 'palisade-console',
+  ): Promise<AccessClaims | undefined> {
     try {
       const { payload } = await jwtVerify(token, this.key, {
         issuer: ISSUER,
-        audience: AUDIENCE,
+        audience,
         algorithms: ['HS256'],
       });
-      const userId = Number(payload.sub);
+      const subject = Number(payload.sub);
       const tokenVersion = payload['ver'];
-      if (!Number.isInteger(userId) || typeof tokenVersion !== 'number') return undefined;
-      return { userId, tokenVersion };
+      if (!Number.isInteger(subject) || typeof tokenVersion !== 'number') return undefined;
+      return { subject, tokenVersion };
     } catch (error) {
       if (error instanceof errors.JOSEError) return undefined;
       throw error;

@@ -41,7 +41,7 @@ export const authPlugin = fp(async (app: FastifyInstance) => {
     // A token outlives nothing: a deactivated, deleted or re-passworded user loses it at once.
     const [row] = await db.query<PrincipalRow>(
       'SELECT id, org_id, role, email, token_version FROM users WHERE id = $1 AND is_active',
-      [claims.userId],
+      [claims.subject],
     );
     if (!row || row.token_version !== claims.tokenVersion) return null;
     return toPrincipal(row);

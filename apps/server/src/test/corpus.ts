@@ -45,3 +45,18 @@ export async function multipart(files: { name: string; bytes: Uint8Array | strin
     headers: { 'content-type': request.headers.get('content-type') ?? '' },
   };
 }
+
+/** The alert events of a corpus eve.json file, as Suricata wrote them (bad lines skipped). */
+export function eveAlerts(file: string): Record<string, unknown>[] {
+  return corpusFile(`eve/${file}`)
+    .toString('utf8')
+    .split('\n')
+    .flatMap((line) => {
+      try {
+        const event = JSON.parse(line) as Record<string, unknown>;
+        return event['event_type'] === 'alert' ? [event] : [];
+      } catch {
+        return [];
+      }
+    });
+}

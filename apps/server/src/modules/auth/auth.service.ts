@@ -5,7 +5,7 @@ import type { AppContext } from '../../plugins/context.js';
 import { AppError } from '../../lib/app-error.js';
 import { verifyDecoy, verifySecret } from '../../lib/passwords.js';
 import type { UsersService } from '../users/users.service.js';
-import { authRepository as repo } from './auth.repository.js';
+import { authAttempts as repo } from '../../db/auth-attempts.js';
 
 /** Limits on guessing: per e-mail from one address, and per address over all e-mails. */
 export const LOGIN_LIMITS = {
@@ -51,7 +51,7 @@ export function createAuthService(ctx: AppContext, users: UsersService) {
       if (!user.is_active) throw new AppError('bad_request', 'Inactive user');
       await repo.clear(db, userKey);
       return {
-        access_token: await tokens.issue({ userId: user.id, tokenVersion: user.token_version }),
+        access_token: await tokens.issue({ subject: user.id, tokenVersion: user.token_version }),
         token_type: 'bearer',
       };
     },

@@ -15,6 +15,7 @@ import { isUniqueViolation } from '../../db/errors.js';
 import { buildListSql } from '../../db/list-query.js';
 import { AppError, notFound } from '../../lib/app-error.js';
 import { assertRole, type Principal } from '../../plugins/auth.js';
+import { notifyDevices } from '../../plugins/device-events.js';
 import { compileMatcher, parseConfFile, regexError } from './policy-matchers.js';
 import { renderPolicy } from './policy-render.js';
 import {
@@ -32,15 +33,20 @@ export interface UploadedPolicyFile {
   text: string;
 }
 
-/** Renders a policy from the database and records its version; shared by every writer. */
-export async function renderStored(tx: Queryable, id: number) {
+/** Renders a policy as stored, without recording anything (what a sensor is sent). */
+export async function renderPolicyById(tx: Queryable, id: number) {
   const [rules, parts] = await Promise.all([repo.rulesOf(tx, id), repo.parts(tx, id)]);
-  const output = renderPolicy({
+  return renderPolicy({
     rules,
     overrides: new Map(parts.overrides.map((o) => [o.rule_id, o.action])),
     matchers: parts.matchers,
     thresholds: parts.thresholds,
   });
+}
+
+/** Renders a policy from the database and records its version; shared by every writer. */
+export async function renderStored(tx: Queryable, id: number) {
+  const output = await renderPolicyById(tx, id);
   const sha256 = createHash('sha256')
     .update(output.rules)
     .update('\0')
@@ -146,7 +152,7 @@ export function createPoliciesService(db: Database) {
       );
   }
 
-  async function write(tx: Queryable, id: number, changes: Changes) {
+  async function write(tx: Queryable, orgId: number, id: number, changes: Changes) {
     try {
       await repo.updateFields(tx, id, changes);
     } catch (error) {
@@ -160,6 +166,7 @@ export function createPoliciesService(db: Database) {
     if (changes.thresholds) await repo.setThresholds(tx, id, changes.thresholds);
     if (changes.editors) await repo.setEditors(tx, id, [...new Set(changes.editors)]);
     await renderStored(tx, id);
+    await notifyDevices(tx, orgId);
   }
 
   async function editable(tx: Queryable, principal: Principal, id: number) {
@@ -201,7 +208,7 @@ export function createPoliciesService(db: Database) {
         const editors = body.restricted
           ? [...new Set([...body.editors, principal.userId])]
           : body.editors;
-        await write(tx, id, { ...body, editors });
+        await write(tx, principal.orgId, id, { ...body, editors });
         return view(tx, principal, id);
       });
     },
@@ -214,7 +221,7 @@ export function createPoliciesService(db: Database) {
       return db.transaction(async (tx) => {
         await editable(tx, principal, id);
         await assertOwned(tx, principal, body);
-        await write(tx, id, body);
+        await write(tx, principal.orgId, id, body);
         return view(tx, principal, id);
       });
     },
@@ -303,7 +310,7 @@ export function createPoliciesService(db: Database) {
             report.unknown_rules = exported.overrides
               .map((o) => `${o.gid}:${o.sid}`)
               .filter((key) => !rules.has(key));
-            await write(tx, id, {
+            await write(tx, principal.orgId, id, {
               description: exported.description,
               group_ids: [...groups.values()],
               overrides: exported.overrides.flatMap((o) => {
@@ -325,7 +332,7 @@ export function createPoliciesService(db: Database) {
         const problems = matcherProblems(matchers);
         if (problems.length > 0)
           throw new AppError('validation_failed', `${problems[0]?.msg}`, problems);
-        await write(tx, id, { matchers });
+        await write(tx, principal.orgId, id, { matchers });
         return { policy: await view(tx, principal, id), added, ...report };
       });
     },

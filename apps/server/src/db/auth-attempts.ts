@@ -1,6 +1,7 @@
-import type { Queryable } from '../../db/client.js';
+import type { Queryable } from './client.js';
 
-export const authRepository = {
+/** Sign-in attempts and password-reset tokens: shared by console and agent sign-in. */
+export const authAttempts = {
   /** Failures counted for key within the current window (0 when none or the window passed). */
   async failures(db: Queryable, key: string, windowSeconds: number): Promise<number> {
     const [row] = await db.query<{ failures: number }>(

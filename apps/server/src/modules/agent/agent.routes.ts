@@ -1,0 +1,114 @@
+import {
+  AgentAck,
+  AgentAlertBatch,
+  AgentApplied,
+  AgentBundle,
+  AgentHeartbeat,
+  AgentHeartbeatReply,
+  AgentLogBatch,
+  AgentLogin,
+  AgentToken,
+  ErrorResponse,
+  MessageResponse,
+} from '@palisade/contract';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { deviceOf } from '../../plugins/device-auth.js';
+import { bundleEtag, createAgentService } from './agent.service.js';
+import { openVersionStream } from './version-stream.js';
+
+const errors = {
+  400: ErrorResponse,
+  401: ErrorResponse,
+  413: ErrorResponse,
+  422: ErrorResponse,
+  429: ErrorResponse,
+};
+/** Alert batches can be large; everything else stays under the default limit. */
+const AGENT_BODY_LIMIT = 8 * 1024 * 1024;
+
+/** The agent protocol (docs/agent-protocol.md), under /api/v1/agent/. */
+export const agentRoutes: FastifyPluginAsyncZod = async (app) => {
+  const agent = createAgentService(app.ctx);
+  const asDevice = { onRequest: app.requireDevice };
+  const openStreams = new Set<() => void>();
+  // Push streams never finish by themselves: end them so shutdown is not held open.
+  app.addHook('preClose', async () => {
+    for (const end of [...openStreams]) end();
+  });
+  const tags = ['agent'];
+
+  app.post(
+    '/agent/login',
+    { schema: { tags, body: AgentLogin, response: { 200: AgentToken, ...errors } } },
+    (request) => agent.login(request.body.device_id, request.body.password, request.ip),
+  );
+
+  app.post(
+    '/agent/heartbeat',
+    {
+      ...asDevice,
+      schema: { tags, body: AgentHeartbeat, response: { 200: AgentHeartbeatReply, ...errors } },
+    },
+    (request) => agent.heartbeat(deviceOf(request), request.body),
+  );
+
+  app.get(
+    '/agent/bundle',
+    {
+      ...asDevice,
+      schema: { tags, response: { 200: AgentBundle, 304: z.undefined(), ...errors } },
+    },
+    async (request, reply) => {
+      const bundle = await agent.bundle(deviceOf(request), request.headers['if-none-match']);
+      if (!bundle) return reply.status(304).send();
+      return reply
+        .header('etag', bundleEtag(bundle.config_version, bundle.policy_version))
+        .send(bundle);
+    },
+  );
+
+  app.post(
+    '/agent/applied',
+    {
+      ...asDevice,
+      schema: { tags, body: AgentApplied, response: { 200: MessageResponse, ...errors } },
+    },
+    async (request) => {
+      await agent.applied(deviceOf(request), request.body);
+      return { msg: 'Recorded' };
+    },
+  );
+
+  app.post(
+    '/agent/alerts',
+    {
+      ...asDevice,
+      bodyLimit: AGENT_BODY_LIMIT,
+      schema: { tags, body: AgentAlertBatch, response: { 200: AgentAck, ...errors } },
+    },
+    (request) => agent.alerts(deviceOf(request), request.body.seq, request.body.events),
+  );
+
+  app.post(
+    '/agent/logs',
+    {
+      ...asDevice,
+      bodyLimit: AGENT_BODY_LIMIT,
+      schema: { tags, body: AgentLogBatch, response: { 200: AgentAck, ...errors } },
+    },
+    (request) => agent.logs(deviceOf(request), request.body.seq, request.body.lines),
+  );
+
+  app.get('/agent/events', { ...asDevice, schema: { tags, hide: true } }, (request, reply) => {
+    const device = deviceOf(request);
+    openVersionStream({
+      request,
+      reply,
+      hub: app.deviceEvents,
+      device,
+      remote: () => agent.remote(device.deviceId),
+      openStreams,
+    });
+  });
+};

@@ -1,0 +1,150 @@
+import type { AgentBundle, AgentHeartbeat, AgentHeartbeatReply } from '@palisade/contract';
+import type { AppContext } from '../../plugins/context.js';
+import { authAttempts } from '../../db/auth-attempts.js';
+import { AppError } from '../../lib/app-error.js';
+import { verifyDecoy, verifySecret } from '../../lib/passwords.js';
+import type { DevicePrincipal } from '../../plugins/device-auth.js';
+import { renderDeviceConfig } from '../devices/device-config.js';
+import { renderPolicyById } from '../policies/policies.service.js';
+import { agentRepository as repo } from './agent.repository.js';
+import { toAlertRecord } from './eve-alerts.js';
+
+const LOGIN_LIMIT = { windowSeconds: 15 * 60, perDeviceAndAddress: 10 } as const;
+const EMPTY_POLICY = { rules: '', thresholds: '' };
+
+export const bundleEtag = (config: number, policy: number) => `"${config}-${policy}"`;
+
+export function createAgentService(ctx: AppContext) {
+  const { db, tokens } = ctx;
+  // Rendered policies by id, for the version they were rendered at: a fleet pulls one render.
+  const renders = new Map<number, { version: number; rules: string; thresholds: string }>();
+
+  async function remote(deviceId: number) {
+    const row = await repo.remote(db, deviceId);
+    if (!row) throw new AppError('unauthorized', 'Could not validate device credentials');
+    return row;
+  }
+
+  async function policyText(policyId: number | null, version: number) {
+    if (policyId === null) return EMPTY_POLICY;
+    const cached = renders.get(policyId);
+    if (cached?.version === version) return cached;
+    const output = await renderPolicyById(db, policyId);
+    const entry = { version, rules: output.rules, thresholds: output.thresholds };
+    renders.set(policyId, entry);
+    return entry;
+  }
+
+  return {
+    async login(deviceId: number, password: string, address: string) {
+      const key = `agent:${deviceId}|${address}`;
+      if (
+        (await authAttempts.failures(db, key, LOGIN_LIMIT.windowSeconds)) >=
+        LOGIN_LIMIT.perDeviceAndAddress
+      ) {
+        throw new AppError('rate_limited', 'Too many attempts, try again later');
+      }
+      const device = await repo.credentials(db, deviceId);
+      const valid = device
+        ? await verifySecret(device.password_hash, password)
+        : (await verifyDecoy(password), false);
+      if (!device || !valid) {
+        await authAttempts.recordFailure(db, key, LOGIN_LIMIT.windowSeconds);
+        throw new AppError('unauthorized', 'Incorrect device id or password');
+      }
+      await authAttempts.clear(db, key);
+      return {
+        access_token: await tokens.issue(
+          { subject: device.id, tokenVersion: device.token_version },
+          'palisade-agent',
+        ),
+        token_type: 'bearer' as const,
+        expires_in: tokens.expiresInSeconds,
+      };
+    },
+
+    async heartbeat(device: DevicePrincipal, beat: AgentHeartbeat): Promise<AgentHeartbeatReply> {
+      await repo.heartbeat(db, device.deviceId, beat);
+      const row = await remote(device.deviceId);
+      return {
+        remote: { config_version: row.config_version, policy_version: row.policy_version },
+        pull:
+          row.flush_requested ||
+          beat.local.config_version !== row.config_version ||
+          beat.local.policy_version !== row.policy_version,
+        interval: row.heartbeat_interval,
+      };
+    },
+
+    /** The device's bundle, or null when the agent's copy (ETag) is current and no flush is asked. */
+    async bundle(
+      device: DevicePrincipal,
+      ifNoneMatch: string | undefined,
+    ): Promise<AgentBundle | null> {
+      const row = await remote(device.deviceId);
+      if (row.flush_requested) await repo.clearFlush(db, device.deviceId);
+      else if (ifNoneMatch === bundleEtag(row.config_version, row.policy_version)) return null;
+      const [config, policy] = await Promise.all([
+        renderDeviceConfig(db, device.deviceId),
+        policyText(row.policy_id, row.policy_version),
+      ]);
+      return {
+        config_version: row.config_version,
+        policy_version: row.policy_version,
+        rules: policy.rules,
+        thresholds: policy.thresholds,
+        variables: config.variables,
+        nftables: config.nftables,
+        routes: config.routes,
+      };
+    },
+
+    async applied(
+      device: DevicePrincipal,
+      body: {
+        config_version: number;
+        policy_version: number;
+        ok: boolean;
+        error?: string | null | undefined;
+      },
+    ) {
+      await repo.applied(
+        db,
+        device.deviceId,
+        body.ok ? { config: body.config_version, policy: body.policy_version } : null,
+        body.ok ? null : (body.error ?? 'apply failed (no detail given)'),
+      );
+    },
+
+    /** Stores a batch once: a retried seq is acknowledged without storing it again. */
+    async alerts(device: DevicePrincipal, seq: number, events: Record<string, unknown>[]) {
+      const receivedAt = new Date();
+      const records = events.flatMap((event) => toAlertRecord(event, receivedAt) ?? []);
+      return db.transaction(async (tx) => {
+        if (await repo.claimBatch(tx, 'alerts_ack', device.deviceId, seq)) {
+          await repo.insertAlerts(tx, device.orgId, device.deviceId, records);
+        }
+        return { ack: await repo.ack(tx, 'alerts_ack', device.deviceId) };
+      });
+    },
+
+    async logs(
+      device: DevicePrincipal,
+      seq: number,
+      lines: { time: string; level: string; msg: string }[],
+    ) {
+      const now = new Date().toISOString();
+      const stamped = lines.map((line) => ({
+        ...line,
+        time: Number.isNaN(Date.parse(line.time)) ? now : line.time,
+      }));
+      return db.transaction(async (tx) => {
+        if (await repo.claimBatch(tx, 'logs_ack', device.deviceId, seq))
+          await repo.insertLogs(tx, device.deviceId, stamped);
+        return { ack: await repo.ack(tx, 'logs_ack', device.deviceId) };
+      });
+    },
+
+    remote,
+  };
+}

@@ -1,0 +1,367 @@
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eveAlerts } from '../../test/corpus.js';
+import {
+  ADMIN_EMAIL,
+  ADMIN_PASSWORD,
+  api,
+  signIn,
+  startTestServer,
+  type TestServer,
+} from '../../test/harness.js';
+
+type Headers = { authorization: string };
+interface DeviceBody {
+  id: number;
+  online: boolean;
+  update_pending: boolean;
+  config_version_remote: number;
+  policy_version_remote: number;
+  config_version_local: number | null;
+  policy_version_local: number | null;
+  last_error: string | null;
+  metrics: unknown;
+}
+
+const METRICS = {
+  cpu: 12.5,
+  memory_used: 2e9,
+  memory_total: 8e9,
+  disk_used: 1e10,
+  disk_total: 5e10,
+  net_in: 1000,
+  net_out: 500,
+};
+const LOCAL_RULES = 'alert tcp any any -> $HOME_NET 22 (msg:"SSH"; sid:7000001; rev:1;)\n';
+
+describe('devices and their agents', () => {
+  let server: TestServer;
+  let admin: Headers;
+  let device: DeviceBody;
+  let agent: Headers;
+  let policyId: number;
+
+  const console_ = (
+    method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+    url: string,
+    payload?: unknown,
+    headers: Headers = admin,
+  ) =>
+    api(server.app, {
+      method,
+      url,
+      headers,
+      ...(payload === undefined ? {} : { payload: payload as object }),
+    });
+  const asAgent = (
+    method: 'GET' | 'POST',
+    url: string,
+    payload?: unknown,
+    headers: Record<string, string> = agent,
+  ) =>
+    api(server.app, {
+      method,
+      url: `/agent/${url}`,
+      headers,
+      ...(payload === undefined ? {} : { payload: payload as object }),
+    });
+  const view = async (id = device.id) =>
+    (await console_('GET', `/devices/${id}`)).json<DeviceBody>();
+  const agentLogin = async (deviceId: number, password: string) => {
+    const response = await api(server.app, {
+      method: 'POST',
+      url: '/agent/login',
+      payload: { device_id: deviceId, password, protocol: 1 },
+    });
+    return response;
+  };
+
+  beforeAll(async () => {
+    server = await startTestServer();
+    admin = await signIn(server.app, ADMIN_EMAIL, ADMIN_PASSWORD);
+    const { multipart } = await import('../../test/corpus.js');
+    const body = await multipart([{ name: 'local.rules', bytes: LOCAL_RULES }]);
+    await api(server.app, {
+      method: 'POST',
+      url: '/rules/import',
+      headers: { ...admin, ...body.headers },
+      payload: body.payload,
+    });
+    const groups = (await console_('GET', '/groups/')).json<{ data: { id: number }[] }>().data;
+    policyId = (
+      await console_('POST', '/policies/', { name: 'Sensors', group_ids: groups.map((g) => g.id) })
+    ).json<{ id: number }>().id;
+  });
+  afterAll(() => server.close());
+
+  it('validates profile variables, naming the bad entry', async () => {
+    const bad = await console_('POST', '/deviceconfigurationprofiles/', {
+      name: 'Branch',
+      variables: {
+        HOME_NET: '[10.0.0.0/8,10.300.0.1]',
+        EXTERNAL_NET: '!$HOMENET',
+        HTTP_PORTS: '[80,99999]',
+      },
+    });
+    expect(bad.statusCode).toBe(422);
+    const msgs = bad.json<{ details: { msg: string }[] }>().details.map((d) => d.msg);
+    expect(msgs).toEqual(
+      expect.arrayContaining([
+        'HOME_NET: "10.300.0.1" is not an IP address or CIDR block',
+        'EXTERNAL_NET: unknown variable $HOMENET',
+        expect.stringMatching(/^HTTP_PORTS: /),
+      ]),
+    );
+    const good = await console_('POST', '/deviceconfigurationprofiles/', {
+      name: 'Branch',
+      variables: {
+        HOME_NET: '[10.0.0.0/8,192.168.0.0/16]',
+        EXTERNAL_NET: '!$HOME_NET',
+        HTTP_PORTS: '[80,8080:8090]',
+      },
+    });
+    expect(good.statusCode).toBe(201);
+  });
+
+  it('creates a device whose password is write-only', async () => {
+    const profiles = (
+      await console_('GET', '/deviceconfigurationprofiles/?limit=99999&offset=0')
+    ).json<{ data: { id: number }[] }>();
+    const created = await console_('POST', '/devices/', {
+      name: 'sensor-1',
+      address: '10.0.0.2',
+      city: 'Oslo',
+      password: 'device-secret-1234',
+      profile_id: profiles.data[0]?.id,
+      policy_id: policyId,
+    });
+    expect(created.statusCode).toBe(201);
+    expect(created.body).not.toContain('device-secret');
+    device = created.json<DeviceBody>();
+    expect(device).toMatchObject({
+      online: false,
+      update_pending: true,
+      config_version_local: null,
+      config_version_remote: 1,
+    });
+    expect(device.policy_version_remote).toBeGreaterThan(0);
+    const listed = (await console_('GET', '/devices/?limit=99999&offset=0&filter=oslo')).json<{
+      recordsTotal: number;
+    }>();
+    expect(listed.recordsTotal).toBe(1);
+  });
+
+  it('signs the agent in with device id and password, and nothing else', async () => {
+    expect((await agentLogin(device.id, 'wrong-password-000')).statusCode).toBe(401);
+    expect((await agentLogin(9999, 'device-secret-1234')).statusCode).toBe(401);
+    const ok = await agentLogin(device.id, 'device-secret-1234');
+    expect(ok.statusCode).toBe(200);
+    agent = { authorization: `Bearer ${ok.json<{ access_token: string }>().access_token}` };
+    // An agent token opens no console route; a console token opens no agent route.
+    expect((await console_('GET', '/devices/', undefined, agent)).statusCode).toBe(401);
+    expect((await console_('GET', '/users/me', undefined, agent)).statusCode).toBe(401);
+    expect((await asAgent('GET', 'bundle', undefined, admin)).statusCode).toBe(401);
+  });
+
+  it('goes online with a heartbeat, which records metrics and says to pull', async () => {
+    const beat = await asAgent('POST', 'heartbeat', {
+      state: 'running',
+      metrics: METRICS,
+      local: { config_version: null, policy_version: null },
+      agent_version: '0.1.0',
+    });
+    expect(beat.statusCode).toBe(200);
+    expect(beat.json()).toMatchObject({ pull: true, interval: 30, remote: { config_version: 1 } });
+    expect(await view()).toMatchObject({ online: true, metrics: METRICS });
+    const monitor = (await console_('GET', `/devicemonitor/${device.id}`)).json<{
+      data: { cpu: number }[];
+    }>();
+    expect(monitor.data.map((s) => s.cpu)).toEqual([12.5]);
+  });
+
+  it('serves the bundle with an ETag; applying it clears update pending', async () => {
+    const bundle = await asAgent('GET', 'bundle');
+    expect(bundle.statusCode).toBe(200);
+    const body = bundle.json<{
+      rules: string;
+      variables: Record<string, string>;
+      config_version: number;
+      policy_version: number;
+    }>();
+    expect(body.rules).toBe(LOCAL_RULES);
+    expect(body.variables).toMatchObject({ HOME_NET: '[10.0.0.0/8,192.168.0.0/16]' });
+    const etag = bundle.headers['etag'] as string;
+    expect(
+      (await asAgent('GET', 'bundle', undefined, { ...agent, 'if-none-match': etag })).statusCode,
+    ).toBe(304);
+
+    await asAgent('POST', 'applied', {
+      config_version: body.config_version,
+      policy_version: body.policy_version,
+      ok: true,
+    });
+    expect(await view()).toMatchObject({
+      update_pending: false,
+      config_version_local: body.config_version,
+      policy_version_local: body.policy_version,
+      last_error: null,
+    });
+  });
+
+  it('shows update pending after a policy change, and a failed apply as the last error', async () => {
+    const [rule] = (await console_('GET', '/rules/?filter=sid:7000001')).json<{
+      data: { id: number }[];
+    }>().data;
+    await console_('PUT', `/policies/${policyId}`, {
+      overrides: [{ rule_id: rule?.id, action: 'drop' }],
+    });
+    const pending = await view();
+    expect(pending.update_pending).toBe(true);
+    const bundle = (await asAgent('GET', 'bundle')).json<{
+      rules: string;
+      config_version: number;
+      policy_version: number;
+    }>();
+    expect(bundle.rules).toMatch(/^drop tcp/);
+    await asAgent('POST', 'applied', {
+      ...bundle,
+      ok: false,
+      error: 'suricatasc: reload-rules failed: exit 1',
+    });
+    expect(await view()).toMatchObject({
+      update_pending: true,
+      last_error: 'suricatasc: reload-rules failed: exit 1',
+    });
+  });
+
+  it('asks for a flush with /deviceupdate, and the bundle comes again despite the ETag', async () => {
+    const current = await asAgent('GET', 'bundle');
+    const etag = current.headers['etag'] as string;
+    expect((await console_('GET', `/deviceupdate/${device.id}`)).statusCode).toBe(200);
+    expect((await view()).update_pending).toBe(true);
+    expect(
+      (await asAgent('GET', 'bundle', undefined, { ...agent, 'if-none-match': etag })).statusCode,
+    ).toBe(200);
+    expect(
+      (await asAgent('GET', 'bundle', undefined, { ...agent, 'if-none-match': etag })).statusCode,
+    ).toBe(304);
+  });
+
+  it('stores alert batches exactly once, real eve.json events included', async () => {
+    const events = eveAlerts('Menna-Islam__Zeus__eve.json').slice(0, 150);
+    expect(events.length).toBe(150);
+    const first = await asAgent('POST', 'alerts', { seq: 1, events: events.slice(0, 100) });
+    expect(first.json()).toEqual({ ack: 1 });
+    const retried = await asAgent('POST', 'alerts', { seq: 1, events: events.slice(0, 100) });
+    expect(retried.json()).toEqual({ ack: 1 });
+    expect((await asAgent('POST', 'alerts', { seq: 2, events: events.slice(100) })).json()).toEqual(
+      { ack: 2 },
+    );
+
+    const shown = (await console_('GET', `/devicelogsnort/${device.id}`)).json<{
+      data: { sid: number; src_ip: string; time: string }[];
+    }>();
+    expect(shown.data).toHaveLength(100);
+    const count = await server.db.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM device_alerts WHERE device_id = $1',
+      [device.id],
+    );
+    expect(count[0]?.n).toBe(150);
+    const newest = [...events].sort(
+      (a, b) =>
+        Date.parse(String(b['timestamp']).replace(/(\d{2})(\d{2})$/, '$1:$2')) -
+        Date.parse(String(a['timestamp']).replace(/(\d{2})(\d{2})$/, '$1:$2')),
+    )[0];
+    expect(shown.data[0]?.src_ip).toBe(newest?.['src_ip']);
+  });
+
+  it('stores log batches once', async () => {
+    const lines = [{ time: new Date().toISOString(), level: 'info', msg: 'rules reloaded' }];
+    expect((await asAgent('POST', 'logs', { seq: 1, lines })).json()).toEqual({ ack: 1 });
+    expect((await asAgent('POST', 'logs', { seq: 1, lines })).json()).toEqual({ ack: 1 });
+    const log = (await console_('GET', `/devicelog/${device.id}`)).json<{
+      data: { msg: string }[];
+    }>();
+    expect(log.data.map((l) => l.msg)).toEqual(['rules reloaded']);
+  });
+
+  it("revokes the agent's token when the device password changes", async () => {
+    await console_('PUT', `/devices/${device.id}`, { password: 'rotated-secret-5678' });
+    expect((await asAgent('GET', 'bundle')).statusCode).toBe(401);
+    const again = await agentLogin(device.id, 'rotated-secret-5678');
+    agent = { authorization: `Bearer ${again.json<{ access_token: string }>().access_token}` };
+    expect((await asAgent('GET', 'bundle')).statusCode).toBe(200);
+  });
+
+  it('keeps other organizations and Viewers out', async () => {
+    await api(server.app, {
+      method: 'POST',
+      url: '/users/open',
+      payload: { email: 'o@b.example', password: 'Other#2026', organization: 'B' },
+    });
+    const other = await signIn(server.app, 'o@b.example', 'Other#2026');
+    expect((await console_('GET', `/devices/${device.id}`, undefined, other)).statusCode).toBe(404);
+    expect(
+      (await console_('GET', `/devicelogsnort/${device.id}`, undefined, other)).statusCode,
+    ).toBe(404);
+    expect((await console_('GET', `/deviceupdate/${device.id}`, undefined, other)).statusCode).toBe(
+      404,
+    );
+    expect(
+      (
+        await console_(
+          'POST',
+          '/devices/',
+          { name: 'x', password: 'device-secret-1234', policy_id: policyId },
+          other,
+        )
+      ).statusCode,
+    ).toBe(404);
+    await console_('POST', '/users/', {
+      email: 'v@example.com',
+      password: 'Viewer#2026',
+      role: 'Viewer',
+    });
+    const viewer = await signIn(server.app, 'v@example.com', 'Viewer#2026');
+    expect((await console_('GET', '/devices/', undefined, viewer)).statusCode).toBe(200);
+    expect((await console_('DELETE', `/devices/${device.id}`, undefined, viewer)).statusCode).toBe(
+      403,
+    );
+  });
+
+  it('pushes new versions to a connected agent within seconds of a console change', async () => {
+    await server.app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = server.app.server.address() as AddressInfo;
+    const controller = new AbortController();
+    const response = await fetch(`http://127.0.0.1:${port}/api/v1/agent/events`, {
+      headers: agent,
+      signal: controller.signal,
+    });
+    expect(response.headers.get('content-type')).toContain('text/event-stream');
+    if (!response.body) throw new Error('no event stream body');
+    const reader: ReadableStreamDefaultReader<Uint8Array> = response.body.getReader();
+    const decoder = new TextDecoder();
+    let received = '';
+    const nextEvent = async () => {
+      const deadline = Date.now() + 5000;
+      while (Date.now() < deadline) {
+        const at = received.indexOf('event: versions');
+        const end = at >= 0 ? received.indexOf('\n\n', at) : -1;
+        if (end >= 0) {
+          const chunk = received.slice(at, end);
+          received = received.slice(end + 2);
+          return JSON.parse(chunk.split('data: ')[1] ?? '{}') as { policy_version: number };
+        }
+        const { value, done } = await reader.read();
+        if (done) break;
+        received += decoder.decode(value);
+      }
+      throw new Error(`no versions event; got ${received}`);
+    };
+    const initial = await nextEvent();
+    await console_('PUT', `/policies/${policyId}`, { overrides: [] });
+    const pushed = await nextEvent();
+    expect(pushed.policy_version).toBe(initial.policy_version + 1);
+    controller.abort();
+  });
+});

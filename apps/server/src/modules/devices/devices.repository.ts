@@ -1,0 +1,219 @@
+import type { DeviceMetrics } from '@palisade/contract';
+import type { Queryable } from '../../db/client.js';
+import type { ListSql, ListSpec } from '../../db/list-query.js';
+
+export interface DeviceRow {
+  id: number;
+  org_id: number;
+  name: string;
+  description: string;
+  address: string;
+  city: string;
+  licensed: boolean;
+  profile_id: number | null;
+  policy_id: number | null;
+  firewall_id: number | null;
+  online: boolean;
+  last_seen: Date | null;
+  config_version_local: number | null;
+  config_version_remote: number;
+  policy_version_local: number | null;
+  policy_version_remote: number;
+  flush_requested: boolean;
+  last_error: string | null;
+  state: string | null;
+  agent_version: string | null;
+  metrics: DeviceMetrics | null;
+  heartbeat_interval: number;
+  updated_at: Date;
+}
+
+const ONLINE =
+  'coalesce(d.last_seen > now() - make_interval(secs => d.heartbeat_interval * 3), false)';
+const PENDING = `(d.flush_requested OR d.config_version_local IS DISTINCT FROM d.config_version
+  OR d.policy_version_local IS DISTINCT FROM coalesce(p.version, 0))`;
+
+export const SELECT_DEVICE = `SELECT d.id, d.org_id, d.name, d.description, d.address, d.city, d.licensed,
+    d.profile_id, d.policy_id, d.firewall_id, ${ONLINE} AS online, d.last_seen,
+    d.config_version_local, d.config_version AS config_version_remote, d.policy_version_local,
+    coalesce(p.version, 0) AS policy_version_remote, d.flush_requested, d.last_error, d.state,
+    d.agent_version, d.metrics, d.heartbeat_interval, d.updated_at
+  FROM devices d LEFT JOIN policies p ON p.id = d.policy_id`;
+
+export const DEVICE_LIST_SPEC: ListSpec = {
+  sortable: {
+    id: 'd.id',
+    name: 'lower(d.name)',
+    address: 'd.address',
+    city: 'd.city',
+    last_seen: 'd.last_seen',
+    online: ONLINE,
+    update_pending: PENDING,
+    licensed: 'd.licensed',
+    updated_at: 'd.updated_at',
+  },
+  filterable: {
+    name: { sql: 'd.name', type: 'text' },
+    city: { sql: 'd.city', type: 'text' },
+    licensed: { sql: 'd.licensed', type: 'bool' },
+    online: { sql: ONLINE, type: 'bool' },
+    update_pending: { sql: PENDING, type: 'bool' },
+    policy_id: { sql: 'd.policy_id', type: 'int' },
+    profile_id: { sql: 'd.profile_id', type: 'int' },
+  },
+  searchable: ['d.name', 'd.description', 'd.address', 'd.city', 'd.last_error'],
+  defaultSort: 'd.id ASC',
+};
+
+export interface DeviceFields {
+  name?: string;
+  description?: string;
+  address?: string;
+  city?: string;
+  licensed?: boolean;
+  passwordHash?: string;
+  profileId?: number | null;
+  policyId?: number | null;
+  firewallId?: number | null;
+}
+
+export const devicesRepository = {
+  async list(db: Queryable, sql: ListSql): Promise<{ rows: DeviceRow[]; total: number }> {
+    const where = `d.org_id = $1 AND ${sql.where}`;
+    const n = sql.params.length;
+    const [rows, count] = await Promise.all([
+      db.query<DeviceRow>(
+        `${SELECT_DEVICE} WHERE ${where} ORDER BY ${sql.orderBy} LIMIT $${n + 1} OFFSET $${n + 2}`,
+        [...sql.params, sql.limit, sql.offset],
+      ),
+      db.query<{ total: number }>(
+        `SELECT count(*)::int AS total FROM devices d LEFT JOIN policies p ON p.id = d.policy_id WHERE ${where}`,
+        sql.params,
+      ),
+    ]);
+    return { rows, total: count[0]?.total ?? 0 };
+  },
+
+  async find(db: Queryable, orgId: number, id: number): Promise<DeviceRow | undefined> {
+    const [row] = await db.query<DeviceRow>(`${SELECT_DEVICE} WHERE d.org_id = $1 AND d.id = $2`, [
+      orgId,
+      id,
+    ]);
+    return row;
+  },
+
+  async insert(
+    db: Queryable,
+    orgId: number,
+    fields: Required<Omit<DeviceFields, 'passwordHash'>> & { passwordHash: string },
+  ) {
+    const [row] = await db.query<{ id: number }>(
+      `INSERT INTO devices (org_id, name, description, address, city, licensed, password_hash, profile_id, policy_id, firewall_id)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING id`,
+      [
+        orgId,
+        fields.name,
+        fields.description,
+        fields.address,
+        fields.city,
+        fields.licensed,
+        fields.passwordHash,
+        fields.profileId,
+        fields.policyId,
+        fields.firewallId,
+      ],
+    );
+    if (!row) throw new Error('INSERT … RETURNING gave no row');
+    return row.id;
+  },
+
+  async update(db: Queryable, id: number, fields: DeviceFields) {
+    const sets: string[] = [];
+    const params: (string | number | boolean | null)[] = [];
+    const set = (column: string, value: string | number | boolean | null | undefined) => {
+      if (value === undefined) return;
+      params.push(value);
+      sets.push(`${column} = $${params.length}`);
+    };
+    set('name', fields.name);
+    set('description', fields.description);
+    set('address', fields.address);
+    set('city', fields.city);
+    set('licensed', fields.licensed);
+    set('password_hash', fields.passwordHash);
+    set('profile_id', fields.profileId);
+    set('policy_id', fields.policyId);
+    set('firewall_id', fields.firewallId);
+    if (fields.passwordHash !== undefined) sets.push('token_version = token_version + 1');
+    if (sets.length === 0) return;
+    params.push(id);
+    await db.query(
+      `UPDATE devices SET ${sets.join(', ')}, updated_at = now() WHERE id = $${params.length}`,
+      params,
+    );
+  },
+
+  async delete(db: Queryable, id: number) {
+    await db.query('DELETE FROM devices WHERE id = $1', [id]);
+  },
+
+  async requestFlush(db: Queryable, id: number) {
+    await db.query('UPDATE devices SET flush_requested = true WHERE id = $1', [id]);
+  },
+
+  async countOwned(
+    db: Queryable,
+    table: 'device_profiles' | 'policies',
+    orgId: number,
+    id: number,
+  ) {
+    const [row] = await db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM ${table} WHERE org_id = $1 AND id = $2`,
+      [orgId, id],
+    );
+    return row?.n ?? 0;
+  },
+
+  async metrics(db: Queryable, deviceId: number, since: Date, limit: number) {
+    return db.query<{ time: Date } & DeviceMetrics>(
+      `SELECT time, cpu, memory_used, memory_total, disk_used, disk_total, net_in, net_out
+         FROM device_metrics WHERE device_id = $1 AND time >= $2 ORDER BY time DESC LIMIT $3`,
+      [deviceId, since, limit],
+    );
+  },
+
+  async logs(db: Queryable, deviceId: number, limit: number) {
+    return db.query<{ id: number; time: Date; level: string; msg: string }>(
+      'SELECT id, time, level, msg FROM device_logs WHERE device_id = $1 ORDER BY time DESC, id DESC LIMIT $2',
+      [deviceId, limit],
+    );
+  },
+
+  async alerts(db: Queryable, deviceId: number, limit: number) {
+    return db.query<DeviceAlertRow>(
+      `SELECT id, time, gid, sid, rev, msg, category, severity, action, proto, app_proto, src_ip, src_port,
+              dest_ip, dest_port, flow_id
+         FROM device_alerts WHERE device_id = $1 ORDER BY time DESC, id DESC LIMIT $2`,
+      [deviceId, limit],
+    );
+  },
+};
+
+export interface DeviceAlertRow {
+  id: number;
+  time: Date;
+  gid: number | null;
+  sid: number | null;
+  rev: number | null;
+  msg: string | null;
+  category: string | null;
+  severity: number | null;
+  action: string | null;
+  proto: string | null;
+  app_proto: string | null;
+  src_ip: string | null;
+  src_port: number | null;
+  dest_ip: string | null;
+  dest_port: number | null;
+  flow_id: number | null;
+}

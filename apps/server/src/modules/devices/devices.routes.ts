@@ -1,0 +1,110 @@
+import {
+  Device,
+  DeviceAlerts,
+  DeviceLog,
+  DeviceMonitor,
+  DeviceMonitorQuery,
+  DeviceUpdate,
+  DeviceWrite,
+  ErrorResponse,
+  IdParams,
+  ListQuery,
+  listResponse,
+  MessageResponse,
+} from '@palisade/contract';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { principalOf } from '../../plugins/auth.js';
+import { createDevicesService } from './devices.service.js';
+
+const errors = {
+  401: ErrorResponse,
+  403: ErrorResponse,
+  404: ErrorResponse,
+  409: ErrorResponse,
+  422: ErrorResponse,
+};
+const HOUR_MS = 3_600_000;
+
+export const devicesRoutes: FastifyPluginAsyncZod = async (app) => {
+  const devices = createDevicesService(app.ctx.db);
+  const signedIn = { onRequest: app.requireUser };
+  const tags = ['devices'];
+
+  app.get(
+    '/devices/',
+    {
+      ...signedIn,
+      schema: { tags, querystring: ListQuery, response: { 200: listResponse(Device), ...errors } },
+    },
+    (request) => devices.list(principalOf(request), request.query),
+  );
+  app.get(
+    '/devices/:id',
+    { ...signedIn, schema: { tags, params: IdParams, response: { 200: Device, ...errors } } },
+    (request) => devices.get(principalOf(request), request.params.id),
+  );
+  app.post(
+    '/devices/',
+    { ...signedIn, schema: { tags, body: DeviceWrite, response: { 201: Device, ...errors } } },
+    async (request, reply) =>
+      reply.status(201).send(await devices.create(principalOf(request), request.body)),
+  );
+  app.put(
+    '/devices/:id',
+    {
+      ...signedIn,
+      schema: { tags, params: IdParams, body: DeviceUpdate, response: { 200: Device, ...errors } },
+    },
+    (request) => devices.update(principalOf(request), request.params.id, request.body),
+  );
+  app.delete(
+    '/devices/:id',
+    {
+      ...signedIn,
+      schema: { tags, params: IdParams, response: { 200: MessageResponse, ...errors } },
+    },
+    async (request) => {
+      await devices.remove(principalOf(request), request.params.id);
+      return { msg: 'Device deleted' };
+    },
+  );
+  app.get(
+    '/deviceupdate/:id',
+    {
+      ...signedIn,
+      schema: { tags, params: IdParams, response: { 200: MessageResponse, ...errors } },
+    },
+    async (request) => {
+      await devices.flush(principalOf(request), request.params.id);
+      return { msg: 'Device update requested' };
+    },
+  );
+  app.get(
+    '/devicemonitor/:id',
+    {
+      ...signedIn,
+      schema: {
+        tags,
+        params: IdParams,
+        querystring: DeviceMonitorQuery,
+        response: { 200: DeviceMonitor, ...errors },
+      },
+    },
+    (request) => {
+      const since = request.query.since
+        ? new Date(request.query.since)
+        : new Date(Date.now() - HOUR_MS);
+      return devices.monitor(principalOf(request), request.params.id, since, request.query.limit);
+    },
+  );
+  app.get(
+    '/devicelog/:id',
+    { ...signedIn, schema: { tags, params: IdParams, response: { 200: DeviceLog, ...errors } } },
+    (request) => devices.log(principalOf(request), request.params.id),
+  );
+  app.get(
+    '/devicelogsnort/:id',
+    { ...signedIn, schema: { tags, params: IdParams, response: { 200: DeviceAlerts, ...errors } } },
+    (request) => devices.alerts(principalOf(request), request.params.id),
+  );
+};

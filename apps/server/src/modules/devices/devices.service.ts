@@ -1,0 +1,197 @@
+import {
+  DEVICE_ALERTS_SHOWN,
+  type Device,
+  type DeviceUpdate,
+  type DeviceWrite,
+  type ListQuery,
+  type ListResponse,
+} from '@palisade/contract';
+import type { z } from 'zod';
+import type { Database, Queryable } from '../../db/client.js';
+import { isUniqueViolation } from '../../db/errors.js';
+import { buildListSql } from '../../db/list-query.js';
+import { AppError, notFound } from '../../lib/app-error.js';
+import { hashSecret } from '../../lib/passwords.js';
+import { assertRole, type Principal } from '../../plugins/auth.js';
+import { notifyDevices } from '../../plugins/device-events.js';
+import { refreshDeviceConfigs } from './device-config.js';
+import {
+  DEVICE_LIST_SPEC,
+  devicesRepository as repo,
+  type DeviceRow,
+} from './devices.repository.js';
+
+const EDITORS = ['Administrator', 'Operator'] as const;
+const LOG_LINES_SHOWN = 500;
+
+export function presentDevice(row: DeviceRow): Device {
+  return {
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    address: row.address,
+    city: row.city,
+    licensed: row.licensed,
+    profile_id: row.profile_id,
+    policy_id: row.policy_id,
+    firewall_id: row.firewall_id,
+    online: row.online,
+    last_seen: row.last_seen?.toISOString() ?? null,
+    update_pending:
+      row.flush_requested ||
+      row.config_version_local !== row.config_version_remote ||
+      row.policy_version_local !== row.policy_version_remote,
+    config_version_local: row.config_version_local,
+    config_version_remote: row.config_version_remote,
+    policy_version_local: row.policy_version_local,
+    policy_version_remote: row.policy_version_remote,
+    last_error: row.last_error,
+    state: row.state,
+    agent_version: row.agent_version,
+    metrics: row.metrics,
+    updated_at: row.updated_at.toISOString(),
+  };
+}
+
+export function createDevicesService(db: Database) {
+  async function load(tx: Queryable, orgId: number, id: number): Promise<DeviceRow> {
+    const row = await repo.find(tx, orgId, id);
+    if (!row) throw notFound('Device');
+    return row;
+  }
+
+  async function assertAssignable(
+    tx: Queryable,
+    orgId: number,
+    body: { profile_id?: number | null; policy_id?: number | null },
+  ) {
+    if (
+      body.profile_id &&
+      (await repo.countOwned(tx, 'device_profiles', orgId, body.profile_id)) === 0
+    )
+      throw notFound('Profile');
+    if (body.policy_id && (await repo.countOwned(tx, 'policies', orgId, body.policy_id)) === 0)
+      throw notFound('Policy');
+  }
+
+  async function named<T>(write: () => Promise<T>, name: string | undefined): Promise<T> {
+    try {
+      return await write();
+    } catch (error) {
+      if (isUniqueViolation(error))
+        throw new AppError('conflict', `A device named '${name ?? ''}' already exists`);
+      throw error;
+    }
+  }
+
+  return {
+    async list(principal: Principal, query: ListQuery): Promise<ListResponse<Device>> {
+      const { rows, total } = await repo.list(
+        db,
+        buildListSql(query, DEVICE_LIST_SPEC, [principal.orgId]),
+      );
+      return { data: rows.map(presentDevice), recordsTotal: total };
+    },
+
+    get: async (principal: Principal, id: number) =>
+      presentDevice(await load(db, principal.orgId, id)),
+
+    async create(principal: Principal, body: z.output<typeof DeviceWrite>): Promise<Device> {
+      assertRole(principal, ...EDITORS);
+      const passwordHash = await hashSecret(body.password);
+      return db.transaction(async (tx) => {
+        await assertAssignable(tx, principal.orgId, body);
+        const id = await named(
+          () =>
+            repo.insert(tx, principal.orgId, {
+              name: body.name,
+              description: body.description,
+              address: body.address,
+              city: body.city,
+              licensed: body.licensed,
+              passwordHash,
+              profileId: body.profile_id,
+              policyId: body.policy_id,
+              firewallId: body.firewall_id,
+            }),
+          body.name,
+        );
+        await refreshDeviceConfigs(tx, principal.orgId, [id]);
+        return presentDevice(await load(tx, principal.orgId, id));
+      });
+    },
+
+    async update(
+      principal: Principal,
+      id: number,
+      body: z.output<typeof DeviceUpdate>,
+    ): Promise<Device> {
+      assertRole(principal, ...EDITORS);
+      const passwordHash =
+        body.password === undefined ? undefined : await hashSecret(body.password);
+      return db.transaction(async (tx) => {
+        await load(tx, principal.orgId, id);
+        await assertAssignable(tx, principal.orgId, body);
+        await named(
+          () =>
+            repo.update(tx, id, {
+              name: body.name,
+              description: body.description,
+              address: body.address,
+              city: body.city,
+              licensed: body.licensed,
+              passwordHash,
+              profileId: body.profile_id,
+              policyId: body.policy_id,
+              firewallId: body.firewall_id,
+            }),
+          body.name,
+        );
+        await refreshDeviceConfigs(tx, principal.orgId, [id]);
+        return presentDevice(await load(tx, principal.orgId, id));
+      });
+    },
+
+    async remove(principal: Principal, id: number): Promise<void> {
+      assertRole(principal, ...EDITORS);
+      await db.transaction(async (tx) => {
+        await load(tx, principal.orgId, id);
+        await repo.delete(tx, id);
+      });
+    },
+
+    /** GET /deviceupdate/{id}: the device re-pulls and re-applies everything. */
+    async flush(principal: Principal, id: number): Promise<void> {
+      assertRole(principal, ...EDITORS);
+      await db.transaction(async (tx) => {
+        await load(tx, principal.orgId, id);
+        await repo.requestFlush(tx, id);
+        await notifyDevices(tx, principal.orgId);
+      });
+    },
+
+    async monitor(principal: Principal, id: number, since: Date, limit: number) {
+      await load(db, principal.orgId, id);
+      const rows = await repo.metrics(db, id, since, limit);
+      return {
+        device_id: id,
+        data: rows.reverse().map((r) => ({ ...r, time: r.time.toISOString() })),
+      };
+    },
+
+    async log(principal: Principal, id: number) {
+      await load(db, principal.orgId, id);
+      const rows = await repo.logs(db, id, LOG_LINES_SHOWN);
+      return { device_id: id, data: rows.map((r) => ({ ...r, time: r.time.toISOString() })) };
+    },
+
+    async alerts(principal: Principal, id: number) {
+      await load(db, principal.orgId, id);
+      const rows = await repo.alerts(db, id, DEVICE_ALERTS_SHOWN);
+      return {
+        device_id: id,
+        data: rows.map((r) => ({ ...r, device_id: id, time: r.time.toISOString() })),
+      };
+    },
+  };
+}

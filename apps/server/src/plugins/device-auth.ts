@@ -1,0 +1,42 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { AppError } from '../lib/app-error.js';
+
+/** The device an agent token speaks for. */
+export interface DevicePrincipal {
+  deviceId: number;
+  orgId: number;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    device: DevicePrincipal | null;
+  }
+  interface FastifyInstance {
+    /** onRequest hook of agent routes: a valid agent token of an existing device. */
+    requireDevice: (request: FastifyRequest) => Promise<void>;
+  }
+}
+
+export const deviceAuthPlugin = fp(async (app: FastifyInstance) => {
+  const { db, tokens } = app.ctx;
+  app.decorateRequest('device', null);
+  app.decorate('requireDevice', async (request: FastifyRequest) => {
+    const match = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '');
+    const claims = match?.[1] ? await tokens.verify(match[1], 'palisade-agent') : undefined;
+    if (!claims) throw new AppError('unauthorized', 'Could not validate device credentials');
+    const [row] = await db.query<{ id: number; org_id: number; token_version: number }>(
+      'SELECT id, org_id, token_version FROM devices WHERE id = $1',
+      [claims.subject],
+    );
+    if (!row || row.token_version !== claims.tokenVersion) {
+      throw new AppError('unauthorized', 'Could not validate device credentials');
+    }
+    request.device = { deviceId: row.id, orgId: row.org_id };
+  });
+});
+
+export function deviceOf(request: FastifyRequest): DevicePrincipal {
+  if (!request.device) throw new AppError('unauthorized', 'Could not validate device credentials');
+  return request.device;
+}

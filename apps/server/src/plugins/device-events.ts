@@ -1,0 +1,53 @@
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import type { Queryable } from '../db/client.js';
+
+/** NOTIFY channel: the payload is the organization whose devices may run something new. */
+export const DEVICE_CHANNEL = 'palisade_devices';
+
+type Listener = () => void;
+
+/**
+ * Tells connected agents, on any replica, that what their devices run may have changed.
+ * Writers call notifyDevices inside their transaction; PostgreSQL delivers it on commit.
+ */
+export class DeviceEventHub {
+  private readonly byOrg = new Map<number, Set<Listener>>();
+
+  subscribe(orgId: number, listener: Listener): () => void {
+    let set = this.byOrg.get(orgId);
+    if (!set) {
+      set = new Set();
+      this.byOrg.set(orgId, set);
+    }
+    set.add(listener);
+    return () => {
+      set.delete(listener);
+      if (set.size === 0) this.byOrg.delete(orgId);
+    };
+  }
+
+  dispatch(payload: string): void {
+    const orgId = Number(payload);
+    for (const listener of this.byOrg.get(orgId) ?? []) listener();
+  }
+}
+
+export async function notifyDevices(tx: Queryable, orgId: number): Promise<void> {
+  await tx.query('SELECT pg_notify($1, $2)', [DEVICE_CHANNEL, String(orgId)]);
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    deviceEvents: DeviceEventHub;
+  }
+}
+
+export const deviceEventsPlugin = fp(async (app: FastifyInstance) => {
+  const hub = new DeviceEventHub();
+  const stop = await app.ctx.db.listen(DEVICE_CHANNEL, (payload) => hub.dispatch(payload));
+  app.decorate('deviceEvents', hub);
+  app.addHook('onClose', async () => {
+    await stop();
+  });
+});

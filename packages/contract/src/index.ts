@@ -5,3 +5,4 @@ export * from './system.js';
 export * from './rules.js';
 export * from './policies.js';
 export * from './devices.js';
+export * from './firewall.js';

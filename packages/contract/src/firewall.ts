@@ -1,0 +1,107 @@
+import { z } from 'zod';
+
+export const FirewallChain = z.enum(['input', 'forward', 'output']);
+export const FirewallAction = z.enum(['accept', 'drop', 'reject']);
+export const FirewallProtocol = z.enum(['any', 'tcp', 'udp', 'icmp', 'icmpv6', 'tcp_udp']);
+export const ConnectionState = z.enum(['new', 'established', 'related', 'invalid']);
+
+/**
+ * An address list as users write it: addresses, CIDR blocks, ranges (`10.0.0.1-10.0.0.9`),
+ * profile variables (`$HOME_NET`), `!` to negate the whole list; comma- or space-separated.
+ * Empty means any.
+ */
+const AddressList = z.string().trim().max(1_000_000).default('');
+/** Ports and ranges: `22`, `80,443`, `8000-8080`; empty means any; needs tcp, udp or tcp_udp. */
+const PortList = z.string().trim().max(10_000).default('');
+const InterfaceName = z
+  .string()
+  .trim()
+  .regex(/^[A-Za-z0-9_.:@-]{0,15}$/, 'Not valid')
+  .default('');
+
+export const FirewallRule = z.object({
+  chain: FirewallChain,
+  action: FirewallAction,
+  protocol: FirewallProtocol.default('any'),
+  source: AddressList,
+  destination: AddressList,
+  source_ports: PortList,
+  destination_ports: PortList,
+  /** Input interface (input/forward chains). */
+  in_interface: InterfaceName,
+  /** Output interface (forward/output chains). */
+  out_interface: InterfaceName,
+  /** Empty: any state. */
+  states: z.array(ConnectionState).max(4).default([]),
+  log: z.boolean().default(false),
+  counter: z.boolean().default(true),
+  comment: z.string().trim().max(200).default(''),
+  enabled: z.boolean().default(true),
+});
+export type FirewallRule = z.infer<typeof FirewallRule>;
+export type FirewallRuleInput = z.input<typeof FirewallRule>;
+
+export const ChainPolicies = z.object({
+  input: z.enum(['accept', 'drop']).default('drop'),
+  forward: z.enum(['accept', 'drop']).default('drop'),
+  output: z.enum(['accept', 'drop']).default('accept'),
+});
+export type ChainPolicies = z.infer<typeof ChainPolicies>;
+
+export const FirewallRuleset = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  description: z.string(),
+  policies: ChainPolicies,
+  /** In order: the first rule that matches decides. */
+  rules: z.array(FirewallRule),
+  device_count: z.number().int(),
+  updated_at: z.string(),
+});
+export type FirewallRuleset = z.infer<typeof FirewallRuleset>;
+
+export const FirewallRulesetWrite = z.object({
+  name: z.string().trim().min(1, 'Required').max(200),
+  description: z.string().trim().max(2000).default(''),
+  policies: ChainPolicies.default({ input: 'drop', forward: 'drop', output: 'accept' }),
+  rules: z.array(FirewallRule).max(100_000).default([]),
+});
+export type FirewallRulesetWriteInput = z.input<typeof FirewallRulesetWrite>;
+
+/** An L3 route of a device: `ip route replace <destination> via <gateway> dev <interface> metric <metric>`. */
+export const Route = z.object({
+  /** CIDR block or `default`. */
+  address: z.string().trim().min(1, 'Required').max(100),
+  gateway: z.string().trim().max(100).default(''),
+  metric: z.number().int().min(0).max(4_294_967_295).nullable().default(null),
+  interface: InterfaceName,
+});
+export type Route = z.infer<typeof Route>;
+
+/** Source NAT on the way out of an interface: masquerade, or SNAT to a fixed address. */
+export const SourceNat = z.object({
+  out_interface: InterfaceName.refine((name) => name !== '', 'Required'),
+  source: AddressList,
+  /** Empty: masquerade (the interface's own address). */
+  to_address: z.string().trim().max(100).default(''),
+});
+
+/** A port forward: traffic to `in_interface`:`port` goes to `to_address`:`to_port`. */
+export const PortForward = z.object({
+  in_interface: InterfaceName,
+  protocol: z.enum(['tcp', 'udp']),
+  port: z.number().int().min(1).max(65535),
+  to_address: z.string().trim().min(1, 'Required').max(100),
+  to_port: z.number().int().min(1).max(65535).nullable().default(null),
+  comment: z.string().trim().max(200).default(''),
+});
+
+export const DeviceNetwork = z.object({
+  /** L3 mode: the device routes; its routes and NAT are managed. */
+  l3_mode: z.boolean().default(false),
+  routes: z.array(Route).max(10_000).default([]),
+  source_nat: z.array(SourceNat).max(1000).default([]),
+  port_forwards: z.array(PortForward).max(10_000).default([]),
+});
+export type DeviceNetwork = z.infer<typeof DeviceNetwork>;
+export type DeviceNetworkInput = z.input<typeof DeviceNetwork>;

@@ -8,14 +8,24 @@ import { ROOT, launchChromium, startServer, startSmtp } from './lib/env.mjs';
 import { tests as routes } from './web/routes.spec.mjs';
 import { tests as signIn } from './web/sign-in.spec.mjs';
 import { tests as recovery } from './web/recovery.spec.mjs';
-import { tests as layout } from './web/layout.spec.mjs';
+import { tests as layout, versionTests } from './web/layout.spec.mjs';
 import { tests as users } from './web/users.spec.mjs';
 import { tests as table } from './web/table.spec.mjs';
-import { tests as last } from './web/last.spec.mjs';
+import { authDisabledTests, tests as last } from './web/last.spec.mjs';
 
 const TEST_TIMEOUT_MS = 60_000;
 const only = process.argv[2];
-const all = [...routes, ...signIn, ...recovery, ...layout, ...users, ...table, ...last];
+const all = [
+  ...routes,
+  ...signIn,
+  ...recovery,
+  ...layout,
+  ...versionTests,
+  ...users,
+  ...table,
+  ...authDisabledTests,
+  ...last,
+];
 const selected = only ? all.filter((t) => t.name.includes(only)) : all;
 
 const shots = path.join(ROOT, 'test-results');

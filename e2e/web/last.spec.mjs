@@ -1,6 +1,6 @@
 /* global document -- used in code that runs in the page */
 // Runs last: it trips the server's sign-in rate limit for one e-mail.
-import { assert, uniqueEmail, visible } from '../lib/ui.mjs';
+import { assert, uniqueEmail, visible, waitForPath } from '../lib/ui.mjs';
 
 export const tests = [
   {
@@ -21,6 +21,33 @@ export const tests = [
         text = (await error.textContent()) ?? '';
       }
       assert.equal(text, 'Too many login attempts');
+    },
+  },
+];
+
+export const authDisabledTests = [
+  {
+    name: 'auth disabled on the server: signed in without a login, with a warning banner',
+    async run({ browser, smtp, shot }) {
+      const { startServer } = await import('../lib/env.mjs');
+      const server = await startServer({
+        smtpPort: smtp.port,
+        extraEnv: { AUTH_DISABLED: 'true' },
+      });
+      const context = await browser.newContext({ baseURL: server.baseUrl });
+      try {
+        const page = await context.newPage();
+        await page.goto('/login');
+        await waitForPath(page, '/devices');
+        await visible(page.getByTestId('auth-disabled-banner'));
+        await visible(page.getByRole('link', { name: 'Users' }));
+        await shot('auth-disabled');
+        await page.getByRole('link', { name: 'Users' }).click();
+        await visible(page.getByRole('row', { name: /admin@example.com/ }));
+      } finally {
+        await context.close();
+        await server.stop();
+      }
     },
   },
 ];

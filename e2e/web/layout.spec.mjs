@@ -134,3 +134,25 @@ export const tests = [
     },
   },
 ];
+
+export const versionTests = [
+  {
+    name: 'version check: changed versions with an update available show the info notice',
+    async run({ page }) {
+      // The real server ships matching versions; answer as a server with an update waiting.
+      await page.route('**/api/v1/components', (route) =>
+        route.fulfill({
+          json: { packages: { server: { installed: '0.1.0', registry: '0.2.0' } } },
+        }),
+      );
+      await signIn(page);
+      await waitForNotice(page, 'Logged in');
+      await page.getByRole('button', { name: 'Close' }).click();
+      await waitForNotice(page, 'A new component versions available. Please update.');
+      const notice = page.getByTestId('notification');
+      assert.equal(await notice.getAttribute('data-color'), 'info');
+      const cached = await page.evaluate(() => localStorage.getItem('component_versions'));
+      assert.match(cached ?? '', /"registry":"0.2.0"/);
+    },
+  },
+];

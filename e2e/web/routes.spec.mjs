@@ -19,7 +19,7 @@ const AREAS = [
   { path: '/devices', title: 'Devices', placeholder: true },
   { path: '/monitoring', title: 'Monitoring', placeholder: true },
   { path: '/alerts', title: 'Alerts', placeholder: true },
-  { path: '/policies', title: 'Policies', placeholder: true },
+  { path: '/policies', title: 'Policies' },
   { path: '/firewall', title: 'Firewall', placeholder: true },
   { path: '/account', title: 'Account' },
   { path: '/admin/users/all', title: 'Users' },

@@ -27,15 +27,27 @@ export const tests = [
       assert.equal(sorted.get('sortDesc'), 'false');
       assert.equal(sorted.get('offset'), '0');
 
+      const searched = page.waitForResponse(
+        (r) => new URL(r.url()).searchParams.get('filter') === 'zed',
+      );
       await page.getByLabel('Search').fill('zed');
-      await page.waitForResponse((r) => new URL(r.url()).searchParams.get('filter') === 'zed');
+      await searched;
       await visible(page.getByRole('row', { name: /zed-/ }));
       assert.equal(await page.getByRole('row', { name: /amy-/ }).count(), 0);
 
+      await page.getByLabel('Search').fill('no-such-user-anywhere');
+      await visible(page.getByTestId('table-empty'));
+      assert.equal(await page.getByTestId('table-empty').textContent(), 'No data');
+      await page.getByLabel('Search').fill('');
+      await visible(page.getByRole('row', { name: /amy-/ }));
+
       await page.getByRole('combobox').click();
       await visible(page.getByRole('option', { name: 'All' }));
+      const everything = page.waitForResponse(
+        (r) => new URL(r.url()).searchParams.get('limit') === '999999',
+      );
       await page.getByRole('option', { name: 'All' }).click();
-      await page.waitForResponse((r) => new URL(r.url()).searchParams.get('limit') === '999999');
+      await everything;
     },
   },
   {

@@ -1,8 +1,9 @@
-import { Suspense } from 'react';
+import { Suspense, useEffect } from 'react';
 import { Outlet } from 'react-router';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import Alert from '@mui/material/Alert';
+import { preloadNotifier } from '../../components/notifications/NotificationsArea';
 import { FullPageSpinner } from '../../components/page/FullPageSpinner';
 import { MuiProviders } from '../../components/theme/MuiProviders';
 import { AppLayout } from '../../components/layout/AppLayout';
@@ -19,6 +20,7 @@ export function Component() {
   const { t } = useTranslation();
   const { authDisabled } = useStore(session);
   const user = useMe();
+  useEffect(() => void preloadNotifier(), []);
   const name = user === null ? '' : `${user.first_name} ${user.last_name}`.trim() || user.email;
   return (
     <MuiProviders>

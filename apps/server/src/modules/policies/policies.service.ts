@@ -66,6 +66,7 @@ export async function refreshPolicyVersions(
   ids?: number[],
 ): Promise<void> {
   for (const id of ids ?? (await repo.idsOfOrg(tx, orgId))) await renderStored(tx, id);
+  await notifyDevices(tx, orgId);
 }
 
 function present(row: PolicyRow, parts: PolicyParts, principal: Principal): Policy {

@@ -105,3 +105,13 @@ export const DeviceNetwork = z.object({
 });
 export type DeviceNetwork = z.infer<typeof DeviceNetwork>;
 export type DeviceNetworkInput = z.input<typeof DeviceNetwork>;
+
+/** What a device will receive for its firewall, routes and NAT, and why not if it cannot. */
+export const DeviceFirewallPreview = z.object({
+  config_version: z.number().int(),
+  nftables: z.string().nullable(),
+  routes: z.string().nullable(),
+  problems: z.array(
+    z.object({ rule: z.number().int().nullable(), field: z.string(), message: z.string() }),
+  ),
+});

@@ -43,7 +43,7 @@ const corpusLines: string[] = loadCorpusRuleFiles()
   .flatMap((file) => parseRulesFile(file.text).rules.map((rule) => rule.text));
 
 function checkDiagnostics(text: string, diagnostics: Diagnostic[]): void {
-  const lines = text.split('\n').length;
+  const lines = text.split(/\r\n|\r|\n/).length;
   for (const d of diagnostics) {
     expect(d.line).toBeGreaterThanOrEqual(1);
     expect(d.line).toBeLessThanOrEqual(lines);

@@ -91,6 +91,7 @@ function tokenEnd(s: string, start: number, what: string): number | Failure {
       if (depth === 0) return fail(i, 'incomplete-header', `unbalanced ']' in ${what}`);
       depth--;
     } else if (c === 40 /* ( */ || (depth === 0 && isBlank(c))) break;
+    else if (c === 41 /* ) */) return fail(i, 'incomplete-header', `unexpected ')' in ${what}`);
   }
   if (depth > 0) return fail(start, 'incomplete-header', `'[' in ${what} is never closed`);
   return i;
@@ -162,6 +163,7 @@ export function parseHeader(s: string): Header | Failure {
     while (i < n) {
       const c = s.charCodeAt(i);
       if (isBlank(c) || c === 40) break;
+      if (c === 41) return fail(i, 'incomplete-header', "unexpected ')' in the protocol");
       i++;
     }
     header.protocol = internSlice(s, protoStart, i, hashOf(s, protoStart, i));

@@ -29,9 +29,49 @@ export function trimEnd(text: string, start: number, end: number): number {
   return e;
 }
 
+/**
+ * Physical lines of a text: `\n`, `\r\n` and a lone `\r` end a line, as Python's universal
+ * newlines read them (suricata-update reads rule files so). Search positions are cached, so
+ * reading every line is one pass.
+ */
+export class LineReader {
+  /** End of the line's content (before its line break), after `read`. */
+  end = 0;
+  /** Start of the next line, after `read`. */
+  next = 0;
+  private nextLf: number;
+  private nextCr: number;
+
+  constructor(private readonly text: string) {
+    this.nextLf = text.indexOf('\n');
+    this.nextCr = text.indexOf('\r');
+  }
+
+  /** Reads the line starting at `pos` into `end` and `next`. */
+  read(pos: number): void {
+    const { text } = this;
+    if (this.nextLf >= 0 && this.nextLf < pos) this.nextLf = text.indexOf('\n', pos);
+    if (this.nextCr >= 0 && this.nextCr < pos) this.nextCr = text.indexOf('\r', pos);
+    const lf = this.nextLf;
+    const cr = this.nextCr;
+    if (cr >= 0 && (lf < 0 || cr < lf)) {
+      this.end = cr;
+      this.next = text.charCodeAt(cr + 1) === 10 ? cr + 2 : cr + 1;
+    } else if (lf >= 0) {
+      this.end = lf;
+      this.next = lf + 1;
+    } else {
+      this.end = text.length;
+      this.next = text.length;
+    }
+  }
+}
+
 export function toLogical(raw: string): LogicalText {
-  let nl = raw.indexOf('\n');
-  if (nl < 0) return { text: raw, lineStarts: null, strayBreak: -1 };
+  if (raw.indexOf('\n') < 0 && raw.indexOf('\r') < 0) {
+    return { text: raw, lineStarts: null, strayBreak: -1 };
+  }
+  const lines = new LineReader(raw);
   const parts: string[] = [];
   const lineStarts: number[] = [];
   let length = 0;
@@ -39,11 +79,12 @@ export function toLogical(raw: string): LogicalText {
   let strayBreak = -1;
   for (;;) {
     lineStarts.push(length);
-    if (nl < 0) {
+    lines.read(pos);
+    if (lines.next >= raw.length && lines.end === raw.length) {
       parts.push(raw.slice(pos));
       break;
     }
-    const end = trimEnd(raw, pos, nl);
+    const end = trimEnd(raw, pos, lines.end);
     let piece: string;
     if (end > pos && raw.charCodeAt(end - 1) === 92 /* \ */) {
       piece = raw.slice(pos, end - 1) + ' ';
@@ -53,8 +94,7 @@ export function toLogical(raw: string): LogicalText {
     }
     parts.push(piece);
     length += piece.length;
-    pos = nl + 1;
-    nl = raw.indexOf('\n', pos);
+    pos = lines.next;
   }
   return { text: parts.join(''), lineStarts, strayBreak };
 }

@@ -35,14 +35,17 @@ function isKeywordChar(c: number): boolean {
   );
 }
 
-/** The non-negative decimal integer in s[start, end), or -1. */
+/** sid, gid, rev and priority are 32-bit unsigned in Suricata and Snort. */
+const MAX_U32 = 4294967295;
+
+/** The non-negative decimal integer in s[start, end) (capped near 1e16), or -1. */
 function readUint(s: string, start: number, end: number): number {
-  if (end <= start || end - start > 15) return -1;
+  if (end <= start) return -1;
   let result = 0;
   for (let i = start; i < end; i++) {
     const c = s.charCodeAt(i);
     if (c < 48 || c > 57) return -1;
-    result = result * 10 + (c - 48);
+    if (result < 1e15) result = result * 10 + (c - 48);
   }
   return result;
 }
@@ -94,6 +97,19 @@ function readReference(value: string): RuleReference {
   if (comma < 0) return { system: value, id: '' };
   return { system: value.slice(0, comma).trim(), id: value.slice(comma + 1).trim() };
 }
+
+/** The keywords read here; each needs a value (Suricata and Snort refuse them bare). */
+const NEEDS_VALUE: ReadonlySet<string> = new Set([
+  'msg',
+  'sid',
+  'gid',
+  'rev',
+  'priority',
+  'classtype',
+  'metadata',
+  'reference',
+  'flowbits',
+]);
 
 /**
  * A `"` inside a quoted value closes it only when what follows (blanks aside) ends the value or
@@ -200,7 +216,12 @@ export function parseOptions(s: string, open: number): OptionFields | Failure {
       return fail(i, 'bad-keyword', `unexpected '${s[i] ?? ''}' after option keyword '${keyword}'`);
     }
     fields.options.push({ keyword, value });
-    if (value === null) continue;
+    if (value === null) {
+      if (NEEDS_VALUE.has(keyword)) {
+        return fail(kStart, 'missing-value', `option '${keyword}' needs a value`);
+      }
+      continue;
+    }
     switch (keyword) {
       case 'sid':
       case 'gid':
@@ -208,6 +229,9 @@ export function parseOptions(s: string, open: number): OptionFields | Failure {
       case 'priority': {
         const number = readUint(s, vStart, vEnd);
         if (number < 0) return fail(kStart, 'bad-number', `${keyword} '${value}' is not a number`);
+        if (number > MAX_U32) {
+          return fail(kStart, 'bad-number', `${keyword} ${value} is above ${MAX_U32}`);
+        }
         if (keyword === 'sid') {
           if (number === 0) return fail(kStart, 'bad-number', 'sid 0 is not allowed');
           fields.sid = number;

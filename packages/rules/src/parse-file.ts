@@ -3,7 +3,7 @@
 // An uncommented line that is not a valid rule gives an error diagnostic and no rule.
 
 import { checkAction } from './header.js';
-import { isBlank, toLogical, trimEnd } from './logical-text.js';
+import { isBlank, LineReader, toLogical, trimEnd } from './logical-text.js';
 import { parseRuleCore, toDiagnostic } from './parse-rule.js';
 import type { Diagnostic, ParseOptions, ParseRulesFileResult, Rule } from './types.js';
 
@@ -30,23 +30,22 @@ export function parseRulesFile(text: string, options: ParseOptions = {}): ParseR
   const rules: Rule[] = [];
   const diagnostics: Diagnostic[] = [];
   const n = text.length;
+  const lines = new LineReader(text);
   let pos = text.charCodeAt(0) === 0xfeff ? 1 : 0; // byte-order mark
   let lineNo = 1;
   while (pos < n) {
     const unitStart = pos;
     const unitLine = lineNo;
     let unitEnd: number;
+    let lineStart: number;
     let dangling = -1;
     for (;;) {
-      const nl = text.indexOf('\n', pos);
-      const lineEnd = nl < 0 ? n : nl;
-      const contentEnd =
-        lineEnd > pos && text.charCodeAt(lineEnd - 1) === 13 ? lineEnd - 1 : lineEnd;
-      const lineStart = pos;
-      pos = nl < 0 ? n : nl + 1;
+      lineStart = pos;
+      lines.read(pos);
+      pos = lines.next;
       lineNo++;
-      unitEnd = contentEnd;
-      const last = trimEnd(text, lineStart, contentEnd);
+      unitEnd = lines.end;
+      const last = trimEnd(text, lineStart, unitEnd);
       if (last === lineStart || text.charCodeAt(last - 1) !== 92 /* \ */) break;
       if (pos >= n) {
         dangling = last - 1;
@@ -68,7 +67,7 @@ export function parseRulesFile(text: string, options: ParseOptions = {}): ParseR
           code: 'dangling-continuation',
           message: 'the file ends inside a rule: its last line ends with \\',
           line: unitLine + lines - 1,
-          column: dangling - text.lastIndexOf('\n', dangling),
+          column: dangling - lineStart + 1,
         };
         if (fileName !== undefined) diagnostic.fileName = fileName;
         diagnostics.push(diagnostic);

@@ -73,6 +73,7 @@ export type DiagnosticCode =
   | 'missing-options'
   | 'trailing-text'
   | 'bad-keyword'
+  | 'missing-value'
   | 'unterminated-option'
   | 'unterminated-string'
   | 'bad-number'

@@ -4,7 +4,7 @@
 import { parseRulesFile } from '../parse-file.js';
 import type { Diagnostic, Rule } from '../types.js';
 import type { CorpusFile, Oracle, OracleRule } from './corpus.js';
-import { whyFieldsDiffer, whyReferenceRefuses, whyWeRefuse } from './deliberate.js';
+import { referenceQuirk, whyFieldsDiffer, whyReferenceRefuses, whyWeRefuse } from './deliberate.js';
 
 export interface Disagreement {
   file: string;
@@ -49,7 +49,8 @@ function referenceMsg(msg: string): string {
 function referenceReference(value: string): string {
   const comma = value.indexOf(',');
   if (comma < 0) return value.trim();
-  return `${value.slice(0, comma).trim()},${value.slice(comma + 1).trim()}`;
+  const id = value.slice(comma + 1).trim();
+  return id ? `${value.slice(0, comma).trim()},${id}` : value.slice(0, comma).trim();
 }
 
 /** `policy  max-detect-ips drop` → `policy max-detect-ips drop`: we split key from value. */
@@ -106,7 +107,7 @@ function compareRule(report: AgreementReport, file: string, rule: Rule, referenc
   for (const [field, ours, theirs] of comparableFields(rule, reference)) {
     report.fieldsCompared++;
     if (same(ours, theirs)) continue;
-    explained ??= whyFieldsDiffer(rule);
+    explained ??= whyFieldsDiffer(rule) ?? referenceQuirk(reference.raw);
     if (explained !== null) {
       report.deliberate.push({ file, line: rule.line, reason: `${field}: ${explained}` });
     } else {
@@ -142,7 +143,7 @@ function compareFile(
       compareRule(report, file.name, rule, reference);
       continue;
     }
-    const reason = whyReferenceRefuses(rule);
+    const reason = whyReferenceRefuses(rule) ?? whyFieldsDiffer(rule);
     if (reason !== null) report.deliberate.push({ file: file.name, line: rule.line, reason });
     else if (unread) {
       report.unchecked.push({ file: file.name, line: rule.line, reason: 'no reference output' });
@@ -160,7 +161,7 @@ function compareFile(
   const ourErrors = new Map(diagnostics.map((d) => [d.line, d]));
   for (const reference of records) {
     if (seen.has(reference.line)) continue;
-    const reason = whyWeRefuse(reference);
+    const reason = whyWeRefuse(reference) ?? referenceQuirk(reference.raw);
     if (reason !== null) {
       report.deliberate.push({ file: file.name, line: reference.line, reason });
       continue;

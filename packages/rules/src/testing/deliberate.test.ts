@@ -6,6 +6,7 @@ import type { Rule } from '../index.js';
 import type { OracleRule } from './corpus.js';
 import {
   referenceOptionNames,
+  referenceQuirk,
   whyFieldsDiffer,
   whyReferenceRefuses,
   whyWeRefuse,
@@ -63,6 +64,10 @@ describe('deliberate differences', () => {
     [{ raw: 'alert tcp a b -> c d (msg:"m";; sid:1;)' }, /empty option/],
     [{ raw: 'alert tcp a b -> c d (msg:"m"; con tent:"x"; sid:1;)' }, /not an option keyword/],
     [{ priority: 'high' }, /priority/],
+    [{ rev: -1 }, /out of 0/],
+    [{ sid: 2 ** 40 }, /out of 0/],
+    [{ source_addr: 'any!' }, /not an address/],
+    [{ raw: 'alert tcp a b -> c d (msg; sid:1;)' }, /without a value/],
   ])('explains why we refuse %j', (overrides, reason) => {
     expect(whyWeRefuse(record(overrides))).toMatch(reason);
   });
@@ -73,14 +78,19 @@ describe('deliberate differences', () => {
       /scoped/,
     );
     expect(whyReferenceRefuses(rule('rejectdst tcp any any -> any any (sid:1;)'))).toMatch(/list/);
-    expect(whyReferenceRefuses(rule('alert\ttcp any any -> any any (sid:1;)'))).toMatch(/tabs/);
   });
 
   it('explains field differences from the reference splitting inside quotes', () => {
     expect(whyFieldsDiffer(rule('alert tcp any any -> any any (msg:"a;b"; sid:1;)'))).toMatch(
       /quotes/,
     );
-    expect(whyFieldsDiffer(rule('alert tcp any any -> any [1, 2] (sid:1;)'))).toMatch(/blanks/);
+    expect(whyFieldsDiffer(rule('alert tcp any any -> any [1, 2] (sid:1;)'))).toMatch(/blank/);
+    expect(whyFieldsDiffer(rule('alert\ttcp any any -> any any (sid:1;)'))).toMatch(/tabs/);
+    expect(whyFieldsDiffer(rule('alert tcp any any -> any any (content:a\\\\; sid:1;)'))).toMatch(
+      /escaped/,
+    );
+    expect(referenceQuirk('alert tcp any any -> any any (content:a\\;; sid:1;)')).toMatch(/jumps/);
+    expect(referenceQuirk('alert tcp any any -> any any [80] (sid:1;)')).toMatch(/extra words/);
     expect(referenceOptionNames('alert ip a b -> c d (msg:"a;b"; sid:1;)')).toEqual([
       'msg',
       'b"',

@@ -1,8 +1,10 @@
 // Rule parser throughput over every rule file of the shared corpus (tarball members included),
-// beside two references measured in the same run: reading + gunzipping the corpus, and a naive
-// pass that splits each file into lines and JSON-encodes every line. Prints figures and ratios;
-// asserts nothing.
+// beside references measured in the same run: reading + gunzipping the corpus, a naive pass
+// that splits each file into lines and JSON-encodes every line, and, when the system Python has
+// it (Debian package suricata-update), suricata-update's own parser on the same texts. Prints
+// figures and ratios; asserts nothing.
 
+import { spawnSync } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -50,6 +52,37 @@ function recordedReferenceRate(): { rules: number; seconds: number } {
   return { rules, seconds };
 }
 
+// suricata.update.rule over the same texts (JSON on stdin), median of three passes.
+const SURICATA_UPDATE = `
+import io, json, logging, statistics, sys, time
+from suricata.update import rule
+logging.disable(logging.CRITICAL)
+texts = json.load(sys.stdin)
+times = []
+for _ in range(3):
+    started = time.perf_counter()
+    count = sum(len(rule.parse_fileobj(io.StringIO(text))) for text in texts)
+    times.append(time.perf_counter() - started)
+print(count, statistics.median(times))
+`;
+
+function suricataUpdateRun(texts: string[]): { rules: number; seconds: number } | string {
+  const probe = spawnSync('python3', ['-c', 'import suricata.update.rule'], { encoding: 'utf8' });
+  if (probe.error) return `not run: ${probe.error.message}`;
+  if (probe.status !== 0) {
+    return 'not run: the system Python has no suricata.update (apt install suricata-update)';
+  }
+  const run = spawnSync('python3', ['-c', SURICATA_UPDATE], {
+    input: JSON.stringify(texts),
+    encoding: 'utf8',
+    maxBuffer: 1 << 20,
+  });
+  if (run.error) return `not run: ${run.error.message}`;
+  if (run.status !== 0) return `failed: ${run.stderr.trim().split('\n').pop() ?? 'python3'}`;
+  const [rules = NaN, seconds = NaN] = run.stdout.trim().split(' ').map(Number);
+  return { rules, seconds };
+}
+
 if (!corpusAvailable()) {
   console.error(`rules bench: the shared corpus is missing at ${corpusRoot}`);
   process.exit(1);
@@ -94,6 +127,16 @@ console.log(
 console.log(
   `ratio parse / read + gunzip:              ${(parse.seconds / readSeconds).toFixed(2)}× the time`,
 );
+const live = suricataUpdateRun(files.map((file) => file.text));
+if (typeof live === 'string') {
+  console.log(`suricata-update, this run:                ${live}`);
+} else {
+  const liveRate = live.rules / live.seconds;
+  console.log(
+    `suricata-update, this run:                ${fmt(liveRate)} rules/s (${fmt(live.rules)} rules) ` +
+      `→ ours ${(rate / liveRate).toFixed(1)}×`,
+  );
+}
 const recorded = recordedReferenceRate();
 const referenceRate = recorded.rules / recorded.seconds;
 console.log(

@@ -1,0 +1,300 @@
+// One device's agent: sign-in, heartbeats with metrics, the push channel, bundle sync, and the
+// alert and log spools with their senders. `run` uses one; `fleet` runs many in one process.
+
+import type { AgentVersions, DeviceMetrics } from '@palisade/contract';
+import { mkdir, readFile } from 'node:fs/promises';
+import type { Logger } from 'pino';
+import { Applier, sameVersions, type Versions } from './apply/applier.js';
+import { AgentApi, ApiError, type LogLine } from './client/api.js';
+import { backoffDelay, sleep } from './client/backoff.js';
+import { followEvents } from './client/events.js';
+import { EveCollector } from './eve/collector.js';
+import type { EveEvent } from './eve/tailer.js';
+import type { LogTap } from './log.js';
+import { SystemMetrics, type MetricsSource } from './metrics/system.js';
+import { AlertSimulation } from './simulate/alerts.js';
+import { SimulatedMetrics } from './simulate/metrics.js';
+import { Batcher } from './spool/batcher.js';
+import { SpoolSender } from './spool/sender.js';
+import { Spool } from './spool/spool.js';
+
+export interface AgentSettings {
+  server: string;
+  deviceId: number;
+  password: string;
+  outputDir: string;
+  stateDir: string;
+  reloadCommands: string[];
+  reloadTimeoutMs: number;
+  /** Suricata's eve.json to follow (null: none). */
+  eve: string | null;
+  eveStartAtEnd: boolean;
+  simulate: boolean;
+  /** Simulated alerts per second outside bursts. */
+  simulateRate: number;
+  diskPath: string;
+  batchSize: number;
+  batchDelayMs: number;
+  spoolMaxBytes: number;
+  /** Seconds between heartbeats instead of the server's interval. */
+  heartbeatSeconds: number | null;
+  push: boolean;
+  /** Wait this long before the first heartbeat (a fleet spreads its start). */
+  startDelayMs: number;
+}
+
+export interface AgentContext {
+  log: Logger;
+  tap: LogTap;
+  agentVersion: string;
+}
+
+export interface AgentStats {
+  heartbeats: number;
+  heartbeatErrors: number;
+  alertsSpooled: number;
+  alertAck: number;
+  pushConnected: boolean;
+}
+
+export class Agent {
+  readonly api: AgentApi;
+  readonly applier: Applier;
+  readonly log: Logger;
+  readonly stats: AgentStats = {
+    heartbeats: 0,
+    heartbeatErrors: 0,
+    alertsSpooled: 0,
+    alertAck: 0,
+    pushConnected: false,
+  };
+  private readonly stopper = new AbortController();
+  private readonly tasks: Promise<void>[] = [];
+  private readonly stoppers: (() => Promise<void>)[] = [];
+  private metrics: MetricsSource | undefined;
+  private simulation: AlertSimulation | undefined;
+  private wakeHeartbeat: (() => void) | undefined;
+
+  constructor(
+    private readonly settings: AgentSettings,
+    private readonly context: AgentContext,
+  ) {
+    this.log = context.log.child({ device_id: settings.deviceId });
+    this.api = new AgentApi({
+      server: settings.server,
+      deviceId: settings.deviceId,
+      password: settings.password,
+      agentVersion: context.agentVersion,
+    });
+    this.applier = new Applier({
+      api: this.api,
+      outputDir: settings.outputDir,
+      stateDir: settings.stateDir,
+      reloadCommands: settings.reloadCommands,
+      reloadTimeoutMs: settings.reloadTimeoutMs,
+      log: this.log,
+      onRules: (rules) => this.simulation?.setRules(rules),
+      onChange: () => this.wakeHeartbeat?.(),
+    });
+  }
+
+  get versions(): AgentVersions {
+    return this.applier.versions;
+  }
+
+  async start(): Promise<void> {
+    const { settings } = this;
+    await mkdir(settings.stateDir, { recursive: true });
+    await mkdir(settings.outputDir, { recursive: true });
+    await this.applier.load();
+    await this.startLogs();
+    await this.startAlerts();
+    this.metrics = settings.simulate
+      ? new SimulatedMetrics(settings.deviceId)
+      : new SystemMetrics(settings.diskPath);
+    this.tasks.push(this.heartbeatLoop());
+    if (settings.push) this.tasks.push(this.pushLoop());
+    this.log.info(
+      { server: settings.server, versions: this.applier.versions, simulate: settings.simulate },
+      'agent started',
+    );
+  }
+
+  async stop(): Promise<void> {
+    this.stopper.abort();
+    this.wakeHeartbeat?.();
+    await Promise.allSettled(this.tasks);
+    await this.applier.idle();
+    for (const stop of this.stoppers.reverse()) await stop();
+  }
+
+  private async startLogs(): Promise<void> {
+    const spool = await Spool.open<LogLine>(this.settings.stateDir, 'logs', {
+      maxBytes: 64 * 1024 * 1024,
+    });
+    const sender = new SpoolSender<LogLine>({
+      spool,
+      send: (batch, signal) => this.api.logs(batch.seq, batch.items, signal),
+    });
+    const batcher = new Batcher<LogLine>(spool, {
+      maxItems: 500,
+      maxDelayMs: 2000,
+      onBatch: () => sender.notify(),
+    });
+    const detach = this.context.tap.attach(this.settings.deviceId, (line) => {
+      batcher.add(line).catch(() => undefined);
+    });
+    sender.start();
+    this.stoppers.push(async () => {
+      detach();
+      await batcher.flush();
+      await sender.stop();
+    });
+  }
+
+  private async startAlerts(): Promise<void> {
+    const { settings, log } = this;
+    const spool = await Spool.open<EveEvent>(settings.stateDir, 'alerts', {
+      maxBytes: settings.spoolMaxBytes,
+      onDrop: (seq, items) => log.error({ seq, items }, 'alert spool full: oldest batch dropped'),
+    });
+    const sender = new SpoolSender<EveEvent>({
+      spool,
+      send: (batch, signal) => this.api.alerts(batch.seq, batch.items, signal),
+      onAck: (ack) => {
+        this.stats.alertAck = ack;
+      },
+      onError: (error, attempt) => {
+        if (attempt === 1 || attempt % 10 === 0) {
+          log.warn({ err: error, attempt, waiting: spool.size }, 'sending alerts failed');
+        }
+      },
+    });
+    sender.start();
+    this.stoppers.push(() => sender.stop());
+    const batch = {
+      maxItems: settings.batchSize,
+      maxDelayMs: settings.batchDelayMs,
+      onBatch: () => sender.notify(),
+    };
+    if (settings.eve) {
+      const collector = new EveCollector({
+        file: settings.eve,
+        spool,
+        batch,
+        startAtEnd: settings.eveStartAtEnd,
+        onError: (error) => log.warn({ err: error }, 'reading eve.json failed'),
+        onMalformed: (position, reason) => log.warn({ position, reason }, 'eve.json line skipped'),
+      });
+      collector.start();
+      this.stoppers.push(() => collector.stop());
+    }
+    if (settings.simulate) {
+      const batcher = new Batcher<EveEvent>(spool, {
+        ...batch,
+        onError: (error) => log.warn({ err: error }, 'spooling simulated alerts failed'),
+      });
+      this.simulation = new AlertSimulation({
+        deviceId: settings.deviceId,
+        rate: settings.simulateRate,
+      });
+      try {
+        this.simulation.setRules(await readFile(this.applier.rulesFile, 'utf8'));
+      } catch {
+        // no bundle yet: alerts start once one is applied
+      }
+      this.tasks.push(this.simulateLoop(batcher));
+      this.stoppers.push(() => batcher.flush());
+    }
+  }
+
+  private async simulateLoop(batcher: Batcher<EveEvent>): Promise<void> {
+    const signal = this.stopper.signal;
+    let last = Date.now();
+    while (!signal.aborted) {
+      await sleep(1000, signal);
+      const now = Date.now();
+      const simulation = this.simulation;
+      if (!simulation) return;
+      for (const event of simulation.tick(now, (now - last) / 1000)) {
+        this.stats.alertsSpooled += 1;
+        await batcher.add(event, null);
+      }
+      if (this.metrics instanceof SimulatedMetrics) this.metrics.load = simulation.currentRate;
+      last = now;
+    }
+  }
+
+  private onRemote(remote: Versions, pull: boolean): void {
+    const local = this.applier.versions;
+    const same = sameVersions(remote, local);
+    if (!pull && same) return;
+    this.applier.trigger({ remote }).catch(() => undefined);
+  }
+
+  private async heartbeatOnce(): Promise<number> {
+    let metrics: DeviceMetrics | undefined;
+    try {
+      metrics = await this.metrics?.sample();
+    } catch (error) {
+      this.log.debug({ err: error }, 'metrics unavailable');
+    }
+    const reply = await this.api.heartbeat(
+      {
+        state: this.applier.state,
+        metrics,
+        local: this.applier.versions,
+        agent_version: this.context.agentVersion,
+        last_error: this.applier.lastError,
+      },
+      this.stopper.signal,
+    );
+    this.stats.heartbeats += 1;
+    this.onRemote(reply.remote, reply.pull);
+    return (this.settings.heartbeatSeconds ?? reply.interval) * 1000;
+  }
+
+  private async heartbeatLoop(): Promise<void> {
+    const signal = this.stopper.signal;
+    let attempt = 0;
+    let interval = 30_000;
+    await sleep(this.settings.startDelayMs, signal);
+    while (!signal.aborted) {
+      let wait: number;
+      try {
+        interval = await this.heartbeatOnce();
+        wait = interval;
+        attempt = 0;
+      } catch (error) {
+        if (signal.aborted) return;
+        attempt += 1;
+        this.stats.heartbeatErrors += 1;
+        const retryAfter = error instanceof ApiError ? error.retryAfter : undefined;
+        wait = retryAfter
+          ? retryAfter * 1000
+          : Math.min(interval, backoffDelay(attempt, { baseMs: 1000, maxMs: 60_000 }));
+        if (attempt === 1 || attempt % 10 === 0) {
+          this.log.warn({ err: error, attempt }, 'heartbeat failed');
+        }
+      }
+      const wake = new AbortController();
+      this.wakeHeartbeat = () => wake.abort();
+      await sleep(wait, AbortSignal.any([signal, wake.signal]));
+      this.wakeHeartbeat = undefined;
+    }
+  }
+
+  private async pushLoop(): Promise<void> {
+    await sleep(this.settings.startDelayMs, this.stopper.signal);
+    await followEvents({
+      api: this.api,
+      signal: this.stopper.signal,
+      onVersions: (push) => this.onRemote(push, push.pull),
+      onState: (state, error) => {
+        this.stats.pushConnected = state === 'open';
+        if (state === 'open') this.log.debug('push channel open');
+        else this.log.debug({ err: error }, 'push channel closed');
+      },
+    });
+  }
+}

@@ -1,0 +1,198 @@
+// The agent's side of /api/v1/agent/*: sign-in and token renewal, and one method per call.
+// Every answer is checked against the contract's schema (unknown fields are dropped).
+
+import {
+  AGENT_PROTOCOL_VERSION,
+  AgentAck,
+  AgentBundle,
+  AgentHeartbeatReply,
+  AgentToken,
+  type AgentHeartbeat,
+} from '@palisade/contract';
+import type { z } from 'zod';
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    /** Seconds the server asked us to wait (429). */
+    readonly retryAfter?: number,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+export interface AgentApiOptions {
+  server: string;
+  deviceId: number;
+  password: string;
+  agentVersion: string;
+  /** Per request, except the event stream (default 15 s). */
+  timeoutMs?: number;
+}
+
+export type BundleAnswer =
+  { status: 'not-modified' } | { status: 'ok'; bundle: AgentBundle; etag: string | null };
+
+export type AppliedReport = {
+  config_version: number;
+  policy_version: number;
+  ok: boolean;
+  error?: string | null;
+};
+
+export interface LogLine {
+  time: string;
+  level: 'debug' | 'info' | 'warn' | 'error';
+  msg: string;
+}
+
+/** Renew when less than this share of the token's lifetime is left. */
+const RENEW_AT = 0.2;
+
+export class AgentApi {
+  private readonly base: URL;
+  private token: string | undefined;
+  private renewAt = 0;
+  private signingIn: Promise<string> | undefined;
+
+  constructor(private readonly options: AgentApiOptions) {
+    const server = options.server.endsWith('/') ? options.server : `${options.server}/`;
+    this.base = new URL('api/v1/agent/', server);
+  }
+
+  get deviceId(): number {
+    return this.options.deviceId;
+  }
+
+  private url(name: string): URL {
+    return new URL(name, this.base);
+  }
+
+  private signal(outer?: AbortSignal): AbortSignal {
+    const timeout = AbortSignal.timeout(this.options.timeoutMs ?? 15_000);
+    return outer ? AbortSignal.any([outer, timeout]) : timeout;
+  }
+
+  private static async fail(response: Response, what: string): Promise<never> {
+    let message = `${what}: HTTP ${response.status}`;
+    try {
+      const body = (await response.json()) as { msg?: unknown };
+      if (typeof body.msg === 'string') message += ` ${body.msg}`;
+    } catch {
+      // not JSON
+    }
+    const retry = Number(response.headers.get('retry-after'));
+    throw new ApiError(response.status, message, Number.isFinite(retry) ? retry : undefined);
+  }
+
+  /** Signs in now (also done on demand by every call). */
+  async login(signal?: AbortSignal): Promise<string> {
+    const response = await fetch(this.url('login'), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        device_id: this.options.deviceId,
+        password: this.options.password,
+        agent_version: this.options.agentVersion,
+        protocol: AGENT_PROTOCOL_VERSION,
+      }),
+      signal: this.signal(signal),
+    });
+    if (!response.ok) await AgentApi.fail(response, 'sign-in');
+    const token = AgentToken.parse(await response.json());
+    this.token = token.access_token;
+    this.renewAt = Date.now() + token.expires_in * 1000 * (1 - RENEW_AT);
+    return token.access_token;
+  }
+
+  private async bearer(signal?: AbortSignal): Promise<string> {
+    if (this.token && Date.now() < this.renewAt) return this.token;
+    this.signingIn ??= this.login(signal).finally(() => {
+      this.signingIn = undefined;
+    });
+    return this.signingIn;
+  }
+
+  /** An authorised request; a 401 signs in again once and retries. */
+  private async call(
+    name: string,
+    init: { method: string; body?: unknown; headers?: Record<string, string> },
+    signal?: AbortSignal,
+    timeout = true,
+  ): Promise<Response> {
+    for (let attempt = 0; ; attempt++) {
+      const token = await this.bearer(signal);
+      const headers: Record<string, string> = { authorization: `Bearer ${token}`, ...init.headers };
+      if (init.body !== undefined) headers['content-type'] = 'application/json';
+      const response = await fetch(this.url(name), {
+        method: init.method,
+        headers,
+        body: init.body === undefined ? undefined : JSON.stringify(init.body),
+        signal: timeout ? this.signal(signal) : signal,
+      });
+      if (response.status === 401 && attempt === 0) {
+        await response.body?.cancel();
+        if (this.token === token) this.token = undefined;
+        continue;
+      }
+      return response;
+    }
+  }
+
+  private async json<S extends z.ZodType>(
+    schema: S,
+    name: string,
+    init: { method: string; body?: unknown },
+    signal?: AbortSignal,
+  ): Promise<z.infer<S>> {
+    const response = await this.call(name, init, signal);
+    if (!response.ok) await AgentApi.fail(response, name);
+    return schema.parse(await response.json());
+  }
+
+  heartbeat(body: AgentHeartbeat, signal?: AbortSignal): Promise<AgentHeartbeatReply> {
+    return this.json(AgentHeartbeatReply, 'heartbeat', { method: 'POST', body }, signal);
+  }
+
+  async bundle(etag: string | null, signal?: AbortSignal): Promise<BundleAnswer> {
+    const headers: Record<string, string> = etag ? { 'if-none-match': etag } : {};
+    const response = await this.call('bundle', { method: 'GET', headers }, signal);
+    if (response.status === 304) {
+      await response.body?.cancel();
+      return { status: 'not-modified' };
+    }
+    if (!response.ok) await AgentApi.fail(response, 'bundle');
+    const bundle = AgentBundle.parse(await response.json());
+    return { status: 'ok', bundle, etag: response.headers.get('etag') };
+  }
+
+  async applied(body: AppliedReport, signal?: AbortSignal): Promise<void> {
+    const response = await this.call('applied', { method: 'POST', body }, signal);
+    if (!response.ok) await AgentApi.fail(response, 'applied');
+    await response.body?.cancel();
+  }
+
+  async alerts(seq: number, events: unknown[], signal?: AbortSignal): Promise<number> {
+    const body = { seq, events };
+    return (await this.json(AgentAck, 'alerts', { method: 'POST', body }, signal)).ack;
+  }
+
+  async logs(seq: number, lines: LogLine[], signal?: AbortSignal): Promise<number> {
+    const body = { seq, lines };
+    return (await this.json(AgentAck, 'logs', { method: 'POST', body }, signal)).ack;
+  }
+
+  /** Opens the server-sent-event stream (no time limit: it stays open). */
+  async events(signal: AbortSignal): Promise<Response> {
+    const response = await this.call(
+      'events',
+      { method: 'GET', headers: { accept: 'text/event-stream' } },
+      signal,
+      false,
+    );
+    if (!response.ok || !response.body) await AgentApi.fail(response, 'events');
+    return response;
+  }
+}

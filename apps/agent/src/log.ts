@@ -1,0 +1,76 @@
+// The agent's logger: pino, JSON lines on stdout (pretty on a terminal is left to pino-pretty
+// outside the agent), and a tap that hands each line of a device to that device's log spool so
+// the console can show it (POST /agent/logs).
+
+import pino, { type Logger } from 'pino';
+import type { LogLine } from './client/api.js';
+
+type Level = LogLine['level'];
+
+function levelName(level: number): Level {
+  if (level >= 50) return 'error';
+  if (level >= 40) return 'warn';
+  if (level >= 30) return 'info';
+  return 'debug';
+}
+
+/** Bindings and fields not repeated in the shipped message. */
+const OMIT = new Set(['level', 'time', 'pid', 'hostname', 'msg', 'device_id', 'name']);
+
+/** One pino JSON line as a protocol log line (null for lines that are not objects). */
+export function toLogLine(json: string): { deviceId: number | null; line: LogLine } | null {
+  let record: Record<string, unknown>;
+  try {
+    const parsed: unknown = JSON.parse(json);
+    if (typeof parsed !== 'object' || parsed === null) return null;
+    record = parsed as Record<string, unknown>;
+  } catch {
+    return null;
+  }
+  const extras: string[] = [];
+  for (const [key, value] of Object.entries(record)) {
+    if (OMIT.has(key)) continue;
+    if (key === 'err' && typeof value === 'object' && value !== null) {
+      const message = (value as { message?: unknown }).message;
+      extras.push(`err=${typeof message === 'string' ? message : JSON.stringify(value)}`);
+    } else {
+      extras.push(`${key}=${typeof value === 'string' ? value : JSON.stringify(value)}`);
+    }
+  }
+  const msg = [typeof record.msg === 'string' ? record.msg : '', ...extras].join(' ').trim();
+  const time = typeof record.time === 'number' ? new Date(record.time) : new Date();
+  return {
+    deviceId: typeof record.device_id === 'number' ? record.device_id : null,
+    line: {
+      time: time.toISOString(),
+      level: levelName(typeof record.level === 'number' ? record.level : 30),
+      msg: msg.slice(0, 8000),
+    },
+  };
+}
+
+export class LogTap {
+  private readonly sinks = new Map<number, (line: LogLine) => void>();
+
+  /** Lines logged with `device_id: id` go to `sink`. */
+  attach(id: number, sink: (line: LogLine) => void): () => void {
+    this.sinks.set(id, sink);
+    return () => this.sinks.delete(id);
+  }
+
+  write(chunk: string): void {
+    const parsed = toLogLine(chunk);
+    if (!parsed || parsed.deviceId === null) return;
+    this.sinks.get(parsed.deviceId)?.(parsed.line);
+  }
+}
+
+export function createLogger(options: { level: string; shipLevel?: string; tap: LogTap }): Logger {
+  return pino(
+    { name: 'palisade-agent', level: 'debug' },
+    pino.multistream([
+      { level: options.level as pino.Level, stream: process.stdout },
+      { level: (options.shipLevel ?? 'info') as pino.Level, stream: options.tap },
+    ]),
+  );
+}

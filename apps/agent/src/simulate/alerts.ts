@@ -1,0 +1,285 @@
+// Simulated IDS alerts in eve.json shape, naming the signatures of the device's own policy
+// (read from the bundle's rules text). Sources and targets come from a fixed population of
+// internal hosts (private ranges) and outside addresses (public ranges), both Zipf-weighted so a
+// few talk a lot; the rate is a quiet Poisson background with occasional bursts (a scan or a
+// noisy host firing one signature family for tens of seconds).
+
+import { parseRulesFile, type Rule } from '@palisade/rules';
+import type { EveEvent } from '../eve/tailer.js';
+import { drawIndex, Random, seedFrom, zipfTable } from './random.js';
+
+export interface Signature {
+  gid: number;
+  sid: number;
+  rev: number;
+  msg: string;
+  classtype: string | null;
+  severity: number;
+  protocol: string;
+  inbound: boolean;
+  destPort: number | null;
+  action: string;
+}
+
+/** Default priorities of the classtypes of Suricata's classification.config. */
+const CLASS_PRIORITY: Record<string, number> = {
+  'attempted-admin': 1,
+  'attempted-user': 1,
+  'inappropriate-content': 1,
+  'policy-violation': 1,
+  'shellcode-detect': 1,
+  'successful-admin': 1,
+  'successful-user': 1,
+  'trojan-activity': 1,
+  'unsuccessful-user': 1,
+  'web-application-attack': 1,
+  'command-and-control': 1,
+  'exploit-kit': 1,
+  'domain-c2': 1,
+  'credential-theft': 1,
+  'targeted-activity': 1,
+  'attempted-dos': 2,
+  'attempted-recon': 2,
+  'bad-unknown': 2,
+  'default-login-attempt': 2,
+  'denial-of-service': 2,
+  'misc-attack': 2,
+  'non-standard-protocol': 2,
+  'rpc-portmap-decode': 2,
+  'successful-dos': 2,
+  'successful-recon-largescale': 2,
+  'successful-recon-limited': 2,
+  'suspicious-filename-detect': 2,
+  'suspicious-login': 2,
+  'system-call-detect': 2,
+  'unusual-client-port-connection': 2,
+  'web-application-activity': 2,
+  'coin-mining': 2,
+  'social-engineering': 2,
+  'external-ip-check': 2,
+  'pup-activity': 2,
+  'icmp-event': 3,
+  'misc-activity': 3,
+  'network-scan': 3,
+  'not-suspicious': 3,
+  'protocol-command-decode': 3,
+  'string-detect': 3,
+  unknown: 3,
+  'tcp-connection': 4,
+};
+
+const APP_LAYER: Record<string, { proto: 'TCP' | 'UDP'; ports: number[] }> = {
+  http: { proto: 'TCP', ports: [80, 8080, 8000] },
+  http1: { proto: 'TCP', ports: [80] },
+  http2: { proto: 'TCP', ports: [443] },
+  tls: { proto: 'TCP', ports: [443, 8443] },
+  ssl: { proto: 'TCP', ports: [443] },
+  dns: { proto: 'UDP', ports: [53] },
+  smb: { proto: 'TCP', ports: [445] },
+  ssh: { proto: 'TCP', ports: [22] },
+  ftp: { proto: 'TCP', ports: [21] },
+  smtp: { proto: 'TCP', ports: [25, 587] },
+  dcerpc: { proto: 'TCP', ports: [135] },
+  krb5: { proto: 'TCP', ports: [88] },
+  ntp: { proto: 'UDP', ports: [123] },
+  snmp: { proto: 'UDP', ports: [161] },
+  dhcp: { proto: 'UDP', ports: [67] },
+  sip: { proto: 'UDP', ports: [5060] },
+  rdp: { proto: 'TCP', ports: [3389] },
+  modbus: { proto: 'TCP', ports: [502] },
+};
+const TCP_PORTS = [22, 80, 443, 445, 3389, 8080, 25, 23, 3306, 1433];
+const UDP_PORTS = [53, 123, 161, 1900, 5353, 137];
+
+function firstPort(spec: string | undefined): number | null {
+  if (!spec) return null;
+  const match = /^\[?(\d{1,5})/.exec(spec.trim());
+  const port = match?.[1] === undefined ? NaN : Number(match[1]);
+  return port > 0 && port < 65536 ? port : null;
+}
+
+export function signaturesOf(rulesText: string): Signature[] {
+  const { rules } = parseRulesFile(rulesText);
+  return rules
+    .filter((r: Rule) => r.enabled && r.sid > 0)
+    .map((r: Rule) => {
+      const source = r.source?.address ?? '';
+      const protocol = (r.protocol ?? 'tcp').split(':')[0]?.toLowerCase() ?? 'tcp';
+      return {
+        gid: r.gid,
+        sid: r.sid,
+        rev: r.rev ?? 1,
+        msg: r.msg ?? `sid ${r.sid}`,
+        classtype: r.classtype,
+        severity: r.priority ?? CLASS_PRIORITY[r.classtype ?? 'unknown'] ?? 3,
+        protocol,
+        inbound: !/HOME_NET/.test(source) || /!\s*\$HOME_NET/.test(source),
+        destPort: firstPort(r.destination?.port),
+        action: r.action,
+      };
+    });
+}
+
+function publicAddress(random: Random): string {
+  for (;;) {
+    const a = random.int(1, 223);
+    const b = random.int(0, 255);
+    const reserved =
+      a === 10 ||
+      a === 127 ||
+      a === 0 ||
+      a === 100 ||
+      (a === 169 && b === 254) ||
+      (a === 172 && b >= 16 && b <= 31) ||
+      (a === 192 && b === 168) ||
+      (a === 198 && b < 20);
+    if (!reserved) return `${a}.${b}.${random.int(0, 255)}.${random.int(1, 254)}`;
+  }
+}
+
+function privateAddress(random: Random, net: number): string {
+  switch (net) {
+    case 0:
+      return `10.${random.int(0, 3)}.${random.int(0, 20)}.${random.int(2, 250)}`;
+    case 1:
+      return `192.168.${random.int(0, 10)}.${random.int(2, 250)}`;
+    default:
+      return `172.${random.int(16, 20)}.${random.int(0, 10)}.${random.int(2, 250)}`;
+  }
+}
+
+function timestamp(ms: number): string {
+  const iso = new Date(ms).toISOString(); // 2026-01-02T03:04:05.678Z
+  const micros = Math.floor((ms * 1000) % 1000);
+  return `${iso.slice(0, 23)}${String(micros).padStart(3, '0')}+0000`;
+}
+
+export interface AlertSimulationOptions {
+  deviceId: number;
+  /** Mean alerts per second outside bursts (default 0.2). */
+  rate?: number;
+  iface?: string;
+}
+
+export class AlertSimulation {
+  private readonly random: Random;
+  private signatures: Signature[] = [];
+  private sigTable: number[] = [];
+  private readonly internal: string[];
+  private readonly external: string[];
+  private readonly hostTable: number[];
+  private readonly attackerTable: number[];
+  private burst: { until: number; sig: Signature; attacker: string; rate: number } | undefined;
+  private flowId: number;
+
+  constructor(private readonly options: AlertSimulationOptions) {
+    this.random = new Random(seedFrom(options.deviceId, 'alerts'));
+    const net = this.random.int(0, 2);
+    this.internal = Array.from({ length: 60 }, () => privateAddress(this.random, net));
+    this.external = Array.from({ length: 400 }, () => publicAddress(this.random));
+    this.hostTable = zipfTable(this.internal.length, 0.9);
+    this.attackerTable = zipfTable(this.external.length, 1.2);
+    this.flowId = this.random.int(1, 2 ** 30) * 1024;
+  }
+
+  /** The policy changed: alerts name its signatures from now on. */
+  setRules(rulesText: string): void {
+    const signatures = signaturesOf(rulesText);
+    // A fixed shuffle decides which signatures are the common ones.
+    for (let i = signatures.length - 1; i > 0; i--) {
+      const j = Math.floor(this.random.next() * (i + 1));
+      [signatures[i], signatures[j]] = [signatures[j] as Signature, signatures[i] as Signature];
+    }
+    this.signatures = signatures;
+    this.sigTable = zipfTable(signatures.length, 1.1);
+    this.burst = undefined;
+  }
+
+  get signatureCount(): number {
+    return this.signatures.length;
+  }
+
+  /** Current alerts per second (for the simulated CPU load). */
+  get currentRate(): number {
+    return (this.options.rate ?? 0.2) + (this.burst?.rate ?? 0);
+  }
+
+  /** Alerts for the `seconds` ending at `now`. */
+  tick(now: number, seconds: number): EveEvent[] {
+    if (this.signatures.length === 0 || seconds <= 0) return [];
+    const r = this.random;
+    if (this.burst && now > this.burst.until) this.burst = undefined;
+    if (!this.burst && r.next() < seconds / 600) {
+      this.burst = {
+        until: now + (10 + r.next() * 50) * 1000,
+        sig: this.drawSignature(),
+        attacker: this.drawExternal(),
+        rate: 2 + r.next() * 20,
+      };
+    }
+    const events: EveEvent[] = [];
+    const background = r.poisson((this.options.rate ?? 0.2) * seconds);
+    for (let i = 0; i < background; i++) {
+      events.push(this.event(this.drawSignature(), this.drawExternal(), now, seconds));
+    }
+    if (this.burst) {
+      const count = r.poisson(this.burst.rate * seconds);
+      for (let i = 0; i < count; i++) {
+        events.push(this.event(this.burst.sig, this.burst.attacker, now, seconds));
+      }
+    }
+    return events.sort((a, b) => String(a.timestamp).localeCompare(String(b.timestamp)));
+  }
+
+  private drawSignature(): Signature {
+    return this.signatures[drawIndex(this.sigTable, this.random)] as Signature;
+  }
+
+  private drawExternal(): string {
+    return this.external[drawIndex(this.attackerTable, this.random)] as string;
+  }
+
+  private event(sig: Signature, outside: string, now: number, seconds: number): EveEvent {
+    const r = this.random;
+    const inside = this.internal[drawIndex(this.hostTable, r)] as string;
+    const app = APP_LAYER[sig.protocol];
+    const proto =
+      app?.proto ?? (sig.protocol === 'udp' ? 'UDP' : sig.protocol === 'icmp' ? 'ICMP' : 'TCP');
+    const servicePort =
+      sig.destPort ?? (app ? r.pick(app.ports) : r.pick(proto === 'UDP' ? UDP_PORTS : TCP_PORTS));
+    const [src, dest] = sig.inbound ? [outside, inside] : [inside, outside];
+    this.flowId += r.int(1, 4096);
+    const blocked = sig.action === 'drop' || sig.action === 'reject';
+    const pkts = r.int(1, 40);
+    const event: EveEvent = {
+      timestamp: timestamp(now - r.next() * seconds * 1000),
+      flow_id: this.flowId,
+      in_iface: this.options.iface ?? 'eth0',
+      event_type: 'alert',
+      src_ip: src,
+      ...(proto === 'ICMP' ? {} : { src_port: r.int(1024, 65535) }),
+      dest_ip: dest,
+      ...(proto === 'ICMP' ? { icmp_type: 8, icmp_code: 0 } : { dest_port: servicePort }),
+      proto,
+      pkt_src: 'wire/pcap',
+      alert: {
+        action: blocked ? 'blocked' : 'allowed',
+        gid: sig.gid,
+        signature_id: sig.sid,
+        rev: sig.rev,
+        signature: sig.msg,
+        category: sig.classtype ?? '',
+        severity: sig.severity,
+      },
+      flow: {
+        pkts_toserver: pkts,
+        pkts_toclient: r.int(0, pkts),
+        bytes_toserver: pkts * r.int(60, 1400),
+        bytes_toclient: r.int(0, pkts) * r.int(60, 1400),
+        start: timestamp(now - (1 + r.next() * 30) * 1000),
+      },
+    };
+    if (app) event.app_proto = sig.protocol === 'ssl' ? 'tls' : sig.protocol;
+    return event;
+  }
+}

@@ -1,0 +1,102 @@
+import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { SpoolSender } from './sender.js';
+import { Spool, type SpoolBatch } from './spool.js';
+
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(path.join(os.tmpdir(), 'palisade-spool-'));
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('spool', () => {
+  it('keeps unacknowledged batches across a restart and drops acknowledged ones', async () => {
+    const spool = await Spool.open<string>(dir, 'alerts');
+    expect(await spool.append(['a', 'b'], { at: 1 })).toBe(1);
+    expect(await spool.append(['c'], { at: 2 })).toBe(2);
+    expect(await spool.append(['d'], { at: 3 })).toBe(3);
+    await spool.acknowledge(1);
+
+    const reopened = await Spool.open<string>(dir, 'alerts');
+    expect(reopened.pendingSeqs()).toEqual([2, 3]);
+    expect(reopened.cursor).toEqual({ at: 3 });
+    expect((await reopened.oldest())?.items).toEqual(['c']);
+    expect(await reopened.append(['e'])).toBe(4); // numbers are never reused
+    await reopened.acknowledge(3);
+    expect(reopened.pendingSeqs()).toEqual([4]);
+    expect(await readdir(path.join(dir, 'alerts'))).toEqual(['000000000004.json']);
+  });
+
+  it('takes the newest batch as the truth after a crash before its state was saved', async () => {
+    const spool = await Spool.open<string>(dir, 'logs');
+    await spool.append(['one'], { at: 1 });
+    const stateFile = path.join(dir, 'logs.state.json');
+    const before = await readFile(stateFile, 'utf8');
+    await spool.append(['two'], { at: 2 });
+    await writeFile(stateFile, before); // as if the process died between the two writes
+
+    const reopened = await Spool.open<string>(dir, 'logs');
+    expect(reopened.lastSeq).toBe(2);
+    expect(reopened.cursor).toEqual({ at: 2 });
+    expect(await reopened.append(['three'])).toBe(3);
+  });
+
+  it('renumbers waiting batches after an ack above every number it gave', async () => {
+    const spool = await Spool.open<string>(dir, 'alerts');
+    await spool.append(['x']);
+    await spool.append(['y']);
+    await spool.acknowledge(40); // the server knew an older numbering of this device
+    expect(spool.pendingSeqs()).toEqual([41, 42]);
+    expect((await spool.read(41)).items).toEqual(['x']);
+    expect((await spool.read(42)).items).toEqual(['y']);
+    expect(await spool.append(['z'])).toBe(43);
+  });
+
+  it('drops the oldest batches beyond its size limit', async () => {
+    const dropped: number[] = [];
+    const spool = await Spool.open<string>(dir, 'alerts', {
+      maxBytes: 300,
+      onDrop: (seq) => dropped.push(seq),
+    });
+    for (let i = 0; i < 6; i++) await spool.append(['x'.repeat(80)]);
+    expect(dropped.length).toBeGreaterThan(0);
+    expect(spool.pendingSeqs()).toEqual(
+      [...Array(6 - dropped.length).keys()].map((i) => i + 1 + dropped.length),
+    );
+  });
+});
+
+describe('spool sender', () => {
+  it('delivers every batch once, in order, through failures, and empties the spool', async () => {
+    const spool = await Spool.open<number>(dir, 'alerts');
+    for (let i = 0; i < 5; i++) await spool.append([i * 2, i * 2 + 1]);
+    const stored: number[] = [];
+    let ack = 0;
+    let calls = 0;
+    const sender = new SpoolSender<number>({
+      spool,
+      backoff: { baseMs: 1, maxMs: 2 },
+      send: (batch: SpoolBatch<number>) => {
+        calls += 1;
+        // Every third call fails: before storing, or after storing with the answer lost.
+        if (calls % 3 === 0) return Promise.reject(new Error('network down'));
+        if (batch.seq > ack) {
+          stored.push(...batch.items);
+          ack = batch.seq;
+        }
+        if (calls % 3 === 1 && calls > 1) return Promise.reject(new Error('answer lost'));
+        return Promise.resolve(ack);
+      },
+    });
+    sender.start();
+    for (let i = 0; i < 200 && spool.size > 0; i++) await new Promise((r) => setTimeout(r, 5));
+    await sender.stop();
+    expect(spool.size).toBe(0);
+    expect(stored).toEqual([...Array(10).keys()]);
+    expect(calls).toBeGreaterThan(5);
+  });
+});

@@ -14,7 +14,12 @@ export const groupsListQueryOptions = queryOptions({
     call(() =>
       http
         .get('groups/', {
-          searchParams: { limit: String(GROUPS_LIMIT), offset: '0', sortBy: 'name', sortDesc: 'false' },
+          searchParams: {
+            limit: String(GROUPS_LIMIT),
+            offset: '0',
+            sortBy: 'name',
+            sortDesc: 'false',
+          },
           signal,
         })
         .json<ListResponse<RuleGroup>>(),

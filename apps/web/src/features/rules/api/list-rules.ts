@@ -20,18 +20,18 @@ export function rulesFilter(state: TableState, terms: string[] = []): Record<str
 }
 
 /**
- * GET /rules/?limit&offset&sortBy&sortDesc&filter. Every page fetched is stored in the
- * rules cache by sid (spec §4), with its total, page and page size.
+ * GET /rules/?limit&offset&sortBy&sortDesc&filter. With `cache`, the page fetched is stored
+ * in the rules cache by sid (spec §4), with its filter, total, page and page size.
  */
-export const rulesListQueryOptions = (state: TableState, terms: string[] = []) =>
+export const rulesListQueryOptions = (state: TableState, terms: string[] = [], cache = false) =>
   queryOptions({
-    queryKey: [...rulesListKey, state, terms],
+    queryKey: [...rulesListKey, state, terms, cache],
     queryFn: async ({ signal }) => {
       const searchParams = rulesFilter(state, terms);
       const page = await call(() =>
         http.get('rules/', { searchParams, signal }).json<ListResponse<RuleSummary>>(),
       );
-      if (terms.length === 0) {
+      if (cache) {
         rulesCache.storePage({
           data: page.data,
           total: page.recordsTotal,

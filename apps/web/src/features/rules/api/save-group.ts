@@ -34,7 +34,9 @@ export function useSaveGroup() {
           : http.put(`groups/${save.id}`, { json: save.body }).json<RuleGroup>(),
       ),
     onSuccess: async (group, save) => {
-      client.setQueryData<ListResponse<RuleGroup>>(groupsListKey, (list) => mergeGroup(list, group));
+      client.setQueryData<ListResponse<RuleGroup>>(groupsListKey, (list) =>
+        mergeGroup(list, group),
+      );
       const membership =
         save.id !== undefined &&
         (save.body.rule_ids ?? save.body.add_rule_ids ?? save.body.remove_rule_ids) !== undefined;

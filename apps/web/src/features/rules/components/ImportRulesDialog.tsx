@@ -67,7 +67,12 @@ function ImportRulesBody({ onClose }: { onClose: () => void }) {
     <>
       <DialogContent>
         <DialogContentText sx={{ mb: 2 }}>{t('rules.import.help')}</DialogContentText>
-        <Button component="label" variant="outlined" startIcon={<UploadFileIcon />} disabled={sending}>
+        <Button
+          component="label"
+          variant="outlined"
+          startIcon={<UploadFileIcon />}
+          disabled={sending}
+        >
           {t('rules.import.choose')}
           <input
             hidden
@@ -79,9 +84,7 @@ function ImportRulesBody({ onClose }: { onClose: () => void }) {
           />
         </Button>
         <Typography component="span" sx={{ mx: 2 }} data-testid="rules-files-chosen">
-          {files.length === 0
-            ? t('rules.import.none')
-            : files.map((file) => file.name).join(', ')}
+          {files.length === 0 ? t('rules.import.none') : files.map((file) => file.name).join(', ')}
         </Typography>
         {progress !== null && (
           <Box sx={{ mt: 3 }}>

@@ -31,16 +31,18 @@ interface RulesTableProps {
   /** Drawn above the table with the shown page's rows (e.g. "select the page"). */
   toolbar?: (rows: RuleSummary[]) => ReactNode;
   emptyText?: string;
+  /** Keep the pages in the rules cache by sid (the main rules list does). */
+  cached?: boolean;
 }
 
 /** The rules list: 5000 a page by default, virtualised, searched and sorted by the server. */
 export function RulesTable(props: RulesTableProps) {
-  const { label, terms, selection, onShowText, onEdit, height, toolbar, emptyText } = props;
+  const { label, terms, selection, onShowText, onEdit, height, toolbar, emptyText, cached } = props;
   const { t } = useTranslation();
   const [state, setState] = useState(() =>
     initialTableState(RULES_PAGE_SIZE, [{ id: 'sid', desc: false }]),
   );
-  const list = useQuery(rulesListQueryOptions(state, terms));
+  const list = useQuery(rulesListQueryOptions(state, terms, cached));
   const rows = useMemo(() => list.data?.data ?? [], [list.data]);
 
   const columns = useMemo<DataColumn<RuleSummary>[]>(() => {
@@ -151,19 +153,19 @@ export function RulesTable(props: RulesTableProps) {
     <>
       {toolbar?.(rows)}
       <DataTable
-      label={label}
-      columns={columns}
-      rows={rows}
-      total={list.data?.recordsTotal ?? 0}
-      getRowId={(r) => String(r.id)}
-      state={state}
-      onStateChange={setState}
-      loading={list.isFetching}
-      error={error === null ? null : 'key' in error ? t(error.key) : error.text}
-      onRetry={() => void list.refetch()}
-      emptyText={emptyText ?? t('rules.empty')}
-      height={height}
-      rowHeight={44}
+        label={label}
+        columns={columns}
+        rows={rows}
+        total={list.data?.recordsTotal ?? 0}
+        getRowId={(r) => String(r.id)}
+        state={state}
+        onStateChange={setState}
+        loading={list.isFetching}
+        error={error === null ? null : 'key' in error ? t(error.key) : error.text}
+        onRetry={() => void list.refetch()}
+        emptyText={emptyText ?? t('rules.empty')}
+        height={height}
+        rowHeight={44}
       />
     </>
   );

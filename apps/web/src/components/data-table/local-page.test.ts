@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { ALL_ROWS, initialTableState } from './list-params';
+import { localPage } from './local-page';
+
+const items = [
+  { name: 'emerging-dos', count: 10 },
+  { name: 'custom', count: 2 },
+  { name: 'Decoder-events', count: 100 },
+];
+const texts = (item: { name: string }) => [item.name];
+
+describe('localPage', () => {
+  it('searches case-insensitively', () => {
+    const page = localPage(items, { ...initialTableState(), search: 'DECODER' }, texts);
+    expect(page.rows.map((i) => i.name)).toEqual(['Decoder-events']);
+    expect(page.total).toBe(1);
+  });
+
+  it('sorts text naturally and numbers numerically, either way', () => {
+    const byName = localPage(items, initialTableState(25, [{ id: 'name', desc: false }]), texts);
+    expect(byName.rows.map((i) => i.name)).toEqual(['custom', 'Decoder-events', 'emerging-dos']);
+    const byCount = localPage(items, initialTableState(25, [{ id: 'count', desc: true }]), texts);
+    expect(byCount.rows.map((i) => i.count)).toEqual([100, 10, 2]);
+  });
+
+  it('pages, and All shows everything', () => {
+    const second = localPage(items, { ...initialTableState(2), pageIndex: 1 }, texts);
+    expect(second.rows).toHaveLength(1);
+    expect(second.total).toBe(3);
+    expect(localPage(items, initialTableState(ALL_ROWS), texts).rows).toHaveLength(3);
+  });
+});

@@ -1,0 +1,38 @@
+import { ALL_ROWS, type TableState } from './list-params';
+
+/**
+ * The table state applied in the browser to a list fetched whole (groups and policies come
+ * with limit 999999): search over the given texts, sort by the named fields, then page.
+ */
+export function localPage<T>(
+  items: readonly T[],
+  state: TableState,
+  texts: (item: T) => string[],
+): { rows: T[]; total: number } {
+  const needle = state.search.trim().toLowerCase();
+  const found =
+    needle === ''
+      ? [...items]
+      : items.filter((item) => texts(item).some((text) => text.toLowerCase().includes(needle)));
+  const collator = new Intl.Collator(undefined, { numeric: true, sensitivity: 'base' });
+  const value = (item: T, id: string): unknown => (item as Record<string, unknown>)[id];
+  const text = (x: unknown): string =>
+    typeof x === 'string' || typeof x === 'number' || typeof x === 'boolean' ? String(x) : '';
+  if (state.sorting.length > 0) {
+    found.sort((a, b) => {
+      for (const { id, desc } of state.sorting) {
+        const x = value(a, id);
+        const y = value(b, id);
+        const order =
+          typeof x === 'number' && typeof y === 'number'
+            ? x - y
+            : collator.compare(text(x), text(y));
+        if (order !== 0) return desc ? -order : order;
+      }
+      return 0;
+    });
+  }
+  if (state.pageSize === ALL_ROWS) return { rows: found, total: found.length };
+  const start = state.pageIndex * state.pageSize;
+  return { rows: found.slice(start, start + state.pageSize), total: found.length };
+}

@@ -1,0 +1,167 @@
+import { useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import Button from '@mui/material/Button';
+import IconButton from '@mui/material/IconButton';
+import MenuItem from '@mui/material/MenuItem';
+import Paper from '@mui/material/Paper';
+import Table from '@mui/material/Table';
+import TableBody from '@mui/material/TableBody';
+import TableCell from '@mui/material/TableCell';
+import TableContainer from '@mui/material/TableContainer';
+import TableHead from '@mui/material/TableHead';
+import TableRow from '@mui/material/TableRow';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import DeleteIcon from '@mui/icons-material/Delete';
+import type { OverrideAction, RuleSummary } from '@palisade/contract';
+import { overrideRulesQueryOptions } from '../api/override-rules';
+import { withOverrides, type PolicyFormValues } from './policy-form';
+import type { PolicyTools } from './tools';
+
+type Overrides = PolicyFormValues['overrides'];
+
+interface OverridesEditorProps {
+  overrides: Overrides;
+  onChange: (next: Overrides) => void;
+  /** The policy's groups: rules to override are picked from them. */
+  groups: { id: number; name: string }[];
+  tools: PolicyTools;
+  readOnly: boolean;
+}
+
+const ACTIONS: OverrideAction[] = ['drop', 'disable', 'enable'];
+
+/** Per-rule overrides: alert → drop, disable, enable; rules picked from the policy's groups. */
+export function OverridesEditor(props: OverridesEditorProps) {
+  const { overrides, onChange, groups, tools, readOnly } = props;
+  const { t } = useTranslation();
+  const [known, setKnown] = useState<Map<number, RuleSummary>>(new Map());
+  const ids = overrides.map((o) => o.rule_id).filter((id) => !known.has(id));
+  const loaded = useQuery(overrideRulesQueryOptions(ids, tools.fetchRules));
+  const ruleOf = (id: number) => known.get(id) ?? loaded.data?.get(id);
+  const label = (action: OverrideAction) =>
+    ({
+      drop: t('policies.overrides.drop'),
+      disable: t('policies.overrides.disable'),
+      enable: t('policies.overrides.enable'),
+    })[action];
+
+  const apply = (rules: RuleSummary[], action: OverrideAction, clear: () => void) => {
+    setKnown((previous) => new Map([...previous, ...rules.map((r) => [r.id, r] as const)]));
+    onChange(
+      withOverrides(
+        overrides,
+        rules.map((r) => r.id),
+        action,
+      ),
+    );
+    clear();
+  };
+
+  return (
+    <>
+      <TableContainer component={Paper} variant="outlined" sx={{ maxHeight: 300, mb: 2 }}>
+        <Table size="small" stickyHeader aria-label={t('policies.overrides.title')}>
+          <TableHead>
+            <TableRow>
+              <TableCell sx={{ width: 100 }}>{t('rules.columns.sid')}</TableCell>
+              <TableCell>{t('rules.columns.msg')}</TableCell>
+              <TableCell sx={{ width: 200 }}>{t('policies.overrides.action')}</TableCell>
+              <TableCell sx={{ width: 56 }} />
+            </TableRow>
+          </TableHead>
+          <TableBody>
+            {overrides.length === 0 && (
+              <TableRow>
+                <TableCell colSpan={4} sx={{ textAlign: 'center', color: 'text.secondary', py: 3 }}>
+                  {t('policies.overrides.empty')}
+                </TableCell>
+              </TableRow>
+            )}
+            {overrides.map((override) => {
+              const rule = ruleOf(override.rule_id);
+              return (
+                <TableRow key={override.rule_id} data-testid="override-row">
+                  <TableCell>{rule?.sid ?? `#${override.rule_id}`}</TableCell>
+                  <TableCell>
+                    {rule?.msg ?? (loaded.isFetching ? t('common.loading') : '')}
+                  </TableCell>
+                  <TableCell>
+                    <TextField
+                      select
+                      size="small"
+                      fullWidth
+                      disabled={readOnly}
+                      value={override.action}
+                      slotProps={{
+                        htmlInput: {
+                          'aria-label': t('policies.overrides.actionOf', { sid: rule?.sid ?? '' }),
+                        },
+                      }}
+                      onChange={(event) =>
+                        onChange(
+                          withOverrides(
+                            overrides,
+                            [override.rule_id],
+                            event.target.value as OverrideAction,
+                          ),
+                        )
+                      }
+                    >
+                      {ACTIONS.map((action) => (
+                        <MenuItem key={action} value={action}>
+                          {label(action)}
+                        </MenuItem>
+                      ))}
+                    </TextField>
+                  </TableCell>
+                  <TableCell>
+                    {!readOnly && (
+                      <IconButton
+                        size="small"
+                        aria-label={t('policies.overrides.remove', { sid: rule?.sid ?? '' })}
+                        onClick={() =>
+                          onChange(overrides.filter((o) => o.rule_id !== override.rule_id))
+                        }
+                      >
+                        <DeleteIcon fontSize="small" />
+                      </IconButton>
+                    )}
+                  </TableCell>
+                </TableRow>
+              );
+            })}
+          </TableBody>
+        </Table>
+      </TableContainer>
+      {!readOnly && (
+        <>
+          <Typography variant="subtitle2" sx={{ mb: 1 }}>
+            {t('policies.overrides.pick')}
+          </Typography>
+          {groups.length === 0 ? (
+            <Typography color="text.secondary">{t('policies.overrides.addGroupsFirst')}</Typography>
+          ) : (
+            <tools.RulePicker
+              groups={groups}
+              actions={(picked, clear) =>
+                ACTIONS.map((action) => (
+                  <Button
+                    key={action}
+                    size="small"
+                    variant="outlined"
+                    disabled={picked.length === 0}
+                    onClick={() => apply(picked, action, clear)}
+                  >
+                    {t('policies.overrides.applyTo', { action: label(action) })}
+                  </Button>
+                ))
+              }
+            />
+          )}
+        </>
+      )}
+    </>
+  );
+}

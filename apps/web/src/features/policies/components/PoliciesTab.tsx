@@ -1,0 +1,185 @@
+import { useMemo, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import Button from '@mui/material/Button';
+import Chip from '@mui/material/Chip';
+import Stack from '@mui/material/Stack';
+import Tooltip from '@mui/material/Tooltip';
+import AddIcon from '@mui/icons-material/Add';
+import LockIcon from '@mui/icons-material/Lock';
+import type { Policy } from '@palisade/contract';
+import { DataTable } from '../../../components/data-table/DataTable';
+import { initialTableState } from '../../../components/data-table/list-params';
+import { localPage } from '../../../components/data-table/local-page';
+import type { DataColumn } from '../../../components/data-table/types';
+import { notifyApiError } from '../../../components/notifications/notify';
+import { withProgress } from '../../../components/notifications/queue';
+import { ConfirmDialog } from '../../../components/page/ConfirmDialog';
+import { apiErrorMessage } from '../../../lib/errors';
+import { formatDate } from '../../../lib/format-date';
+import { useDeletePolicy } from '../api/delete-policy';
+import { policiesListQueryOptions } from '../api/list-policies';
+import { PolicyActions, type PolicyAction } from './PolicyActions';
+import { PolicyEditorDialog } from './PolicyEditorDialog';
+import { PolicyPreviewDialog } from './PolicyPreviewDialog';
+import { PolicyUploadDialog } from './PolicyUploadDialog';
+import type { PolicyAccess, PolicyTools } from './tools';
+
+/** Policies: search, new policy, edit, preview, download, export, upload, delete. */
+export function PoliciesTab({ tools, access }: { tools: PolicyTools; access: PolicyAccess }) {
+  const { t, i18n } = useTranslation();
+  const [state, setState] = useState(() => initialTableState(25, [{ id: 'name', desc: false }]));
+  const [editing, setEditing] = useState<Policy | 'new' | null>(null);
+  const [previewing, setPreviewing] = useState<Policy | null>(null);
+  const [uploading, setUploading] = useState<Policy | null>(null);
+  const [doomed, setDoomed] = useState<Policy | null>(null);
+  const list = useQuery(policiesListQueryOptions);
+  const remove = useDeletePolicy();
+
+  const columns = useMemo<DataColumn<Policy>[]>(() => {
+    const onAction = (action: PolicyAction, policy: Policy) => {
+      switch (action) {
+        case 'edit':
+          return setEditing(policy);
+        case 'preview':
+          return setPreviewing(policy);
+        case 'upload':
+          return setUploading(policy);
+        case 'delete':
+          return setDoomed(policy);
+      }
+    };
+    return [
+      {
+        id: 'name',
+        header: t('policies.name'),
+        sortable: true,
+        cell: (p) => (
+          <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
+            <span>{p.name}</span>
+            {p.restricted && (
+              <Tooltip title={t('policies.access.restricted')}>
+                <LockIcon
+                  fontSize="small"
+                  color="action"
+                  aria-label={t('policies.access.restricted')}
+                />
+              </Tooltip>
+            )}
+          </Stack>
+        ),
+      },
+      {
+        id: 'groups',
+        header: t('policies.groups'),
+        cell: (p) => (
+          <Stack direction="row" sx={{ gap: 0.5, flexWrap: 'wrap' }}>
+            {p.groups.slice(0, 4).map((g) => (
+              <Chip key={g.id} size="small" label={g.name} />
+            ))}
+            {p.groups.length > 4 && <Chip size="small" label={`+${p.groups.length - 4}`} />}
+          </Stack>
+        ),
+      },
+      {
+        id: 'rule_count',
+        header: t('policies.ruleCount'),
+        cell: (p) => p.rule_count,
+        sortable: true,
+        align: 'right',
+        width: 100,
+      },
+      {
+        id: 'overrides',
+        header: t('policies.overrideCount'),
+        cell: (p) => p.overrides.length,
+        align: 'right',
+        width: 100,
+      },
+      {
+        id: 'version',
+        header: t('policies.version'),
+        cell: (p) => p.version,
+        sortable: true,
+        width: 90,
+      },
+      {
+        id: 'updated_at',
+        header: t('groups.updated'),
+        cell: (p) => formatDate(p.updated_at, i18n.language),
+        sortable: true,
+        width: 140,
+      },
+      {
+        id: 'actions',
+        header: t('rules.columns.actions'),
+        align: 'right',
+        width: 140,
+        cell: (p) => <PolicyActions policy={p} onAction={onAction} />,
+      },
+    ];
+  }, [t, i18n.language]);
+
+  const confirmDelete = async (policy: Policy) => {
+    setDoomed(null);
+    try {
+      await withProgress(
+        { progress: 'policies.notices.deleting', success: 'policies.notices.deleted' },
+        () => remove.mutateAsync(policy.id),
+      );
+    } catch (failure) {
+      notifyApiError(failure);
+    }
+  };
+
+  const page = localPage(list.data?.data ?? [], state, (p) => [
+    p.name,
+    p.description,
+    ...p.groups.map((g) => g.name),
+  ]);
+  const error = list.isError ? apiErrorMessage(list.error) : null;
+  return (
+    <>
+      {access.canWrite && (
+        <Button
+          variant="contained"
+          startIcon={<AddIcon />}
+          sx={{ mb: 2 }}
+          onClick={() => setEditing('new')}
+        >
+          {t('policies.create')}
+        </Button>
+      )}
+      <DataTable
+        label={t('policies.title')}
+        columns={columns}
+        rows={page.rows}
+        total={page.total}
+        getRowId={(p) => String(p.id)}
+        state={state}
+        onStateChange={setState}
+        loading={list.isFetching}
+        error={error === null ? null : 'key' in error ? t(error.key) : error.text}
+        onRetry={() => void list.refetch()}
+        emptyText={state.search === '' ? t('policies.empty') : t('table.noData')}
+      />
+      <PolicyEditorDialog
+        open={editing !== null}
+        policy={editing === 'new' || editing === null ? undefined : editing}
+        tools={tools}
+        access={access}
+        onClose={() => setEditing(null)}
+      />
+      <PolicyPreviewDialog policy={previewing} onClose={() => setPreviewing(null)} />
+      <PolicyUploadDialog policy={uploading} onClose={() => setUploading(null)} />
+      <ConfirmDialog
+        open={doomed !== null}
+        title={t('policies.deleteTitle')}
+        body={t('policies.deleteBody', { name: doomed?.name ?? '' })}
+        confirmLabel={t('common.delete')}
+        onCancel={() => setDoomed(null)}
+        onConfirm={() => doomed !== null && void confirmDelete(doomed)}
+      />
+    </>
+  );
+}

@@ -1,0 +1,171 @@
+import { useMemo, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import Button from '@mui/material/Button';
+import Chip from '@mui/material/Chip';
+import IconButton from '@mui/material/IconButton';
+import Tooltip from '@mui/material/Tooltip';
+import AddIcon from '@mui/icons-material/Add';
+import DeleteIcon from '@mui/icons-material/Delete';
+import EditIcon from '@mui/icons-material/Edit';
+import ListIcon from '@mui/icons-material/List';
+import type { RuleGroup } from '@palisade/contract';
+import { DataTable } from '../../../components/data-table/DataTable';
+import { initialTableState } from '../../../components/data-table/list-params';
+import { localPage } from '../../../components/data-table/local-page';
+import type { DataColumn } from '../../../components/data-table/types';
+import { notifyApiError, notifyErrorKey } from '../../../components/notifications/notify';
+import { withProgress } from '../../../components/notifications/queue';
+import { ConfirmDialog } from '../../../components/page/ConfirmDialog';
+import { ApiError } from '../../../lib/api-client';
+import { apiErrorMessage } from '../../../lib/errors';
+import { formatDate } from '../../../lib/format-date';
+import { useDeleteGroup } from '../api/delete-group';
+import { groupsListQueryOptions } from '../api/list-groups';
+import { GroupDialog } from './GroupDialog';
+import { GroupRulesDialog } from './GroupRulesDialog';
+
+/** Rule groups: list, search, create, rename, their rules, delete. */
+export function GroupsTab({ canWrite }: { canWrite: boolean }) {
+  const { t, i18n } = useTranslation();
+  const [state, setState] = useState(() => initialTableState(25, [{ id: 'name', desc: false }]));
+  const [editing, setEditing] = useState<RuleGroup | 'new' | null>(null);
+  const [viewing, setViewing] = useState<RuleGroup | null>(null);
+  const [doomed, setDoomed] = useState<RuleGroup | null>(null);
+  const list = useQuery(groupsListQueryOptions);
+  const remove = useDeleteGroup();
+
+  const columns = useMemo<DataColumn<RuleGroup>[]>(
+    () => [
+      { id: 'name', header: t('groups.name'), cell: (g) => g.name, sortable: true },
+      {
+        id: 'kind',
+        header: t('groups.kind'),
+        sortable: true,
+        width: 110,
+        cell: (g) => (
+          <Chip
+            size="small"
+            variant="outlined"
+            label={g.kind === 'file' ? t('groups.kindFile') : t('groups.kindCustom')}
+          />
+        ),
+      },
+      { id: 'description', header: t('groups.description'), cell: (g) => g.description },
+      {
+        id: 'rule_count',
+        header: t('groups.ruleCount'),
+        cell: (g) => g.rule_count,
+        sortable: true,
+        align: 'right',
+        width: 100,
+      },
+      {
+        id: 'updated_at',
+        header: t('groups.updated'),
+        cell: (g) => formatDate(g.updated_at, i18n.language),
+        sortable: true,
+        width: 140,
+      },
+      {
+        id: 'actions',
+        header: t('rules.columns.actions'),
+        align: 'right',
+        width: 140,
+        cell: (g) => (
+          <>
+            <Tooltip title={t('groups.showRules')}>
+              <IconButton
+                size="small"
+                aria-label={t('groups.rulesOf', { name: g.name })}
+                onClick={() => setViewing(g)}
+              >
+                <ListIcon fontSize="small" />
+              </IconButton>
+            </Tooltip>
+            {canWrite && (
+              <>
+                <Tooltip title={t('groups.rename')}>
+                  <IconButton
+                    size="small"
+                    aria-label={t('groups.renameName', { name: g.name })}
+                    onClick={() => setEditing(g)}
+                  >
+                    <EditIcon fontSize="small" />
+                  </IconButton>
+                </Tooltip>
+                <Tooltip title={t('common.delete')}>
+                  <IconButton
+                    size="small"
+                    aria-label={t('groups.deleteName', { name: g.name })}
+                    onClick={() => setDoomed(g)}
+                  >
+                    <DeleteIcon fontSize="small" />
+                  </IconButton>
+                </Tooltip>
+              </>
+            )}
+          </>
+        ),
+      },
+    ],
+    [t, i18n.language, canWrite],
+  );
+
+  const confirmDelete = async (group: RuleGroup) => {
+    setDoomed(null);
+    try {
+      await withProgress(
+        { progress: 'groups.notices.deleting', success: 'groups.notices.deleted' },
+        () => remove.mutateAsync(group.id),
+      );
+    } catch (failure) {
+      if (failure instanceof ApiError && failure.status === 409) notifyErrorKey('groups.inUse');
+      else notifyApiError(failure);
+    }
+  };
+
+  const page = localPage(list.data?.data ?? [], state, (g) => [g.name, g.description, g.kind]);
+  const error = list.isError ? apiErrorMessage(list.error) : null;
+  return (
+    <>
+      {canWrite && (
+        <Button
+          variant="contained"
+          startIcon={<AddIcon />}
+          sx={{ mb: 2 }}
+          onClick={() => setEditing('new')}
+        >
+          {t('groups.create')}
+        </Button>
+      )}
+      <DataTable
+        label={t('groups.title')}
+        columns={columns}
+        rows={page.rows}
+        total={page.total}
+        getRowId={(g) => String(g.id)}
+        state={state}
+        onStateChange={setState}
+        loading={list.isFetching}
+        error={error === null ? null : 'key' in error ? t(error.key) : error.text}
+        onRetry={() => void list.refetch()}
+        emptyText={state.search === '' ? t('groups.empty') : t('table.noData')}
+      />
+      <GroupDialog
+        open={editing !== null}
+        group={editing === 'new' || editing === null ? undefined : editing}
+        onClose={() => setEditing(null)}
+      />
+      <GroupRulesDialog group={viewing} canWrite={canWrite} onClose={() => setViewing(null)} />
+      <ConfirmDialog
+        open={doomed !== null}
+        title={t('groups.deleteTitle')}
+        body={t('groups.deleteBody', { name: doomed?.name ?? '' })}
+        confirmLabel={t('common.delete')}
+        onCancel={() => setDoomed(null)}
+        onConfirm={() => doomed !== null && void confirmDelete(doomed)}
+      />
+    </>
+  );
+}

@@ -1,14 +1,10 @@
-// The option list `(keyword[:value]; …)`: one pass that splits options and reads the
-// well-known ones. A `;` ends an option unless it is escaped (`\;`) or inside double quotes, so
-// `pcre:"/a;b/"` is one option; `\\` is an escaped backslash, so `content:"a\\";` ends there.
-// A quote closes only before `;`, `,`, `)` or the end. When the quotes of the rest of the rule
-// do not balance, an option ends at its first unescaped `;` as in Suricata (whose splitter
-// ignores quotes).
+// A rule's options, split in order, and the well-known ones read on the way: msg, gid, sid,
+// rev, classtype, priority, metadata, references and flowbits.
 
 import type { Failure } from './failure.js';
 import { fail } from './failure.js';
 import { isBlank } from './logical-text.js';
-import { internSlice } from './intern.js';
+import { OptionScanner } from './option-scanner.js';
 import type { MetadataEntry, RuleOption, RuleReference } from './types.js';
 
 export interface OptionFields {
@@ -22,17 +18,6 @@ export interface OptionFields {
   metadata: MetadataEntry[];
   references: RuleReference[];
   flowbits: string[];
-}
-
-function isKeywordChar(c: number): boolean {
-  return (
-    (c >= 97 && c <= 122) || // a-z
-    (c >= 65 && c <= 90) || // A-Z
-    (c >= 48 && c <= 57) || // 0-9
-    c === 95 || // _
-    c === 45 || // -
-    c === 46 // .
-  );
 }
 
 /** sid, gid, rev and priority are 32-bit unsigned in Suricata and Snort. */
@@ -111,25 +96,28 @@ const NEEDS_VALUE: ReadonlySet<string> = new Set([
   'flowbits',
 ]);
 
-/**
- * A `"` inside a quoted value closes it only when what follows (blanks aside) ends the value or
- * a part of it: `;`, `,` (Snort 3 `content:"x",nocase`), `)` or the end. Otherwise it is a
- * quote inside the value (`pcre:"/[^"]+/"`).
- */
-function closesQuote(s: string, from: number): boolean {
-  let j = from;
-  while (j < s.length && isBlank(s.charCodeAt(j))) j++;
-  if (j >= s.length) return true;
-  const c = s.charCodeAt(j);
-  return c === 59 || c === 44 || c === 41;
+function readNumber(scan: OptionScanner, fields: OptionFields, s: string): Failure | null {
+  const { keyword, keywordStart: at } = scan;
+  const number = readUint(s, scan.valueStart, scan.valueEnd);
+  if (number < 0)
+    return fail(at, 'bad-number', `${keyword} '${scan.value() ?? ''}' is not a number`);
+  if (number > MAX_U32) {
+    return fail(at, 'bad-number', `${keyword} ${scan.value() ?? ''} is above ${MAX_U32}`);
+  }
+  if (keyword === 'sid') {
+    if (number === 0) return fail(at, 'bad-number', 'sid 0 is not allowed');
+    fields.sid = number;
+  } else if (keyword === 'gid') fields.gid = number;
+  else if (keyword === 'rev') fields.rev = number;
+  else fields.priority = number;
+  return null;
 }
 
 /**
- * Scans the options of `s` from the `(` at `open` to the closing `)`, which must end the text
- * (blanks aside).
+ * Splits the options of `s` from the `(` at `open` to the closing `)`, which must end the text
+ * (blanks aside), and reads the well-known ones.
  */
 export function parseOptions(s: string, open: number): OptionFields | Failure {
-  const n = s.length;
   const fields: OptionFields = {
     options: [],
     msg: null,
@@ -142,83 +130,17 @@ export function parseOptions(s: string, open: number): OptionFields | Failure {
     references: [],
     flowbits: [],
   };
-  let i = open + 1;
-  // Cleared once the quotes are found not to balance: from then on options end at the first
-  // unescaped ';' (Suricata's reading), which also keeps the scan linear.
-  let quoteAware = true;
+  const scan = new OptionScanner(s, open);
   for (;;) {
-    while (i < n && isBlank(s.charCodeAt(i))) i++;
-    if (i >= n)
-      return fail(open, 'missing-options', "the '(' that opens the options is never closed");
-    if (s.charCodeAt(i) === 41 /* ) */) {
-      i++;
-      while (i < n && isBlank(s.charCodeAt(i))) i++;
-      if (i < n) return fail(i, 'trailing-text', "unexpected text after the closing ')'");
-      break;
-    }
-    const kStart = i;
-    let hash = 0;
-    for (; i < n; i++) {
-      const k = s.charCodeAt(i);
-      if (!isKeywordChar(k)) break;
-      hash = (Math.imul(hash, 31) + k) | 0;
-    }
-    const keyword = internSlice(s, kStart, i, hash);
-    if (keyword.length === 0) {
-      return fail(i, 'bad-keyword', `expected an option keyword, found '${s[i] ?? ''}'`);
-    }
-    while (i < n && isBlank(s.charCodeAt(i))) i++;
-    const c = s.charCodeAt(i);
-    let value: string | null = null;
-    let vStart = i;
-    let vEnd = i;
-    if (c === 59 /* ; */) {
-      i++;
-    } else if (c === 58 /* : */) {
-      i++;
-      vStart = i;
-      let inQuote = false;
-      let quoteAt = -1;
-      let quotedSemicolon = -1;
-      for (; i < n; i++) {
-        const v = s.charCodeAt(i);
-        if (v === 92 /* \ */) i++;
-        else if (v === 34 /* " */) {
-          if (!inQuote) {
-            inQuote = true;
-            quoteAt = i;
-          } else if (closesQuote(s, i + 1)) inQuote = false;
-        } else if (v === 59 /* ; */) {
-          if (!inQuote || !quoteAware) break;
-          if (quotedSemicolon < 0) quotedSemicolon = i;
-        }
-      }
-      if (i >= n) {
-        // The quotes do not balance (`pcre:"/[^"]+/";`): end the option where Suricata would,
-        // at its first unescaped ';'.
-        if (quotedSemicolon >= 0) {
-          i = quotedSemicolon;
-          quoteAware = false;
-        } else if (inQuote) {
-          return fail(quoteAt, 'unterminated-string', `the quoted text in '${keyword}' never ends`);
-        } else {
-          return fail(kStart, 'unterminated-option', `option '${keyword}' does not end with ';'`);
-        }
-      }
-      vEnd = i;
-      while (vStart < vEnd && isBlank(s.charCodeAt(vStart))) vStart++;
-      while (vEnd > vStart && isBlank(s.charCodeAt(vEnd - 1))) vEnd--;
-      value = s.slice(vStart, vEnd);
-      i++;
-    } else if (i >= n || c === 41) {
-      return fail(kStart, 'unterminated-option', `option '${keyword}' does not end with ';'`);
-    } else {
-      return fail(i, 'bad-keyword', `unexpected '${s[i] ?? ''}' after option keyword '${keyword}'`);
-    }
+    const more = scan.next();
+    if (typeof more !== 'boolean') return more;
+    if (!more) break;
+    const { keyword } = scan;
+    const value = scan.value();
     fields.options.push({ keyword, value });
     if (value === null) {
       if (NEEDS_VALUE.has(keyword)) {
-        return fail(kStart, 'missing-value', `option '${keyword}' needs a value`);
+        return fail(scan.keywordStart, 'missing-value', `option '${keyword}' needs a value`);
       }
       continue;
     }
@@ -227,27 +149,18 @@ export function parseOptions(s: string, open: number): OptionFields | Failure {
       case 'gid':
       case 'rev':
       case 'priority': {
-        const number = readUint(s, vStart, vEnd);
-        if (number < 0) return fail(kStart, 'bad-number', `${keyword} '${value}' is not a number`);
-        if (number > MAX_U32) {
-          return fail(kStart, 'bad-number', `${keyword} ${value} is above ${MAX_U32}`);
-        }
-        if (keyword === 'sid') {
-          if (number === 0) return fail(kStart, 'bad-number', 'sid 0 is not allowed');
-          fields.sid = number;
-        } else if (keyword === 'gid') fields.gid = number;
-        else if (keyword === 'rev') fields.rev = number;
-        else fields.priority = number;
+        const failure = readNumber(scan, fields, s);
+        if (failure !== null) return failure;
         break;
       }
       case 'msg':
-        fields.msg = readMsg(s, vStart, vEnd);
+        fields.msg = readMsg(s, scan.valueStart, scan.valueEnd);
         break;
       case 'classtype':
         fields.classtype = value;
         break;
       case 'metadata':
-        addMetadata(fields.metadata, s, vStart, vEnd);
+        addMetadata(fields.metadata, s, scan.valueStart, scan.valueEnd);
         break;
       case 'reference':
         fields.references.push(readReference(value));

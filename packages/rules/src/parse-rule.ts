@@ -3,9 +3,11 @@
 import type { Failure } from './failure.js';
 import { isFailure } from './failure.js';
 import { parseHeader } from './header.js';
+import type { Header } from './header.js';
 import { locate, toLogical } from './logical-text.js';
 import type { LogicalText } from './logical-text.js';
 import { parseOptions } from './options.js';
+import type { OptionFields } from './options.js';
 import type { Diagnostic, ParseRuleOptions, ParseRuleResult, Rule } from './types.js';
 
 export function toDiagnostic(
@@ -24,6 +26,29 @@ export function toDiagnostic(
   };
   if (fileName !== undefined) diagnostic.fileName = fileName;
   return diagnostic;
+}
+
+function makeRule(text: string, line: number, header: Header, fields: OptionFields): Rule {
+  return {
+    text,
+    line,
+    enabled: header.enabled,
+    action: header.action,
+    protocol: header.protocol,
+    source: header.source,
+    direction: header.direction,
+    destination: header.destination,
+    options: fields.options,
+    msg: fields.msg,
+    gid: fields.gid,
+    sid: fields.sid,
+    rev: fields.rev,
+    classtype: fields.classtype,
+    priority: fields.priority,
+    metadata: fields.metadata,
+    references: fields.references,
+    flowbits: fields.flowbits,
+  };
 }
 
 /** Parses the rule in `text`; returns the rule or the failure (no diagnostic objects built). */
@@ -46,26 +71,7 @@ export function parseRuleCore(
   if (isFailure(header)) return { failure: header, logical };
   const fields = parseOptions(s, header.optionsStart);
   if (isFailure(fields)) return { failure: fields, logical };
-  const rule: Rule = {
-    text,
-    line,
-    enabled: header.enabled,
-    action: header.action,
-    protocol: header.protocol,
-    source: header.source,
-    direction: header.direction,
-    destination: header.destination,
-    options: fields.options,
-    msg: fields.msg,
-    gid: fields.gid,
-    sid: fields.sid,
-    rev: fields.rev,
-    classtype: fields.classtype,
-    priority: fields.priority,
-    metadata: fields.metadata,
-    references: fields.references,
-    flowbits: fields.flowbits,
-  };
+  const rule = makeRule(text, line, header, fields);
   return { rule };
 }
 

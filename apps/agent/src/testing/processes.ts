@@ -1,0 +1,199 @@
+// Real processes for the integration tests and the benchmark: the Palisade server on a scratch
+// PGlite data folder and agents, each started from source the way `npm start` would, plus a
+// small console client. Test and bench code only.
+
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createWriteStream } from 'node:fs';
+import { createServer } from 'node:net';
+import path from 'node:path';
+import { repoRoot } from './corpus.js';
+
+export const ADMIN_EMAIL = 'admin@example.com';
+export const ADMIN_PASSWORD = 'Admin-passw0rd!';
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+export async function waitFor<T>(
+  what: string,
+  check: () => Promise<T | undefined | null | false>,
+  timeoutMs = 30_000,
+  everyMs = 100,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let lastError: unknown;
+  for (;;) {
+    try {
+      const value = await check();
+      if (value !== undefined && value !== null && value !== false) return value;
+    } catch (error) {
+      lastError = error;
+    }
+    if (Date.now() > deadline) {
+      const detail = lastError instanceof Error ? ` (last error: ${lastError.message})` : '';
+      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${detail}`);
+    }
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+}
+
+/** A Node process running a TypeScript entry point of the repository from source. */
+export class SourceProcess {
+  private child: ChildProcess | undefined;
+  private exited: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly script: string,
+    private readonly args: string[],
+    private readonly env: Record<string, string>,
+    private readonly logFile: string,
+  ) {}
+
+  start(): void {
+    const log = createWriteStream(this.logFile, { flags: 'a' });
+    const child = spawn(
+      process.execPath,
+      ['--conditions=palisade-source', '--import', 'tsx', this.script, ...this.args],
+      { cwd: repoRoot, env: { ...process.env, ...this.env }, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    child.stdout?.pipe(log, { end: false });
+    child.stderr?.pipe(log, { end: false });
+    this.child = child;
+    this.exited = new Promise((resolve) => child.once('exit', () => resolve()));
+  }
+
+  get running(): boolean {
+    return (
+      this.child !== undefined && this.child.exitCode === null && this.child.signalCode === null
+    );
+  }
+
+  async stop(signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
+    const child = this.child;
+    if (!child || !this.running) return;
+    child.kill(signal);
+    const killer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+    await this.exited;
+    clearTimeout(killer);
+  }
+}
+
+export class ServerProcess {
+  readonly url: string;
+  private readonly process: SourceProcess;
+
+  constructor(
+    readonly port: number,
+    dataDir: string,
+    logFile: string,
+    env: Record<string, string> = {},
+  ) {
+    this.url = `http://127.0.0.1:${port}`;
+    this.process = new SourceProcess(
+      path.join(repoRoot, 'apps/server/src/main.ts'),
+      [],
+      {
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        DATA_DIR: dataDir,
+        ADMIN_EMAIL,
+        ADMIN_PASSWORD,
+        LOG_LEVEL: 'warn',
+        SECRET_KEY: 'integration-secret-key-0123456789abcdef',
+        ...env,
+      },
+      logFile,
+    );
+  }
+
+  async start(timeoutMs = 90_000): Promise<void> {
+    this.process.start();
+    await waitFor(
+      'the server to answer /api/v1/health',
+      async () => {
+        if (!this.process.running) throw new Error('the server exited');
+        const response = await fetch(`${this.url}/api/v1/health`);
+        return response.ok;
+      },
+      timeoutMs,
+      200,
+    );
+  }
+
+  stop(): Promise<void> {
+    return this.process.stop();
+  }
+}
+
+export function agentProcess(args: string[], logFile: string, env: Record<string, string> = {}) {
+  return new SourceProcess(path.join(repoRoot, 'apps/agent/src/cli.ts'), args, env, logFile);
+}
+
+export interface Answer<T = unknown> {
+  status: number;
+  body: T;
+}
+
+/** The console's API as an administrator. */
+export class ConsoleClient {
+  private token = '';
+
+  constructor(private readonly url: string) {}
+
+  async signIn(email = ADMIN_EMAIL, password = ADMIN_PASSWORD): Promise<void> {
+    const response = await fetch(`${this.url}/api/v1/login/access-token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ username: email, password }).toString(),
+    });
+    if (!response.ok) throw new Error(`sign-in failed: HTTP ${response.status}`);
+    this.token = ((await response.json()) as { access_token: string }).access_token;
+  }
+
+  get authorization(): string {
+    return `Bearer ${this.token}`;
+  }
+
+  async call<T = unknown>(method: string, route: string, body?: unknown): Promise<Answer<T>> {
+    const response = await fetch(`${this.url}/api/v1${route}`, {
+      method,
+      headers: {
+        authorization: this.authorization,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await response.text();
+    return { status: response.status, body: (text === '' ? null : JSON.parse(text)) as T };
+  }
+
+  async ok<T = unknown>(method: string, route: string, body?: unknown): Promise<T> {
+    const answer = await this.call<T>(method, route, body);
+    if (answer.status >= 300) {
+      throw new Error(`${method} ${route}: HTTP ${answer.status} ${JSON.stringify(answer.body)}`);
+    }
+    return answer.body;
+  }
+
+  /** Imports a rules file; each imported file becomes a group. */
+  async importRules(name: string, text: string): Promise<void> {
+    const form = new FormData();
+    form.append('file', new Blob([text]), name);
+    const response = await fetch(`${this.url}/api/v1/rules/import`, {
+      method: 'POST',
+      headers: { authorization: this.authorization },
+      body: form,
+    });
+    if (!response.ok)
+      throw new Error(`rule import: HTTP ${response.status} ${await response.text()}`);
+  }
+}

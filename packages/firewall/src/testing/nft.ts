@@ -1,0 +1,70 @@
+// Test helpers that drive the real nft and ip programs. Every rendered script a test produces
+// goes through `nft -c -f`; a missing nft fails the test (scripts/ensure-system-deps.sh installs
+// it), it never skips.
+
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export const NFT = existsSync('/usr/sbin/nft') ? '/usr/sbin/nft' : 'nft';
+export const IP = existsSync('/usr/sbin/ip')
+  ? '/usr/sbin/ip'
+  : existsSync('/sbin/ip')
+    ? '/sbin/ip'
+    : 'ip';
+
+const scratch = mkdtempSync(join(tmpdir(), 'palisade-firewall-'));
+let counter = 0;
+
+export function writeScratch(name: string, content: string): string {
+  const file = join(scratch, `${process.pid}-${++counter}-${name}`);
+  writeFileSync(file, content);
+  return file;
+}
+
+export function removeScratch(): void {
+  rmSync(scratch, { recursive: true, force: true });
+}
+
+/** `nft -c -f`: null when nft accepts the script, else its complaint. */
+export function nftCheck(script: string): string | null {
+  const file = writeScratch('check.nft', script);
+  const result = spawnSync(NFT, ['-c', '-f', file], { encoding: 'utf8', timeout: 60_000 });
+  if (result.error) throw new Error(`cannot run ${NFT}: ${result.error.message}`);
+  return result.status === 0 ? null : `${result.stderr}${result.stdout}`.trim() || 'nft failed';
+}
+
+export function run(command: string, args: readonly string[], timeout = 20_000): string {
+  return execFileSync(command, args, {
+    encoding: 'utf8',
+    timeout,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+}
+
+/** Runs in a network namespace. */
+export function inNs(
+  ns: string,
+  command: string,
+  args: readonly string[],
+  timeout = 20_000,
+): string {
+  return run(IP, ['netns', 'exec', ns, command, ...args], timeout);
+}
+
+/**
+ * Tries to create (and remove) a namespace: the reason when this machine cannot, else null.
+ */
+export function netnsUnavailable(): string | null {
+  const probe = `palisade-probe-${process.pid}`;
+  const added = spawnSync(IP, ['netns', 'add', probe], { encoding: 'utf8', timeout: 10_000 });
+  if (added.error) return `ip cannot run: ${added.error.message}`;
+  if (added.status !== 0) return `ip netns add fails: ${added.stderr.trim()}`;
+  spawnSync(IP, ['netns', 'del', probe], { timeout: 10_000 });
+  return null;
+}
+
+export function deleteNamespaces(names: readonly string[]): void {
+  for (const name of names) spawnSync(IP, ['netns', 'del', name], { timeout: 10_000 });
+}

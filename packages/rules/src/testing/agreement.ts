@@ -135,6 +135,11 @@ function compareFile(
   const records = oracle.byFile.get(oracleName) ?? [];
   // An archive member the reference was never run on: nothing to compare with.
   const unread = records.length === 0 && !oracle.files.has(oracleName) && file.name.includes('!');
+  // The reference reads files as strict UTF-8 and gives up on any other.
+  const undecodable =
+    records.length === 0 && !file.utf8
+      ? 'the file is not UTF-8: the reference cannot read it'
+      : null;
   const seen = new Set<number>();
   for (const rule of rules) {
     seen.add(rule.line);
@@ -143,7 +148,7 @@ function compareFile(
       compareRule(report, file.name, rule, reference);
       continue;
     }
-    const reason = whyReferenceRefuses(rule) ?? whyFieldsDiffer(rule);
+    const reason = whyReferenceRefuses(rule) ?? whyFieldsDiffer(rule) ?? undecodable;
     if (reason !== null) report.deliberate.push({ file: file.name, line: rule.line, reason });
     else if (unread) {
       report.unchecked.push({ file: file.name, line: rule.line, reason: 'no reference output' });

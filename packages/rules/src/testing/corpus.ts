@@ -15,8 +15,21 @@ export interface CorpusFile {
   /** Relative to the corpus root; tarball members as `archive!member`. */
   name: string;
   text: string;
-  /** Bytes read from disk for it (the archive's size for a member's first file). */
+  /** Bytes read from disk for it (0 for an archive member). */
   bytes: number;
+  /** False when the bytes are not valid UTF-8 (read with replacement characters). */
+  utf8: boolean;
+}
+
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+function isUtf8(buffer: Buffer): boolean {
+  try {
+    strictUtf8.decode(buffer);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function walk(dir: string): string[] {
@@ -36,7 +49,12 @@ export function loadCorpusRuleFiles(): CorpusFile[] {
     const name = path.relative(corpusRoot, full).split(path.sep).join('/');
     if (full.endsWith('.rules')) {
       const buffer = readFileSync(full);
-      files.push({ name, text: buffer.toString('utf8'), bytes: buffer.length });
+      files.push({
+        name,
+        text: buffer.toString('utf8'),
+        bytes: buffer.length,
+        utf8: isUtf8(buffer),
+      });
     } else if (full.endsWith('.tar.gz') || full.endsWith('.tgz')) {
       const buffer = readFileSync(full);
       for (const member of readTar(buffer)) {
@@ -45,6 +63,7 @@ export function loadCorpusRuleFiles(): CorpusFile[] {
           name: `${name}!${member.name}`,
           text: member.data.toString('utf8'),
           bytes: 0,
+          utf8: isUtf8(member.data),
         });
       }
     }

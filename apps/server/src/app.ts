@@ -16,6 +16,7 @@ import { createMailer, type Mailer } from './lib/mailer.js';
 import { resolveSecretKey } from './lib/secret-key.js';
 import { TokenService } from './lib/tokens.js';
 import { agentRoutes } from './modules/agent/agent.routes.js';
+import { alertsRoutes } from './modules/alerts/alerts.routes.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { devicesRoutes } from './modules/devices/devices.routes.js';
 import { profilesRoutes } from './modules/profiles/profiles.routes.js';
@@ -25,10 +26,12 @@ import { rulesRoutes } from './modules/rules/rules.routes.js';
 import { systemRoutes } from './modules/system/system.routes.js';
 import { usersRoutes } from './modules/users/users.routes.js';
 import { authPlugin } from './plugins/auth.js';
+import { consoleEventsPlugin } from './plugins/console-events.js';
 import { deviceAuthPlugin } from './plugins/device-auth.js';
 import { deviceEventsPlugin } from './plugins/device-events.js';
 import { errorsPlugin } from './plugins/errors.js';
 import { openapiPlugin } from './plugins/openapi.js';
+import { retentionPlugin } from './plugins/retention.js';
 import { staticPlugin } from './plugins/static.js';
 import './plugins/context.js';
 
@@ -102,6 +105,8 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   await app.register(authPlugin);
   await app.register(deviceAuthPlugin);
   await app.register(deviceEventsPlugin);
+  await app.register(consoleEventsPlugin);
+  await app.register(retentionPlugin);
 
   await app.register(
     async (api) => {
@@ -114,6 +119,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       await api.register(profilesRoutes);
       await api.register(devicesRoutes);
       await api.register(agentRoutes);
+      await api.register(alertsRoutes);
     },
     { prefix: API_PREFIX },
   );

@@ -36,6 +36,16 @@ const EnvSchema = z.object({
     .default(60 * 24 * 8),
   AUTH_DISABLED: booleanFlag.default(false),
   TRUST_PROXY: booleanFlag.default(false),
+  ALERT_RETENTION_DAYS: z.coerce
+    .number({ message: 'must be a number of days' })
+    .int('must be a whole number of days')
+    .min(1, 'must be at least 1')
+    .default(90),
+  METRIC_RETENTION_DAYS: z.coerce
+    .number({ message: 'must be a number of days' })
+    .int('must be a whole number of days')
+    .min(1, 'must be at least 1')
+    .default(30),
   SMTP_URL: optionalText.pipe(
     z
       .string()
@@ -61,6 +71,10 @@ export interface Config {
   authDisabled: boolean;
   /** Behind a reverse proxy: take the client address from X-Forwarded-For. */
   trustProxy: boolean;
+  /** Alerts older than this many days are deleted. */
+  alertRetentionDays: number;
+  /** Metric samples and agent log lines older than this many days are deleted. */
+  metricRetentionDays: number;
   smtpUrl: string | undefined;
   smtpFrom: string | undefined;
   publicUrl: string;
@@ -96,6 +110,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     accessTokenExpireMinutes: e.ACCESS_TOKEN_EXPIRE_MINUTES,
     authDisabled: e.AUTH_DISABLED,
     trustProxy: e.TRUST_PROXY,
+    alertRetentionDays: e.ALERT_RETENTION_DAYS,
+    metricRetentionDays: e.METRIC_RETENTION_DAYS,
     smtpUrl: e.SMTP_URL,
     smtpFrom: e.SMTP_FROM,
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),

@@ -6,3 +6,4 @@ export * from './rules.js';
 export * from './policies.js';
 export * from './devices.js';
 export * from './firewall.js';
+export * from './alerts.js';

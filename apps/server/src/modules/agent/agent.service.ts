@@ -3,6 +3,7 @@ import type { AppContext } from '../../plugins/context.js';
 import { authAttempts } from '../../db/auth-attempts.js';
 import { AppError } from '../../lib/app-error.js';
 import { verifyDecoy, verifySecret } from '../../lib/passwords.js';
+import { notifyConsole } from '../../plugins/console-events.js';
 import type { DevicePrincipal } from '../../plugins/device-auth.js';
 import { renderDeviceConfig } from '../devices/device-config.js';
 import { renderPolicyById } from '../policies/policies.service.js';
@@ -18,6 +19,15 @@ export function createAgentService(ctx: AppContext) {
   const { db, tokens } = ctx;
   // Rendered policies by id, for the version they were rendered at: a fleet pulls one render.
   const renders = new Map<number, { version: number; rules: string; thresholds: string }>();
+
+  // A fleet heartbeats constantly: consoles hear "devices changed" at most once a second per org.
+  const lastDeviceNotice = new Map<number, number>();
+  async function tellConsoles(orgId: number) {
+    const now = Date.now();
+    if (now - (lastDeviceNotice.get(orgId) ?? 0) < 1000) return;
+    lastDeviceNotice.set(orgId, now);
+    await notifyConsole(db, orgId, 'devices');
+  }
 
   async function remote(deviceId: number) {
     const row = await repo.remote(db, deviceId);
@@ -65,6 +75,7 @@ export function createAgentService(ctx: AppContext) {
 
     async heartbeat(device: DevicePrincipal, beat: AgentHeartbeat): Promise<AgentHeartbeatReply> {
       await repo.heartbeat(db, device.deviceId, beat);
+      await tellConsoles(device.orgId);
       const row = await remote(device.deviceId);
       return {
         remote: { config_version: row.config_version, policy_version: row.policy_version },
@@ -123,6 +134,7 @@ export function createAgentService(ctx: AppContext) {
       return db.transaction(async (tx) => {
         if (await repo.claimBatch(tx, 'alerts_ack', device.deviceId, seq)) {
           await repo.insertAlerts(tx, device.orgId, device.deviceId, records);
+          if (records.length > 0) await notifyConsole(tx, device.orgId, 'alerts');
         }
         return { ack: await repo.ack(tx, 'alerts_ack', device.deviceId) };
       });

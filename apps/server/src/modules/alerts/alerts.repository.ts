@@ -1,0 +1,152 @@
+import type { AlertFilters } from '@palisade/contract';
+import type { Queryable } from '../../db/client.js';
+import { alertWhere, parseCursor } from './alert-filters.js';
+
+export interface AlertRow {
+  id: number;
+  device_id: number;
+  device: string;
+  time: Date;
+  time_us: string;
+  gid: number | null;
+  sid: number | null;
+  rev: number | null;
+  msg: string | null;
+  category: string | null;
+  severity: number | null;
+  action: string | null;
+  proto: string | null;
+  app_proto: string | null;
+  src_ip: string | null;
+  src_port: number | null;
+  dest_ip: string | null;
+  dest_port: number | null;
+  acknowledged: boolean;
+}
+
+const COLUMNS = `a.id, a.device_id, d.name AS device, a.time,
+  (extract(epoch FROM a.time) * 1000000)::bigint::text AS time_us, a.gid, a.sid, a.rev, a.msg, a.category,
+  a.severity, a.action, a.proto, a.app_proto, a.src_ip, a.src_port, a.dest_ip, a.dest_port,
+  a.acknowledged_at IS NOT NULL AS acknowledged`;
+
+export const alertsRepository = {
+  /** One page, newest first, after the cursor when given (keyset: no offset scan). */
+  async page(db: Queryable, orgId: number, filters: AlertFilters, limit: number, before?: string) {
+    const { where, params } = alertWhere(orgId, filters);
+    let clause = where;
+    if (before) {
+      const cursor = parseCursor(before);
+      params.push(cursor.micros, cursor.id);
+      clause += ` AND (a.time, a.id) < (timestamptz 'epoch' + $${params.length - 1}::bigint * interval '1 microsecond', $${params.length})`;
+    }
+    params.push(limit);
+    return db.query<AlertRow>(
+      `SELECT ${COLUMNS} FROM device_alerts a JOIN devices d ON d.id = a.device_id
+        WHERE ${clause} ORDER BY a.time DESC, a.id DESC LIMIT $${params.length}`,
+      params,
+    );
+  },
+
+  /** Matching alerts counted up to `cap` (a count over millions stays bounded). */
+  async count(db: Queryable, orgId: number, filters: AlertFilters, cap: number): Promise<number> {
+    const { where, params } = alertWhere(orgId, filters);
+    params.push(cap);
+    const [row] = await db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM (SELECT 1 FROM device_alerts a WHERE ${where} LIMIT $${params.length}) capped`,
+      params,
+    );
+    return row?.n ?? 0;
+  },
+
+  async detail(db: Queryable, orgId: number, id: number) {
+    const [row] = await db.query<
+      AlertRow & {
+        event: Record<string, unknown>;
+        acknowledged_at: Date | null;
+        acknowledged_by: string | null;
+        policy_id: number | null;
+      }
+    >(
+      `SELECT ${COLUMNS}, a.event, a.acknowledged_at, u.email AS acknowledged_by, d.policy_id
+         FROM device_alerts a JOIN devices d ON d.id = a.device_id LEFT JOIN users u ON u.id = a.acknowledged_by
+        WHERE a.org_id = $1 AND a.id = $2`,
+      [orgId, id],
+    );
+    return row;
+  },
+
+  async groups(db: Queryable, orgId: number, filters: AlertFilters, limit: number) {
+    const { where, params } = alertWhere(orgId, filters);
+    params.push(limit);
+    return db.query<{
+      gid: number | null;
+      sid: number | null;
+      msg: string | null;
+      severity: number | null;
+      count: number;
+      devices: number;
+      first_seen: Date;
+      last_seen: Date;
+    }>(
+      `SELECT a.gid, a.sid, max(a.msg) AS msg, min(a.severity) AS severity, count(*)::int AS count,
+              count(DISTINCT a.device_id)::int AS devices, min(a.time) AS first_seen, max(a.time) AS last_seen
+         FROM device_alerts a WHERE ${where}
+        GROUP BY a.gid, a.sid ORDER BY count(*) DESC, max(a.time) DESC LIMIT $${params.length}`,
+      params,
+    );
+  },
+
+  async range(db: Queryable, orgId: number, filters: AlertFilters) {
+    const { where, params } = alertWhere(orgId, filters);
+    const [row] = await db.query<{ first: Date | null; last: Date | null }>(
+      `SELECT min(a.time) AS first, max(a.time) AS last FROM device_alerts a WHERE ${where}`,
+      params,
+    );
+    return row;
+  },
+
+  async histogram(
+    db: Queryable,
+    orgId: number,
+    filters: AlertFilters,
+    start: Date,
+    seconds: number,
+    buckets: number,
+  ) {
+    const { where, params } = alertWhere(orgId, filters);
+    params.push(start, seconds, buckets);
+    const n = params.length;
+    return db.query<{ bucket: number; count: number }>(
+      `SELECT b.bucket, count(*)::int AS count
+         FROM (SELECT floor(extract(epoch FROM a.time - $${n - 2}::timestamptz) / $${n - 1}::double precision)::int AS bucket
+                 FROM device_alerts a WHERE ${where} AND a.time >= $${n - 2}::timestamptz) b
+        WHERE b.bucket < $${n}::int
+        GROUP BY b.bucket ORDER BY b.bucket`,
+      params,
+    );
+  },
+
+  async acknowledge(
+    db: Queryable,
+    orgId: number,
+    ids: number[],
+    userId: number | null,
+    acknowledged: boolean,
+  ) {
+    const rows = await db.query<{ id: number }>(
+      `UPDATE device_alerts SET acknowledged_at = CASE WHEN $4 THEN now() ELSE NULL END,
+              acknowledged_by = CASE WHEN $4 THEN $3::int ELSE NULL END
+        WHERE org_id = $1 AND id = ANY($2::bigint[]) RETURNING id`,
+      [orgId, ids, userId, acknowledged],
+    );
+    return rows.length;
+  },
+
+  async ruleFor(db: Queryable, orgId: number, gid: number, sid: number) {
+    const [row] = await db.query<{ id: number; text: string; source: string }>(
+      'SELECT id, text, source FROM rules WHERE org_id = $1 AND gid = $2 AND sid = $3',
+      [orgId, gid, sid],
+    );
+    return row;
+  },
+};

@@ -1,0 +1,174 @@
+import type { Alert, AlertDetail, AlertFilters, AlertTune } from '@palisade/contract';
+import type { z } from 'zod';
+import type { Database } from '../../db/client.js';
+import { AppError, notFound } from '../../lib/app-error.js';
+import { assertRole, type Principal } from '../../plugins/auth.js';
+import { createPoliciesService } from '../policies/policies.service.js';
+import { cursorOf } from './alert-filters.js';
+import { alertsRepository as repo, type AlertRow } from './alerts.repository.js';
+
+const present = (row: AlertRow): Alert => ({
+  id: Number(row.id),
+  device_id: row.device_id,
+  device: row.device,
+  time: row.time.toISOString(),
+  gid: row.gid,
+  sid: row.sid === null ? null : Number(row.sid),
+  rev: row.rev,
+  msg: row.msg,
+  category: row.category,
+  severity: row.severity,
+  action: row.action,
+  proto: row.proto,
+  app_proto: row.app_proto,
+  src_ip: row.src_ip,
+  src_port: row.src_port,
+  dest_ip: row.dest_ip,
+  dest_port: row.dest_port,
+  acknowledged: row.acknowledged,
+});
+
+export function createAlertsService(db: Database) {
+  const policies = createPoliciesService(db);
+
+  return {
+    async page(
+      principal: Principal,
+      query: AlertFilters & { limit: number; before?: string; count_limit: number },
+    ) {
+      const [rows, total] = await Promise.all([
+        repo.page(db, principal.orgId, query, query.limit + 1, query.before),
+        query.before
+          ? Promise.resolve(-1)
+          : repo.count(db, principal.orgId, query, query.count_limit),
+      ]);
+      const more = rows.length > query.limit;
+      const data = rows.slice(0, query.limit);
+      const last = data.at(-1);
+      // A later page does not count again: the client keeps the first page's total.
+      const recordsTotal = total >= 0 ? total : data.length;
+      return {
+        data: data.map(present),
+        recordsTotal,
+        recordsTotalIsExact: total >= 0 && total < query.count_limit,
+        next_cursor: more && last ? cursorOf(last) : null,
+      };
+    },
+
+    async detail(principal: Principal, id: number): Promise<z.infer<typeof AlertDetail>> {
+      const row = await repo.detail(db, principal.orgId, id);
+      if (!row) throw notFound('Alert');
+      const rule =
+        row.gid !== null && row.sid !== null
+          ? await repo.ruleFor(db, principal.orgId, row.gid, Number(row.sid))
+          : undefined;
+      return {
+        ...present(row),
+        event: row.event,
+        rule: rule ?? null,
+        acknowledged_at: row.acknowledged_at?.toISOString() ?? null,
+        acknowledged_by: row.acknowledged_by,
+        policy_id: row.policy_id,
+      };
+    },
+
+    async groups(principal: Principal, filters: AlertFilters, limit: number) {
+      const rows = await repo.groups(db, principal.orgId, filters, limit);
+      return {
+        data: rows.map((r) => ({
+          ...r,
+          sid: r.sid === null ? null : Number(r.sid),
+          first_seen: r.first_seen.toISOString(),
+          last_seen: r.last_seen.toISOString(),
+        })),
+      };
+    },
+
+    /** Counts per time bucket between the filter's bounds (or the data's own range). */
+    async histogram(principal: Principal, filters: AlertFilters, buckets: number) {
+      const range = await repo.range(db, principal.orgId, filters);
+      const start = filters.since ? new Date(filters.since) : range?.first;
+      const end = filters.until ? new Date(filters.until) : range?.last;
+      if (!start || !end) return { interval: 0, data: [] };
+      const span = Math.max(1, (end.getTime() - start.getTime()) / 1000);
+      const seconds = Math.max(1, Math.ceil(span / buckets));
+      const rows = await repo.histogram(db, principal.orgId, filters, start, seconds, buckets);
+      const counts = new Map(rows.map((r) => [r.bucket, r.count]));
+      const used = Math.min(buckets, Math.ceil(span / seconds) + 1);
+      return {
+        interval: seconds,
+        data: Array.from({ length: used }, (_, i) => ({
+          time: new Date(start.getTime() + i * seconds * 1000).toISOString(),
+          count: counts.get(i) ?? 0,
+        })),
+      };
+    },
+
+    async acknowledge(principal: Principal, ids: number[], acknowledged: boolean) {
+      assertRole(principal, 'Administrator', 'Operator');
+      const changed = await repo.acknowledge(
+        db,
+        principal.orgId,
+        ids,
+        principal.userId,
+        acknowledged,
+      );
+      return { msg: `${changed} alert(s) ${acknowledged ? 'acknowledged' : 'reopened'}` };
+    },
+
+    /**
+     * Tuning from an alert, in the policy of the device that raised it: disable the rule, or
+     * suppress the alert's source for that signature. It goes through the policy's own checks
+     * (role, restricted access) and reaches the device like any other policy change.
+     */
+    async tune(principal: Principal, id: number, action: z.infer<typeof AlertTune>['action']) {
+      const alert = await this.detail(principal, id);
+      if (alert.policy_id === null)
+        throw new AppError('conflict', `Device '${alert.device}' has no policy to tune`);
+      if (alert.gid === null || alert.sid === null)
+        throw new AppError('conflict', 'The alert names no signature');
+      const policy = await policies.get(principal, alert.policy_id);
+      let msg: string;
+      if (action === 'disable_rule') {
+        if (!alert.rule)
+          throw new AppError(
+            'not_found',
+            `Rule ${alert.gid}:${alert.sid} is not among this console's rules`,
+          );
+        const ruleId = alert.rule.id;
+        const overrides = [
+          ...policy.overrides.filter((o) => o.rule_id !== ruleId),
+          { rule_id: ruleId, action: 'disable' as const },
+        ];
+        await policies.update(principal, policy.id, { overrides });
+        msg = `Rule ${alert.gid}:${alert.sid} disabled in policy '${policy.name}'`;
+      } else {
+        if (!alert.src_ip) throw new AppError('conflict', 'The alert has no source address');
+        const exists = policy.thresholds.some(
+          (t) =>
+            t.kind === 'suppress' &&
+            t.gid === alert.gid &&
+            t.sid === alert.sid &&
+            t.ip === alert.src_ip,
+        );
+        const thresholds = exists
+          ? policy.thresholds
+          : [
+              ...policy.thresholds,
+              {
+                kind: 'suppress' as const,
+                gid: alert.gid,
+                sid: alert.sid,
+                track: 'by_src' as const,
+                ip: alert.src_ip,
+                comment: `from alert ${alert.id} by ${principal.email}`,
+              },
+            ];
+        await policies.update(principal, policy.id, { thresholds });
+        msg = `Alerts of ${alert.gid}:${alert.sid} from ${alert.src_ip} suppressed in policy '${policy.name}'`;
+      }
+      const updated = await policies.get(principal, policy.id);
+      return { policy_id: policy.id, policy_version: updated.version, msg };
+    },
+  };
+}

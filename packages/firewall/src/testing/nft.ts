@@ -57,7 +57,7 @@ export function inNs(
  * Tries to create (and remove) a namespace: the reason when this machine cannot, else null.
  */
 export function netnsUnavailable(): string | null {
-  const probe = `palisade-probe-${process.pid}`;
+  const probe = `palisade-probe-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
   const added = spawnSync(IP, ['netns', 'add', probe], { encoding: 'utf8', timeout: 10_000 });
   if (added.error) return `ip cannot run: ${added.error.message}`;
   if (added.status !== 0) return `ip netns add fails: ${added.stderr.trim()}`;

@@ -20,6 +20,7 @@ import { alertsRoutes } from './modules/alerts/alerts.routes.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { devicesRoutes } from './modules/devices/devices.routes.js';
 import { profilesRoutes } from './modules/profiles/profiles.routes.js';
+import { firewallRoutes } from './modules/firewall/firewall.routes.js';
 import { groupsRoutes } from './modules/groups/groups.routes.js';
 import { policiesRoutes } from './modules/policies/policies.routes.js';
 import { rulesRoutes } from './modules/rules/rules.routes.js';
@@ -120,6 +121,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       await api.register(devicesRoutes);
       await api.register(agentRoutes);
       await api.register(alertsRoutes);
+      await api.register(firewallRoutes);
     },
     { prefix: API_PREFIX },
   );

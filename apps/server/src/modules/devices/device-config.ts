@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
+import type { ChainPolicies, DeviceNetwork, FirewallRule } from '@palisade/contract';
 import type { Queryable } from '../../db/client.js';
 import { notifyDevices } from '../../plugins/device-events.js';
+import { renderDeviceFirewall } from '../firewall/firewall-render.js';
 
 /** What a device runs besides its policy: profile variables, firewall, routes. */
 export interface DeviceConfig {
@@ -11,17 +13,45 @@ export interface DeviceConfig {
   routes: string | null;
 }
 
-export async function renderDeviceConfig(tx: Queryable, deviceId: number): Promise<DeviceConfig> {
-  const [row] = await tx.query<{ variables: Record<string, string> | null }>(
-    `SELECT f.variables FROM devices d LEFT JOIN device_profiles f ON f.id = d.profile_id WHERE d.id = $1`,
+export interface RenderedDeviceConfig extends DeviceConfig {
+  /** Why the firewall could not render (the device then gets no nftables script). */
+  problems: { rule: number | null; field: string; message: string }[];
+}
+
+export async function renderDeviceConfig(
+  tx: Queryable,
+  deviceId: number,
+): Promise<RenderedDeviceConfig> {
+  const [row] = await tx.query<{
+    variables: Record<string, string> | null;
+    network: DeviceNetwork;
+    rules: FirewallRule[] | null;
+    policies: ChainPolicies | null;
+  }>(
+    `SELECT f.variables, d.network, s.rules, s.policies
+       FROM devices d LEFT JOIN device_profiles f ON f.id = d.profile_id
+       LEFT JOIN firewall_rulesets s ON s.id = d.firewall_id
+      WHERE d.id = $1`,
     [deviceId],
   );
-  const variables = row?.variables ?? {};
   // Keys sorted so that the same variables always give the same bytes (and version).
-  const sorted = Object.fromEntries(
-    Object.entries(variables).sort(([a], [b]) => a.localeCompare(b)),
+  const variables = Object.fromEntries(
+    Object.entries(row?.variables ?? {}).sort(([a], [b]) => a.localeCompare(b)),
   );
-  return { variables: sorted, nftables: null, routes: null };
+  if (!row) return { variables, nftables: null, routes: null, problems: [] };
+  const firewall = renderDeviceFirewall({
+    rules: row.rules ?? [],
+    policies: row.policies ?? { input: 'accept', forward: 'accept', output: 'accept' },
+    variables,
+    network: row.network,
+    hasRuleset: row.rules !== null,
+  });
+  return {
+    variables,
+    nftables: firewall.nftables,
+    routes: firewall.routes,
+    problems: firewall.problems,
+  };
 }
 
 /**
@@ -40,8 +70,10 @@ export async function refreshDeviceConfigs(
       (row) => row.id,
     );
   for (const id of ids) {
-    const config = await renderDeviceConfig(tx, id);
-    const sha256 = createHash('sha256').update(JSON.stringify(config)).digest('hex');
+    const { variables, nftables, routes } = await renderDeviceConfig(tx, id);
+    const sha256 = createHash('sha256')
+      .update(JSON.stringify({ variables, nftables, routes }))
+      .digest('hex');
     await tx.query(
       `UPDATE devices SET config_version = CASE WHEN config_sha256 = $2 THEN config_version ELSE config_version + 1 END,
               config_sha256 = $2 WHERE id = $1`,

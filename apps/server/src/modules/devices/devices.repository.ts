@@ -1,4 +1,4 @@
-import type { DeviceMetrics } from '@palisade/contract';
+import type { DeviceMetrics, DeviceNetwork } from '@palisade/contract';
 import type { Queryable } from '../../db/client.js';
 import type { ListSql, ListSpec } from '../../db/list-query.js';
 
@@ -161,9 +161,24 @@ export const devicesRepository = {
     await db.query('UPDATE devices SET flush_requested = true WHERE id = $1', [id]);
   },
 
+  async network(db: Queryable, id: number): Promise<DeviceNetwork> {
+    const [row] = await db.query<{ network: DeviceNetwork }>(
+      'SELECT network FROM devices WHERE id = $1',
+      [id],
+    );
+    return row?.network ?? { l3_mode: false, routes: [], source_nat: [], port_forwards: [] };
+  },
+
+  async setNetwork(db: Queryable, id: number, network: DeviceNetwork) {
+    await db.query('UPDATE devices SET network = $2::jsonb, updated_at = now() WHERE id = $1', [
+      id,
+      JSON.stringify(network),
+    ]);
+  },
+
   async countOwned(
     db: Queryable,
-    table: 'device_profiles' | 'policies',
+    table: 'device_profiles' | 'policies' | 'firewall_rulesets',
     orgId: number,
     id: number,
   ) {

@@ -1,6 +1,8 @@
 import {
   Device,
   DeviceAlerts,
+  DeviceFirewallPreview,
+  DeviceNetwork,
   DeviceLog,
   DeviceMonitor,
   DeviceMonitorQuery,
@@ -78,6 +80,35 @@ export const devicesRoutes: FastifyPluginAsyncZod = async (app) => {
       await devices.flush(principalOf(request), request.params.id);
       return { msg: 'Device update requested' };
     },
+  );
+  app.get(
+    '/devices/:id/network',
+    {
+      ...signedIn,
+      schema: { tags, params: IdParams, response: { 200: DeviceNetwork, ...errors } },
+    },
+    (request) => devices.network(principalOf(request), request.params.id),
+  );
+  app.put(
+    '/devices/:id/network',
+    {
+      ...signedIn,
+      schema: {
+        tags,
+        params: IdParams,
+        body: DeviceNetwork,
+        response: { 200: DeviceNetwork, ...errors },
+      },
+    },
+    (request) => devices.setNetwork(principalOf(request), request.params.id, request.body),
+  );
+  app.get(
+    '/devices/:id/firewall',
+    {
+      ...signedIn,
+      schema: { tags, params: IdParams, response: { 200: DeviceFirewallPreview, ...errors } },
+    },
+    (request) => devices.firewallPreview(principalOf(request), request.params.id),
   );
   app.get(
     '/devicemonitor/:id',

@@ -1,6 +1,7 @@
 import {
   DEVICE_ALERTS_SHOWN,
   type Device,
+  type DeviceNetwork,
   type DeviceUpdate,
   type DeviceWrite,
   type ListQuery,
@@ -14,7 +15,8 @@ import { AppError, notFound } from '../../lib/app-error.js';
 import { hashSecret } from '../../lib/passwords.js';
 import { assertRole, type Principal } from '../../plugins/auth.js';
 import { notifyDevices } from '../../plugins/device-events.js';
-import { refreshDeviceConfigs } from './device-config.js';
+import { refreshDeviceConfigs, renderDeviceConfig } from './device-config.js';
+import { routeProblems } from './routes-check.js';
 import {
   DEVICE_LIST_SPEC,
   devicesRepository as repo,
@@ -60,18 +62,20 @@ export function createDevicesService(db: Database) {
     return row;
   }
 
+  /** Profile, policy and ruleset must be the organization's own. */
   async function assertAssignable(
     tx: Queryable,
     orgId: number,
-    body: { profile_id?: number | null; policy_id?: number | null },
+    body: { profile_id?: number | null; policy_id?: number | null; firewall_id?: number | null },
   ) {
-    if (
-      body.profile_id &&
-      (await repo.countOwned(tx, 'device_profiles', orgId, body.profile_id)) === 0
-    )
-      throw notFound('Profile');
-    if (body.policy_id && (await repo.countOwned(tx, 'policies', orgId, body.policy_id)) === 0)
-      throw notFound('Policy');
+    const checks = [
+      ['device_profiles', body.profile_id, 'Profile'],
+      ['policies', body.policy_id, 'Policy'],
+      ['firewall_rulesets', body.firewall_id, 'Ruleset'],
+    ] as const;
+    for (const [table, id, what] of checks) {
+      if (id && (await repo.countOwned(tx, table, orgId, id)) === 0) throw notFound(what);
+    }
   }
 
   async function named<T>(write: () => Promise<T>, name: string | undefined): Promise<T> {
@@ -168,6 +172,50 @@ export function createDevicesService(db: Database) {
         await repo.requestFlush(tx, id);
         await notifyDevices(tx, principal.orgId);
       });
+    },
+
+    async network(principal: Principal, id: number): Promise<DeviceNetwork> {
+      await load(db, principal.orgId, id);
+      return repo.network(db, id);
+    },
+
+    /** Routes and NAT of the device (L3 mode); refused when they cannot render. */
+    async setNetwork(
+      principal: Principal,
+      id: number,
+      network: DeviceNetwork,
+    ): Promise<DeviceNetwork> {
+      assertRole(principal, ...EDITORS);
+      const problems = routeProblems(network);
+      if (problems.length > 0)
+        throw new AppError('validation_failed', problems[0]?.msg ?? 'Invalid routes', problems);
+      return db.transaction(async (tx) => {
+        await load(tx, principal.orgId, id);
+        await repo.setNetwork(tx, id, network);
+        const rendered = await renderDeviceConfig(tx, id);
+        if (rendered.problems.length > 0) {
+          const first = rendered.problems[0];
+          throw new AppError(
+            'validation_failed',
+            `${first?.field ?? 'network'}: ${first?.message ?? 'cannot render'}`,
+            rendered.problems.map((p) => ({ field: p.field, msg: p.message })),
+          );
+        }
+        await refreshDeviceConfigs(tx, principal.orgId, [id]);
+        return repo.network(tx, id);
+      });
+    },
+
+    /** The exact nftables script and route commands the device will receive. */
+    async firewallPreview(principal: Principal, id: number) {
+      const device = await load(db, principal.orgId, id);
+      const rendered = await renderDeviceConfig(db, id);
+      return {
+        config_version: device.config_version_remote,
+        nftables: rendered.nftables,
+        routes: rendered.routes,
+        problems: rendered.problems,
+      };
     },
 
     async monitor(principal: Principal, id: number, since: Date, limit: number) {

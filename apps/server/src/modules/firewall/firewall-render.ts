@@ -1,0 +1,54 @@
+import type { ChainPolicies, DeviceNetwork, FirewallRule } from '@palisade/contract';
+import { renderFirewall, renderRoutes, validateRuleset } from '@palisade/firewall';
+import { AppError } from '../../lib/app-error.js';
+
+type Problem = { rule: number | null; field: string; message: string };
+
+const toDetails = (problems: Problem[]) =>
+  problems.map((p) => ({
+    field: p.rule === null ? p.field : `rules.${p.rule}.${p.field}`,
+    msg: p.message,
+  }));
+
+function refuse(problems: Problem[], what: string): never {
+  const first = problems[0];
+  const where = first?.rule === null || first?.rule === undefined ? '' : `rule ${first.rule + 1}, `;
+  throw new AppError(
+    'validation_failed',
+    `${what}: ${where}${first?.field ?? ''}: ${first?.message ?? 'invalid'}`,
+    toDetails(problems),
+  );
+}
+
+/** Refuses a ruleset whose rules cannot render (unknown fields values, bad lists), naming rule and field. */
+export function checkRuleset(rules: FirewallRule[]): void {
+  const problems = validateRuleset(rules);
+  if (problems.length > 0) refuse(problems, 'Invalid ruleset');
+}
+
+export interface DeviceFirewallInput {
+  rules: FirewallRule[];
+  policies: ChainPolicies;
+  variables: Record<string, string>;
+  network: DeviceNetwork;
+  hasRuleset: boolean;
+}
+
+/**
+ * The device's nftables script and route commands. Null script: nothing to manage (no ruleset
+ * and no NAT). Problems (e.g. a variable the device's profile lacks) are returned, not thrown:
+ * the console shows them and the device keeps its last good configuration.
+ */
+export function renderDeviceFirewall(input: DeviceFirewallInput) {
+  const managesNat = input.network.source_nat.length > 0 || input.network.port_forwards.length > 0;
+  const routes = renderRoutes(input.network);
+  if (!input.hasRuleset && !managesNat)
+    return { nftables: null, routes, problems: [] as Problem[] };
+  const { script, problems } = renderFirewall({
+    rules: input.rules,
+    policies: input.policies,
+    variables: input.variables,
+    network: input.network,
+  });
+  return { nftables: problems.length === 0 ? script : null, routes, problems };
+}

@@ -1,0 +1,103 @@
+import type { ChainPolicies, FirewallRule } from '@palisade/contract';
+import type { Queryable } from '../../db/client.js';
+import type { ListSql, ListSpec } from '../../db/list-query.js';
+
+export interface RulesetRow {
+  id: number;
+  name: string;
+  description: string;
+  policies: ChainPolicies;
+  rules: FirewallRule[];
+  device_count: number;
+  updated_at: Date;
+}
+
+const SELECT_RULESET = `SELECT s.id, s.name, s.description, s.policies, s.rules, s.updated_at,
+    (SELECT count(*)::int FROM devices d WHERE d.firewall_id = s.id) AS device_count
+  FROM firewall_rulesets s`;
+
+export const RULESET_LIST_SPEC: ListSpec = {
+  sortable: {
+    id: 's.id',
+    name: 'lower(s.name)',
+    updated_at: 's.updated_at',
+    device_count: 'device_count',
+  },
+  filterable: { name: { sql: 's.name', type: 'text' } },
+  searchable: ['s.name', 's.description'],
+  defaultSort: 's.id ASC',
+};
+
+export const firewallRepository = {
+  async list(db: Queryable, sql: ListSql): Promise<{ rows: RulesetRow[]; total: number }> {
+    const where = `s.org_id = $1 AND ${sql.where}`;
+    const n = sql.params.length;
+    const [rows, count] = await Promise.all([
+      db.query<RulesetRow>(
+        `${SELECT_RULESET} WHERE ${where} ORDER BY ${sql.orderBy} LIMIT $${n + 1} OFFSET $${n + 2}`,
+        [...sql.params, sql.limit, sql.offset],
+      ),
+      db.query<{ total: number }>(
+        `SELECT count(*)::int AS total FROM firewall_rulesets s WHERE ${where}`,
+        sql.params,
+      ),
+    ]);
+    return { rows, total: count[0]?.total ?? 0 };
+  },
+
+  async find(db: Queryable, orgId: number, id: number): Promise<RulesetRow | undefined> {
+    const [row] = await db.query<RulesetRow>(
+      `${SELECT_RULESET} WHERE s.org_id = $1 AND s.id = $2`,
+      [orgId, id],
+    );
+    return row;
+  },
+
+  async insert(
+    db: Queryable,
+    orgId: number,
+    fields: { name: string; description: string; policies: ChainPolicies; rules: FirewallRule[] },
+  ) {
+    const [row] = await db.query<{ id: number }>(
+      `INSERT INTO firewall_rulesets (org_id, name, description, policies, rules)
+       VALUES ($1, $2, $3, $4::jsonb, $5::jsonb) RETURNING id`,
+      [
+        orgId,
+        fields.name,
+        fields.description,
+        JSON.stringify(fields.policies),
+        JSON.stringify(fields.rules),
+      ],
+    );
+    if (!row) throw new Error('INSERT … RETURNING gave no row');
+    return row.id;
+  },
+
+  async update(
+    db: Queryable,
+    id: number,
+    fields: { name: string; description: string; policies: ChainPolicies; rules: FirewallRule[] },
+  ) {
+    await db.query(
+      `UPDATE firewall_rulesets SET name = $2, description = $3, policies = $4::jsonb, rules = $5::jsonb, updated_at = now()
+        WHERE id = $1`,
+      [
+        id,
+        fields.name,
+        fields.description,
+        JSON.stringify(fields.policies),
+        JSON.stringify(fields.rules),
+      ],
+    );
+  },
+
+  async delete(db: Queryable, id: number) {
+    await db.query('DELETE FROM firewall_rulesets WHERE id = $1', [id]);
+  },
+
+  async deviceIdsUsing(db: Queryable, id: number): Promise<number[]> {
+    return (
+      await db.query<{ id: number }>('SELECT id FROM devices WHERE firewall_id = $1', [id])
+    ).map((r) => r.id);
+  },
+};

@@ -1,0 +1,85 @@
+import {
+  ErrorResponse,
+  FirewallRuleset,
+  FirewallRulesetWrite,
+  IdParams,
+  ListQuery,
+  listResponse,
+  MessageResponse,
+} from '@palisade/contract';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { principalOf } from '../../plugins/auth.js';
+import { createFirewallService } from './firewall.service.js';
+
+const errors = {
+  401: ErrorResponse,
+  403: ErrorResponse,
+  404: ErrorResponse,
+  409: ErrorResponse,
+  413: ErrorResponse,
+  422: ErrorResponse,
+};
+/** A 10,000-rule ruleset is a few MiB of JSON. */
+const RULESET_BODY_LIMIT = 16 * 1024 * 1024;
+
+export const firewallRoutes: FastifyPluginAsyncZod = async (app) => {
+  const firewall = createFirewallService(app.ctx.db);
+  const signedIn = { onRequest: app.requireUser };
+  const tags = ['firewall'];
+
+  app.get(
+    '/fwruleset/',
+    {
+      ...signedIn,
+      schema: {
+        tags,
+        querystring: ListQuery,
+        response: { 200: listResponse(FirewallRuleset), ...errors },
+      },
+    },
+    (request) => firewall.list(principalOf(request), request.query),
+  );
+  app.post(
+    '/fwruleset/',
+    {
+      ...signedIn,
+      bodyLimit: RULESET_BODY_LIMIT,
+      schema: { tags, body: FirewallRulesetWrite, response: { 201: FirewallRuleset, ...errors } },
+    },
+    async (request, reply) =>
+      reply.status(201).send(await firewall.create(principalOf(request), request.body)),
+  );
+  app.get(
+    '/fwruleset/:id',
+    {
+      ...signedIn,
+      schema: { tags, params: IdParams, response: { 200: FirewallRuleset, ...errors } },
+    },
+    (request) => firewall.get(principalOf(request), request.params.id),
+  );
+  app.put(
+    '/fwruleset/:id',
+    {
+      ...signedIn,
+      bodyLimit: RULESET_BODY_LIMIT,
+      schema: {
+        tags,
+        params: IdParams,
+        body: FirewallRulesetWrite,
+        response: { 200: FirewallRuleset, ...errors },
+      },
+    },
+    (request) => firewall.update(principalOf(request), request.params.id, request.body),
+  );
+  app.delete(
+    '/fwruleset/:id',
+    {
+      ...signedIn,
+      schema: { tags, params: IdParams, response: { 200: MessageResponse, ...errors } },
+    },
+    async (request) => {
+      await firewall.remove(principalOf(request), request.params.id);
+      return { msg: 'Ruleset deleted' };
+    },
+  );
+};

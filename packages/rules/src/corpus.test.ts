@@ -89,14 +89,28 @@ describe('corpus agreement with suricata-update 1.2.7', () => {
   });
 });
 
+/** [start, end) of every physical line: \n, \r\n or a lone \r ends one; a BOM is not text. */
+function physicalLines(text: string): Array<{ start: number; end: number }> {
+  const lines: Array<{ start: number; end: number }> = [];
+  let start = text.startsWith('\ufeff') ? 1 : 0;
+  for (const match of text.matchAll(/\r\n|\r|\n/g)) {
+    lines.push({ start, end: match.index });
+    start = match.index + match[0].length;
+  }
+  lines.push({ start, end: text.length });
+  return lines;
+}
+
 describe('corpus round trip', () => {
   it('gives back every rule of every file exactly: format(parse(x)) === x', HEAVY, () => {
     const mismatches: string[] = [];
     for (const file of files) {
-      const physical = file.text.split('\n').map((line) => line.replace(/\r$/, ''));
+      const lines = physicalLines(file.text);
       for (const rule of parseRulesFile(file.text, { fileName: file.name }).rules) {
-        const lineCount = rule.text.split('\n').length;
-        const original = physical.slice(rule.line - 1, rule.line - 1 + lineCount).join('\n');
+        const count = rule.text.split(/\r\n|\r|\n/).length;
+        const first = lines[rule.line - 1];
+        const last = lines[rule.line - 2 + count];
+        const original = first && last ? file.text.slice(first.start, last.end) : undefined;
         if (formatRule(rule) !== original) mismatches.push(`${file.name}:${rule.line}`);
       }
     }

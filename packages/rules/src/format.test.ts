@@ -56,6 +56,13 @@ describe('formatRule', () => {
     expect(again.options).toEqual(rule.options);
   });
 
+  it('joins a rule continued over carriage-return lines too', () => {
+    const rule = parsed('alert ip any any -> any any (sid:3; \\\r  rev:1;)');
+    const text = formatRule({ ...rule, enabled: false });
+    expect(text).toBe('# alert ip any any -> any any (sid:3;    rev:1;)');
+    expect(parsed(text)).toMatchObject({ enabled: false, sid: 3, rev: 1 });
+  });
+
   it('keeps the lines of a continued rule when only the action changes', () => {
     const text = formatRule({ ...parsed(CONTINUED), action: 'reject' });
     expect(text).toBe(CONTINUED.replace(/^alert/, 'reject'));

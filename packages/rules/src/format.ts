@@ -17,7 +17,7 @@ function actionEnd(text: string, start: number): number {
   let i = start;
   while (i < text.length) {
     const c = text.charCodeAt(i);
-    if (isBlank(c) || c === 40 || c === 10) break;
+    if (isBlank(c) || c === 40 || c === 10 || c === 13) break;
     i++;
   }
   return i;
@@ -37,7 +37,8 @@ export function formatRule(rule: FormattableRule): string {
   const body = rule.action + text.slice(end);
   if (rule.enabled) return text.slice(0, leadingBlanks(text)) + body;
   if (!prefix.enabled) return text.slice(0, prefix.start) + body;
-  const oneLine = body.indexOf('\n') < 0 ? body : toLogical(body).text.trimEnd();
+  const multiLine = body.indexOf('\n') >= 0 || body.indexOf('\r') >= 0;
+  const oneLine = multiLine ? toLogical(body).text.trimEnd() : body;
   return `${text.slice(0, leadingBlanks(text))}# ${oneLine}`;
 }
 

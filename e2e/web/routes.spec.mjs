@@ -85,3 +85,23 @@ export const tests = [
     },
   },
 ];
+
+export const failureTests = [
+  {
+    name: 'a screen whose code cannot be fetched says so and offers a reload',
+    async run({ page }) {
+      await signIn(page);
+      await page.route(/\/assets\/account-[\w-]+\.js$/, (route) => route.abort('connectionreset'));
+      await page
+        .getByRole('navigation', { name: 'Main navigation' })
+        .getByRole('link', { name: 'Account' })
+        .click();
+      await visible(page.getByText('This screen could not be loaded.'));
+      await visible(page.getByRole('button', { name: 'Reload' }));
+      await visible(page.getByRole('navigation', { name: 'Main navigation' }));
+      await page.unroute(/\/assets\/account-[\w-]+\.js$/);
+      await page.getByRole('button', { name: 'Reload' }).click();
+      await visible(page.getByRole('heading', { level: 1, name: 'Account' }));
+    },
+  },
+];

@@ -2,6 +2,7 @@ import { Suspense, useEffect, useRef } from 'react';
 import { Navigate, Outlet, useLocation, useNavigate } from 'react-router';
 import { NotificationsArea } from '../components/notifications/NotificationsArea';
 import { FullPageSpinner } from '../components/page/FullPageSpinner';
+import { ScreenErrorBoundary } from '../components/page/ScreenErrorBoundary';
 import { session, type SessionStatus } from '../lib/session';
 import { useStore } from '../lib/store';
 
@@ -28,9 +29,11 @@ export function RootShell() {
       {status === 'unknown' ? (
         <FullPageSpinner />
       ) : (
-        <Suspense fallback={<FullPageSpinner />}>
-          <Outlet />
-        </Suspense>
+        <ScreenErrorBoundary>
+          <Suspense fallback={<FullPageSpinner />}>
+            <Outlet />
+          </Suspense>
+        </ScreenErrorBoundary>
       )}
       <NotificationsArea />
     </>

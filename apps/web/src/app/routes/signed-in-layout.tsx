@@ -1,10 +1,11 @@
 import { Suspense, useEffect } from 'react';
-import { Outlet } from 'react-router';
+import { Outlet, useLocation } from 'react-router';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import Alert from '@mui/material/Alert';
 import { preloadNotifier } from '../../components/notifications/NotificationsArea';
 import { FullPageSpinner } from '../../components/page/FullPageSpinner';
+import { ScreenErrorBoundary } from '../../components/page/ScreenErrorBoundary';
 import { MuiProviders } from '../../components/theme/MuiProviders';
 import { AppLayout } from '../../components/layout/AppLayout';
 import { useMe } from '../../features/auth/api/me';
@@ -20,6 +21,7 @@ export function Component() {
   const { t } = useTranslation();
   const { authDisabled } = useStore(session);
   const user = useMe();
+  const { pathname } = useLocation();
   useEffect(() => void preloadNotifier(), []);
   const name = user === null ? '' : `${user.first_name} ${user.last_name}`.trim() || user.email;
   return (
@@ -37,9 +39,11 @@ export function Component() {
             ) : undefined
           }
         >
-          <Suspense fallback={<FullPageSpinner />}>
-            <Outlet />
-          </Suspense>
+          <ScreenErrorBoundary key={pathname}>
+            <Suspense fallback={<FullPageSpinner />}>
+              <Outlet />
+            </Suspense>
+          </ScreenErrorBoundary>
         </AppLayout>
       </QueryClientProvider>
     </MuiProviders>

@@ -5,7 +5,7 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { apiClient } from './lib/api.mjs';
 import { ROOT, launchChromium, startServer, startSmtp } from './lib/env.mjs';
-import { tests as routes } from './web/routes.spec.mjs';
+import { failureTests, tests as routes } from './web/routes.spec.mjs';
 import { tests as signIn } from './web/sign-in.spec.mjs';
 import { tests as recovery } from './web/recovery.spec.mjs';
 import { tests as layout, versionTests } from './web/layout.spec.mjs';
@@ -17,6 +17,7 @@ const TEST_TIMEOUT_MS = 60_000;
 const only = process.argv[2];
 const all = [
   ...routes,
+  ...failureTests,
   ...signIn,
   ...recovery,
   ...layout,

@@ -73,7 +73,6 @@ export class Agent {
   private readonly stoppers: (() => Promise<void>)[] = [];
   private metrics: MetricsSource | undefined;
   private simulation: AlertSimulation | undefined;
-  private wakeHeartbeat: (() => void) | undefined;
 
   constructor(
     private readonly settings: AgentSettings,
@@ -94,7 +93,6 @@ export class Agent {
       reloadTimeoutMs: settings.reloadTimeoutMs,
       log: this.log,
       onRules: (rules) => this.simulation?.setRules(rules),
-      onChange: () => this.wakeHeartbeat?.(),
     });
   }
 
@@ -122,7 +120,6 @@ export class Agent {
 
   async stop(): Promise<void> {
     this.stopper.abort();
-    this.wakeHeartbeat?.();
     await Promise.allSettled(this.tasks);
     await this.applier.idle();
     for (const stop of this.stoppers.reverse()) await stop();
@@ -192,6 +189,7 @@ export class Agent {
     if (settings.simulate) {
       const batcher = new Batcher<EveEvent>(spool, {
         ...batch,
+        cursor: false,
         onError: (error) => log.warn({ err: error }, 'spooling simulated alerts failed'),
       });
       this.simulation = new AlertSimulation({
@@ -218,7 +216,7 @@ export class Agent {
       if (!simulation) return;
       for (const event of simulation.tick(now, (now - last) / 1000)) {
         this.stats.alertsSpooled += 1;
-        await batcher.add(event, null);
+        await batcher.add(event);
       }
       if (this.metrics instanceof SimulatedMetrics) this.metrics.load = simulation.currentRate;
       last = now;
@@ -277,10 +275,7 @@ export class Agent {
           this.log.warn({ err: error, attempt }, 'heartbeat failed');
         }
       }
-      const wake = new AbortController();
-      this.wakeHeartbeat = () => wake.abort();
-      await sleep(wait, AbortSignal.any([signal, wake.signal]));
-      this.wakeHeartbeat = undefined;
+      await sleep(wait, signal);
     }
   }
 

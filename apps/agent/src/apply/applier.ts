@@ -41,7 +41,6 @@ export interface ApplierOptions {
   retryFailedMs?: number;
   /** Called with the rules text of every bundle written (the simulation reads it). */
   onRules?: (rules: string) => void;
-  onChange?: () => void;
 }
 
 const AppliedState = z.object({
@@ -168,7 +167,6 @@ export class Applier {
     }
 
     this.applying = true;
-    this.options.onChange?.();
     log.info(versions, 'applying bundle');
     const result = writeError
       ? { ok: false as const, error: writeError }
@@ -193,7 +191,6 @@ export class Applier {
       log.error({ ...versions, error: result.error }, 'applying the bundle failed');
     }
     await writeJsonAtomic(this.stateFile, { ...this.local, last_error: this.error });
-    this.options.onChange?.();
     await api.applied({
       ...versions,
       ok: result.ok,

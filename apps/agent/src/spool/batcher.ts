@@ -11,6 +11,8 @@ export interface BatcherOptions {
   /** Called after each batch reaches the spool. */
   onBatch?: (seq: number) => void;
   onError?: (error: unknown) => void;
+  /** False for a source without positions (the simulation): the spool's cursor is left alone. */
+  cursor?: boolean;
 }
 
 interface Entry<T> {
@@ -84,7 +86,8 @@ export class Batcher<T> {
       const take = this.buffer.slice(0, this.options.maxItems);
       const all = take.length === this.buffer.length;
       const last = take.at(-1) as Entry<T>;
-      const cursor = all ? this.latestCursor : last.cursor;
+      const cursor =
+        this.options.cursor === false ? undefined : all ? this.latestCursor : last.cursor;
       if (all) this.cursorDirty = false;
       const seq = await this.spool.append(
         take.map((e) => e.item),
@@ -93,7 +96,7 @@ export class Batcher<T> {
       this.buffer = this.buffer.slice(take.length);
       this.options.onBatch?.(seq);
     }
-    if (this.cursorDirty) {
+    if (this.cursorDirty && this.options.cursor !== false) {
       this.cursorDirty = false;
       await this.spool.saveCursor(this.latestCursor);
     }

@@ -56,6 +56,16 @@ describe('spool', () => {
     expect(await spool.append(['z'])).toBe(43);
   });
 
+  it('numbers concurrent appends apart and keeps the cursor of sources without one', async () => {
+    const spool = await Spool.open<number>(dir, 'alerts');
+    await spool.append([0], { ino: 5, offset: 10 });
+    const seqs = await Promise.all(Array.from({ length: 20 }, (_, i) => spool.append([i + 1])));
+    expect([...seqs].sort((a, b) => a - b)).toEqual(Array.from({ length: 20 }, (_, i) => i + 2));
+    const reopened = await Spool.open<number>(dir, 'alerts');
+    expect(reopened.pendingSeqs()).toHaveLength(21);
+    expect(reopened.cursor).toEqual({ ino: 5, offset: 10 });
+  });
+
   it('drops the oldest batches beyond its size limit', async () => {
     const dropped: number[] = [];
     const spool = await Spool.open<string>(dir, 'alerts', {

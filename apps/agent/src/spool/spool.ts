@@ -43,6 +43,8 @@ export class Spool<T> {
   /** seq → size in bytes, ascending by seq. */
   private readonly batches = new Map<number, number>();
   private bytes = 0;
+  /** Changes run one at a time (a batcher appends while the sender acknowledges). */
+  private queue: Promise<unknown> = Promise.resolve();
 
   private constructor(
     private readonly dir: string,
@@ -116,8 +118,20 @@ export class Spool<T> {
     return writeJsonAtomic(this.stateFile, { next_seq: this.nextSeq, cursor: this.cursorValue });
   }
 
-  /** Stores a batch durably and gives its number. */
-  async append(items: T[], cursor: unknown = this.cursorValue): Promise<number> {
+  private exclusive<R>(change: () => Promise<R>): Promise<R> {
+    const result = this.queue.then(change);
+    this.queue = result.catch(() => undefined);
+    return result;
+  }
+
+  /** Stores a batch durably and gives its number; `cursor` undefined keeps the stored one. */
+  append(items: T[], cursor?: unknown): Promise<number> {
+    return this.exclusive(() =>
+      this.appendNow(items, cursor === undefined ? this.cursorValue : cursor),
+    );
+  }
+
+  private async appendNow(items: T[], cursor: unknown): Promise<number> {
     const seq = this.nextSeq;
     const text = `${JSON.stringify({ seq, items, cursor })}\n`;
     await writeFileAtomic(path.join(this.dir, batchName(seq)), text);
@@ -131,9 +145,11 @@ export class Spool<T> {
   }
 
   /** Records how far the source has been read when that adds no item. */
-  async saveCursor(cursor: unknown): Promise<void> {
-    this.cursorValue = cursor;
-    await this.saveState();
+  saveCursor(cursor: unknown): Promise<void> {
+    return this.exclusive(async () => {
+      this.cursorValue = cursor;
+      await this.saveState();
+    });
   }
 
   async read(seq: number): Promise<SpoolBatch<T>> {
@@ -154,17 +170,19 @@ export class Spool<T> {
    * numbering (the state folder was wiped): the waiting batches were not stored, so they are
    * renumbered after the ack and sent again.
    */
-  async acknowledge(ack: number): Promise<void> {
-    if (ack > this.lastSeq) {
-      await this.renumberAfter(ack);
-      return;
-    }
-    for (const [seq, size] of [...this.batches]) {
-      if (seq > ack) break;
-      await rm(path.join(this.dir, batchName(seq)), { force: true });
-      this.batches.delete(seq);
-      this.bytes -= size;
-    }
+  acknowledge(ack: number): Promise<void> {
+    return this.exclusive(async () => {
+      if (ack > this.lastSeq) {
+        await this.renumberAfter(ack);
+        return;
+      }
+      for (const [seq, size] of [...this.batches]) {
+        if (seq > ack) break;
+        await rm(path.join(this.dir, batchName(seq)), { force: true });
+        this.batches.delete(seq);
+        this.bytes -= size;
+      }
+    });
   }
 
   private async renumberAfter(ack: number): Promise<void> {

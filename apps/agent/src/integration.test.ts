@@ -105,7 +105,7 @@ describe('agent and server as processes', () => {
     // The reload fails while `fail` exists and is slow while `slow` exists.
     await writeFile(
       path.join(dir, 'reload.sh'),
-      `if [ -e "${dir}/slow" ]; then sleep 1.5; fi\n` +
+      `if [ -e "${dir}/slow" ]; then sleep 3; fi\n` +
         `if [ -e "${dir}/fail" ]; then echo "suricata: rule reload failed: bad option in rule 3" >&2; exit 4; fi\n` +
         `cp palisade.rules "${dir}/applied.rules"\n`,
     );
@@ -140,7 +140,7 @@ describe('agent and server as processes', () => {
     await agent?.stop();
     await server?.stop();
     if (dir) await rm(dir, { recursive: true, force: true });
-  }, 60_000);
+  }, 120_000);
 
   it('signs in, goes online and applies its first bundle', async () => {
     const online = await waitFor('the device online with its versions applied', async () => {
@@ -151,7 +151,7 @@ describe('agent and server as processes', () => {
     expect(online.agent_version).toBe('0.1.0');
     expect(online.metrics?.memory_total).toBeGreaterThan(0);
     expect(online.last_error).toBeNull();
-  }, 60_000);
+  }, 120_000);
 
   it('shows update pending after a policy change, then applies it', async () => {
     await writeFile(path.join(dir, 'slow'), '');
@@ -168,7 +168,7 @@ describe('agent and server as processes', () => {
     });
     expect(applied.last_error).toBeNull();
     await rm(path.join(dir, 'slow'));
-  }, 60_000);
+  }, 120_000);
 
   it('reports a failing reload as the last error, and recovers on a flush', async () => {
     await writeFile(path.join(dir, 'fail'), '');
@@ -191,7 +191,7 @@ describe('agent and server as processes', () => {
       return settled(d) && d.last_error === null ? d : undefined;
     });
     expect(recovered.state).toBe('running');
-  }, 60_000);
+  }, 120_000);
 
   it('delivers every alert exactly once across a server restart', async () => {
     const alerts = () => admin.ok<{ data: DeviceAlert[] }>('GET', `/devicelogsnort/${device.id}`);
@@ -220,6 +220,76 @@ describe('agent and server as processes', () => {
     expect(flows).toEqual(Array.from({ length: 80 }, (_, i) => i + 1));
     expect(stored.every((a) => a.sid !== null && a.msg !== null)).toBe(true);
   }, 150_000);
+
+  it("ships the agent's own log lines", async () => {
+    const log = await waitFor('the agent log lines', async () => {
+      const { data } = await admin.ok<{ data: { level: string; msg: string }[] }>(
+        'GET',
+        `/devicelog/${device.id}`,
+      );
+      return data.some((l) => l.msg.startsWith('bundle applied')) ? data : undefined;
+    });
+    expect(log.some((l) => l.level === 'error' && l.msg.includes('bad option in rule 3'))).toBe(
+      true,
+    );
+  }, 30_000);
+
+  it('runs a simulated fleet whose alerts name the signatures of its policy', async () => {
+    const fleet = [];
+    for (let i = 0; i < 2; i++) {
+      fleet.push(
+        await admin.ok<Device>('POST', '/devices/', {
+          name: `fleet-${i}`,
+          password: DEVICE_PASSWORD,
+          policy_id: policyId,
+        }),
+      );
+    }
+    const first = fleet[0]?.id ?? 0;
+    expect(fleet[1]?.id).toBe(first + 1);
+    const fleetProcess = agentProcess(
+      [
+        'fleet',
+        '--count',
+        '2',
+        '--device-id',
+        String(first),
+        '--output-dir',
+        path.join(dir, 'fleet-out'),
+        '--state-dir',
+        path.join(dir, 'fleet-state'),
+        '--simulate-rate',
+        '20',
+        '--batch-delay',
+        '200',
+        '--start-spread',
+        '0.5',
+      ],
+      path.join(dir, 'fleet.log'),
+      { PALISADE_SERVER: server.url, PALISADE_PASSWORD: DEVICE_PASSWORD },
+    );
+    fleetProcess.start();
+    try {
+      for (const member of fleet) {
+        const alerts = await waitFor('simulated alerts', async () => {
+          const { data } = await admin.ok<{ data: DeviceAlert[] }>(
+            'GET',
+            `/devicelogsnort/${member.id}`,
+          );
+          return data.length >= 10 ? data : undefined;
+        });
+        for (const alert of alerts) {
+          expect([7100001, 7100002, 7100003]).toContain(alert.sid);
+          expect(RULES).toContain(`msg:"${alert.msg ?? ''}"`);
+        }
+        const viewed = await view(member.id);
+        expect(settled(viewed)).toBe(true);
+        expect(viewed.metrics?.cpu).toBeGreaterThan(0);
+      }
+    } finally {
+      await fleetProcess.stop();
+    }
+  }, 120_000);
 
   it("keeps a device token to its own device's calls", async () => {
     const own = await agentLogin(device.id, DEVICE_PASSWORD);

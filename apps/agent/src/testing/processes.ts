@@ -26,7 +26,7 @@ export function freePort(): Promise<number> {
 export async function waitFor<T>(
   what: string,
   check: () => Promise<T | undefined | null | false>,
-  timeoutMs = 30_000,
+  timeoutMs = 60_000,
   everyMs = 100,
 ): Promise<T> {
   const deadline = Date.now() + timeoutMs;

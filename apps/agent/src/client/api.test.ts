@@ -1,0 +1,147 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { AgentApi, ApiError } from './api.js';
+import { followEvents } from './events.js';
+
+type Handler = (req: IncomingMessage, body: string, res: ServerResponse) => void;
+
+let server: Server | undefined;
+async function serve(handler: Handler): Promise<string> {
+  server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+    req.on('end', () => handler(req, body, res));
+  });
+  await new Promise<void>((resolve) => server?.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(server?.address() as AddressInfo).port}`;
+}
+afterEach(async () => {
+  server?.closeAllConnections();
+  await new Promise((resolve) => server?.close(resolve));
+  server = undefined;
+});
+
+const json = (res: ServerResponse, status: number, value: unknown, headers = {}) => {
+  res.writeHead(status, { 'content-type': 'application/json', ...headers });
+  res.end(JSON.stringify(value));
+};
+
+const options = (url: string) => ({
+  server: url,
+  deviceId: 4,
+  password: 'secret-password',
+  agentVersion: '9.9.9',
+});
+
+describe('agent API client', () => {
+  it('signs in on demand, signs in again after a 401, and drops unknown fields', async () => {
+    const logins: unknown[] = [];
+    let tokens = 0;
+    const url = await serve((req, body, res) => {
+      if (req.url === '/api/v1/agent/login') {
+        logins.push(JSON.parse(body));
+        return json(res, 200, {
+          access_token: `t${++tokens}`,
+          token_type: 'bearer',
+          expires_in: 3600,
+        });
+      }
+      // The first token is refused once, as after a password change.
+      if (req.headers.authorization === 'Bearer t1') return json(res, 401, { msg: 'expired' });
+      return json(res, 200, {
+        remote: { config_version: 3, policy_version: 5 },
+        pull: true,
+        interval: 30,
+        future_field: 'ignored',
+      });
+    });
+    const api = new AgentApi(options(url));
+    const reply = await api.heartbeat({
+      state: 'running',
+      local: { config_version: null, policy_version: null },
+      agent_version: '9.9.9',
+    });
+    expect(reply).toEqual({
+      remote: { config_version: 3, policy_version: 5 },
+      pull: true,
+      interval: 30,
+    });
+    expect(logins).toEqual([
+      { device_id: 4, password: 'secret-password', agent_version: '9.9.9', protocol: 1 },
+      { device_id: 4, password: 'secret-password', agent_version: '9.9.9', protocol: 1 },
+    ]);
+  });
+
+  it('renews a token that is close to expiring', async () => {
+    let tokens = 0;
+    const url = await serve((req, _body, res) => {
+      if (req.url === '/api/v1/agent/login') {
+        return json(res, 200, {
+          access_token: `t${++tokens}`,
+          token_type: 'bearer',
+          expires_in: 0,
+        });
+      }
+      json(res, 200, { ack: 1 });
+    });
+    const api = new AgentApi(options(url));
+    await api.alerts(1, []);
+    await api.alerts(1, []);
+    expect(tokens).toBe(2);
+  });
+
+  it('sends If-None-Match and understands 304; refuses an answer off the contract', async () => {
+    const url = await serve((req, _body, res) => {
+      if (req.url === '/api/v1/agent/login') {
+        return json(res, 200, { access_token: 't', token_type: 'bearer', expires_in: 3600 });
+      }
+      if (req.headers['if-none-match'] === '"1-2"') {
+        res.writeHead(304);
+        return res.end();
+      }
+      json(res, 200, { config_version: 'one' }, { etag: '"1-2"' });
+    });
+    const api = new AgentApi(options(url));
+    expect(await api.bundle('"1-2"')).toEqual({ status: 'not-modified' });
+    await expect(api.bundle(null)).rejects.toThrow();
+  });
+
+  it('reports a refused sign-in with its status and the wait the server asks for', async () => {
+    const url = await serve((_req, _body, res) =>
+      json(res, 429, { msg: 'Too many attempts' }, { 'retry-after': '60' }),
+    );
+    const error = await new AgentApi(options(url)).login().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({ status: 429, retryAfter: 60 });
+    expect(String(error)).toContain('Too many attempts');
+  });
+
+  it('follows the push channel and reconnects when it drops', async () => {
+    let streams = 0;
+    const url = await serve((req, _body, res) => {
+      if (req.url === '/api/v1/agent/login') {
+        return json(res, 200, { access_token: 't', token_type: 'bearer', expires_in: 3600 });
+      }
+      streams += 1;
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write(': hello\n\n');
+      res.write(
+        `event: versions\ndata: {"config_version":${streams},"policy_version":7,"pull":true}\n\n`,
+      );
+      res.end(); // the server goes away; the agent must come back
+    });
+    const stopper = new AbortController();
+    const seen: number[] = [];
+    const following = followEvents({
+      api: new AgentApi(options(url)),
+      signal: stopper.signal,
+      onVersions: (push) => {
+        seen.push(push.config_version);
+        if (seen.length === 2) stopper.abort();
+      },
+    });
+    await following;
+    expect(seen).toEqual([1, 2]);
+  });
+});

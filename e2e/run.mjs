@@ -11,6 +11,7 @@ import { tests as recovery } from './web/recovery.spec.mjs';
 import { tests as layout, versionTests } from './web/layout.spec.mjs';
 import { tests as users } from './web/users.spec.mjs';
 import { tests as table } from './web/table.spec.mjs';
+import { tests as policies } from './web/policies.spec.mjs';
 import { authDisabledTests, tests as last } from './web/last.spec.mjs';
 
 const TEST_TIMEOUT_MS = 60_000;
@@ -24,6 +25,7 @@ const all = [
   ...versionTests,
   ...users,
   ...table,
+  ...policies,
   ...authDisabledTests,
   ...last,
 ];

@@ -48,6 +48,13 @@ function RuleText({ rule, onClose, onEdit }: RuleTextDialogProps & { rule: RuleS
     <>
       <DialogContent>
         <Typography sx={{ mb: 1 }}>{rule.msg}</Typography>
+        <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
+          {[
+            `${t('rules.columns.source')}: ${rule.source}`,
+            `${t('rules.columns.classtype')}: ${rule.classtype ?? '—'}`,
+            `${t('rules.columns.priority')}: ${rule.priority ?? '—'}`,
+          ].join(' · ')}
+        </Typography>
         {detail.isPending && (
           <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
             <CircularProgress size={18} />

@@ -1,6 +1,7 @@
 import { useMemo, useState, type ReactNode } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
+import Box from '@mui/material/Box';
 import Checkbox from '@mui/material/Checkbox';
 import Chip from '@mui/material/Chip';
 import IconButton from '@mui/material/IconButton';
@@ -47,40 +48,38 @@ export function RulesTable(props: RulesTableProps) {
 
   const columns = useMemo<DataColumn<RuleSummary>[]>(() => {
     const all: DataColumn<RuleSummary>[] = [
-      { id: 'sid', header: t('rules.columns.sid'), cell: (r) => r.sid, sortable: true, width: 96 },
+      { id: 'sid', header: t('rules.columns.sid'), cell: (r) => r.sid, sortable: true, width: 88 },
       {
         id: 'action',
         header: t('rules.columns.action'),
         cell: (r) => r.action,
         sortable: true,
-        width: 80,
+        width: 64,
       },
       {
         id: 'proto',
         header: t('rules.columns.proto'),
         cell: (r) => r.proto ?? '',
         sortable: true,
-        width: 80,
+        width: 64,
       },
-      { id: 'msg', header: t('rules.columns.msg'), cell: (r) => r.msg, sortable: true },
+      {
+        id: 'msg',
+        header: t('rules.columns.msg'),
+        cell: (r) => <OneLine text={r.msg} max="min(26vw, 640px)" />,
+        sortable: true,
+      },
       {
         id: 'classtype',
         header: t('rules.columns.classtype'),
-        cell: (r) => r.classtype ?? '',
+        cell: (r) => <OneLine text={r.classtype ?? ''} max={150} />,
         sortable: true,
-      },
-      {
-        id: 'priority',
-        header: t('rules.columns.priority'),
-        cell: (r) => r.priority ?? '',
-        sortable: true,
-        width: 72,
       },
       {
         id: 'enabled',
         header: t('rules.columns.state'),
         sortable: true,
-        width: 120,
+        width: 100,
         cell: (r) => (
           <Stack direction="row" spacing={0.5}>
             <Chip
@@ -93,18 +92,12 @@ export function RulesTable(props: RulesTableProps) {
         ),
       },
       {
-        id: 'source',
-        header: t('rules.columns.source'),
-        cell: (r) => r.source,
-        sortable: true,
-      },
-      {
         id: 'actions',
         header: t('rules.columns.actions'),
         align: 'right',
-        width: 96,
+        width: 104,
         cell: (r) => (
-          <>
+          <Box sx={{ whiteSpace: 'nowrap' }}>
             <Tooltip title={t('rules.showText')}>
               <IconButton
                 size="small"
@@ -125,7 +118,7 @@ export function RulesTable(props: RulesTableProps) {
                 </IconButton>
               </Tooltip>
             )}
-          </>
+          </Box>
         ),
       },
     ];
@@ -150,7 +143,7 @@ export function RulesTable(props: RulesTableProps) {
 
   const error = list.isError ? apiErrorMessage(list.error) : null;
   return (
-    <>
+    <Box sx={{ '& .MuiTableCell-root': { px: 1 } }}>
       {toolbar?.(rows)}
       <DataTable
         label={label}
@@ -167,6 +160,25 @@ export function RulesTable(props: RulesTableProps) {
         height={height}
         rowHeight={44}
       />
-    </>
+    </Box>
+  );
+}
+
+/** Rows keep one fixed height (the table is virtualised): long texts end in an ellipsis. */
+function OneLine({ text, max }: { text: string; max: number | string }) {
+  return (
+    <Box
+      component="span"
+      title={text}
+      sx={{
+        display: 'block',
+        maxWidth: max,
+        whiteSpace: 'nowrap',
+        overflow: 'hidden',
+        textOverflow: 'ellipsis',
+      }}
+    >
+      {text}
+    </Box>
   );
 }

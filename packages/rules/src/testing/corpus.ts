@@ -107,10 +107,19 @@ export interface OracleError {
   text: string;
 }
 
-const ORACLE_PREFIX = 'shared/corpus/';
-
-function stripPrefix(file: string): string {
-  return file.startsWith(ORACLE_PREFIX) ? file.slice(ORACLE_PREFIX.length) : file;
+/**
+ * The oracle names files as the reference was given them (`shared/corpus/rules/…`): the
+ * corpus-relative name is the longest path suffix that is one of ours, else the path from its
+ * first `rules/` segment on.
+ */
+function corpusName(file: string, known: ReadonlySet<string>): string {
+  if (known.has(file)) return file;
+  for (let i = file.indexOf('/'); i >= 0; i = file.indexOf('/', i + 1)) {
+    const suffix = file.slice(i + 1);
+    if (known.has(suffix)) return suffix;
+  }
+  const at = file.indexOf('/rules/');
+  return at >= 0 ? file.slice(at + 1) : file;
 }
 
 function jsonLines<T>(text: string): T[] {
@@ -130,7 +139,9 @@ export interface Oracle {
   byFile: Map<string, OracleRule[]>;
 }
 
-export function loadOracle(): Oracle {
+/** The reference's records, named as `files` are (corpus-relative, `archive!member`). */
+export function loadOracle(files: readonly CorpusFile[]): Oracle {
+  const known = new Set(files.map((file) => file.name));
   const dir = path.join(corpusRoot, 'oracle');
   const oracle: Oracle = {
     rules: new Map(),
@@ -142,7 +153,7 @@ export function loadOracle(): Oracle {
     const full = path.join(dir, entry);
     if (entry.endsWith('.jsonl.gz')) {
       for (const record of jsonLines<OracleRule>(gunzipSync(readFileSync(full)).toString('utf8'))) {
-        const file = stripPrefix(record.file);
+        const file = corpusName(record.file, known);
         oracle.files.add(file);
         const rule = { ...record, file };
         oracle.rules.set(`${file}:${record.line}`, rule);
@@ -152,7 +163,7 @@ export function loadOracle(): Oracle {
       }
     } else if (entry.endsWith('.errors.jsonl')) {
       for (const record of jsonLines<OracleError>(readFileSync(full, 'utf8'))) {
-        const file = stripPrefix(record.file);
+        const file = corpusName(record.file, known);
         oracle.files.add(file);
         oracle.errors.set(`${file}:${record.line}`, { ...record, file });
       }

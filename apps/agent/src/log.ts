@@ -1,8 +1,9 @@
-// The agent's logger: pino, JSON lines on stdout (pretty on a terminal is left to pino-pretty
-// outside the agent), and a tap that hands each line of a device to that device's log spool so
-// the console can show it (POST /agent/logs).
+// The agent's logger: pino, JSON lines on stdout (readable lines on a terminal), and a tap that
+// hands each line of a device to that device's log spool so the console can show it
+// (POST /agent/logs).
 
 import pino, { type Logger } from 'pino';
+import pretty from 'pino-pretty';
 import type { LogLine } from './client/api.js';
 
 type Level = LogLine['level'];
@@ -69,7 +70,10 @@ export function createLogger(options: { level: string; shipLevel?: string; tap: 
   return pino(
     { name: 'palisade-agent', level: 'debug' },
     pino.multistream([
-      { level: options.level as pino.Level, stream: process.stdout },
+      {
+        level: options.level as pino.Level,
+        stream: process.stdout.isTTY ? pretty({ colorize: true }) : process.stdout,
+      },
       { level: (options.shipLevel ?? 'info') as pino.Level, stream: options.tap },
     ]),
   );

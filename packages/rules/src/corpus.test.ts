@@ -46,7 +46,7 @@ describe('corpus agreement with suricata-update 1.2.7', () => {
     const read = new Set(files.map((file) => file.name.split('!')[0]));
     const archives = readdirSync(path.join(corpusRoot, 'rules'), { recursive: true })
       .map((name) => `rules/${String(name).split(path.sep).join('/')}`)
-      .filter((name) => /\.(tar\.gz|tgz)$/.test(name));
+      .filter((name) => /\.(tar\.gz|tgz|tar|zip)$/.test(name));
     expect(archives.filter((name) => !read.has(name))).toEqual([]);
     expect(oracle.rules.size).toBeGreaterThan(0);
     // Every file the reference reported on is one we read, so all its records get compared.

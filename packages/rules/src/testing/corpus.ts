@@ -6,6 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import { readTar } from './tar.js';
+import { readZip } from './zip.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const repoRoot = path.resolve(here, '../../../..');
@@ -42,7 +43,7 @@ function walk(dir: string): string[] {
   return found.sort();
 }
 
-/** Every `.rules` file under rules/, including the `.rules` members of `.tar.gz` archives. */
+/** Every `.rules` file under rules/, including the `.rules` members of tar/zip archives. */
 export function loadCorpusRuleFiles(): CorpusFile[] {
   const files: CorpusFile[] = [];
   for (const full of walk(path.join(corpusRoot, 'rules'))) {
@@ -55,9 +56,12 @@ export function loadCorpusRuleFiles(): CorpusFile[] {
         bytes: buffer.length,
         utf8: isUtf8(buffer),
       });
-    } else if (full.endsWith('.tar.gz') || full.endsWith('.tgz')) {
+    } else if (/\.(tar\.gz|tgz|tar|zip)$/.test(full)) {
       const buffer = readFileSync(full);
-      for (const member of readTar(buffer)) {
+      const members = full.endsWith('.zip')
+        ? readZip(buffer)
+        : readTar(buffer, !full.endsWith('.tar'));
+      for (const member of members) {
         if (!member.name.endsWith('.rules')) continue;
         files.push({
           name: `${name}!${member.name}`,

@@ -16,6 +16,7 @@ export const tests = [
       await page.getByLabel('Last name').fill('Operator');
       await page.getByLabel('Password', { exact: true }).fill('Operator1!');
       await page.getByLabel('Role').click();
+      await page.getByRole('option', { name: 'Administrator' }).waitFor();
       const roles = await page.getByRole('option').allTextContents();
       assert.deepEqual(roles, ['Administrator', 'Operator', 'Viewer']);
       await page.getByRole('option', { name: 'Operator' }).click();

@@ -1,5 +1,6 @@
 import type { AgentHeartbeat } from '@palisade/contract';
 import type { Queryable } from '../../db/client.js';
+import { csvLine } from '../../db/csv.js';
 
 export interface RemoteVersions {
   config_version: number;
@@ -136,39 +137,37 @@ export const agentRepository = {
     return Number(row?.ack ?? 0);
   },
 
+  /** Bulk-loads alerts with COPY: the ingest path of a whole fleet. */
   async insertAlerts(db: Queryable, orgId: number, deviceId: number, alerts: AlertRecord[]) {
     if (alerts.length === 0) return;
-    const col = <T>(pick: (a: AlertRecord) => T) => alerts.map(pick);
-    await db.query(
-      `INSERT INTO device_alerts (org_id, device_id, time, gid, sid, rev, msg, category, severity, action, proto,
-                                  app_proto, src_ip, src_port, dest_ip, dest_port, flow_id, event)
-       SELECT $1, $2, u.time, u.gid, u.sid, u.rev, u.msg, u.category, u.severity, u.action, u.proto, u.app_proto,
-              u.src_ip, u.src_port, u.dest_ip, u.dest_port, u.flow_id, u.event::jsonb
-         FROM unnest($3::timestamptz[], $4::int[], $5::bigint[], $6::int[], $7::text[], $8::text[], $9::int[],
-                     $10::text[], $11::text[], $12::text[], $13::text[], $14::int[], $15::text[], $16::int[],
-                     $17::bigint[], $18::text[])
-           AS u(time, gid, sid, rev, msg, category, severity, action, proto, app_proto, src_ip, src_port, dest_ip,
-                dest_port, flow_id, event)`,
-      [
+    let csv = '';
+    for (const a of alerts) {
+      csv += csvLine([
         orgId,
         deviceId,
-        col((a) => a.time),
-        col((a) => a.gid),
-        col((a) => a.sid),
-        col((a) => a.rev),
-        col((a) => a.msg),
-        col((a) => a.category),
-        col((a) => a.severity),
-        col((a) => a.action),
-        col((a) => a.proto),
-        col((a) => a.appProto),
-        col((a) => a.srcIp),
-        col((a) => a.srcPort),
-        col((a) => a.destIp),
-        col((a) => a.destPort),
-        col((a) => a.flowId),
-        col((a) => a.event),
-      ],
+        a.time,
+        a.gid,
+        a.sid,
+        a.rev,
+        a.msg,
+        a.category,
+        a.severity,
+        a.action,
+        a.proto,
+        a.appProto,
+        a.srcIp,
+        a.srcPort,
+        a.destIp,
+        a.destPort,
+        a.flowId,
+        a.event,
+      ]);
+    }
+    await db.copyFrom(
+      `COPY device_alerts (org_id, device_id, time, gid, sid, rev, msg, category, severity, action, proto,
+                           app_proto, src_ip, src_port, dest_ip, dest_port, flow_id, event)
+       FROM STDIN WITH (FORMAT csv)`,
+      csv,
     );
   },
 

@@ -63,6 +63,13 @@ describe('formatRule', () => {
     expect(parsed(text)).toMatchObject({ enabled: false, sid: 3, rev: 1 });
   });
 
+  it('joins a comment continued onto a rule when editing it', () => {
+    const rule = parsed('# \\\nalert ip any any -> any any (sid:4;)');
+    expect(formatRule(rule)).toBe(rule.text);
+    expect(formatRule({ ...rule, enabled: true })).toBe('alert ip any any -> any any (sid:4;)');
+    expect(formatRule({ ...rule, action: 'drop' })).toBe('#  drop ip any any -> any any (sid:4;)');
+  });
+
   it('keeps the lines of a continued rule when only the action changes', () => {
     const text = formatRule({ ...parsed(CONTINUED), action: 'reject' });
     expect(text).toBe(CONTINUED.replace(/^alert/, 'reject'));

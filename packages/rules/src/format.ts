@@ -13,33 +13,54 @@ export interface FormattableRule {
   action: string;
 }
 
-function actionEnd(text: string, start: number): number {
-  let i = start;
-  while (i < text.length) {
-    const c = text.charCodeAt(i);
+/** Where a rule text's comment marker ends and its action is. */
+interface ActionAt {
+  enabled: boolean;
+  start: number;
+  end: number;
+  action: string;
+}
+
+function findAction(text: string): ActionAt {
+  const { enabled, start } = skipDisabledPrefix(text);
+  let end = start;
+  while (end < text.length) {
+    const c = text.charCodeAt(end);
     if (isBlank(c) || c === 40 || c === 10 || c === 13) break;
-    i++;
+    end++;
   }
-  return i;
+  return { enabled, start, end, action: text.slice(start, end) };
+}
+
+/** `text` with the comment marker and action of `rule` in place of those found at `at`. */
+function edit(text: string, at: ActionAt, rule: FormattableRule): string {
+  const body = rule.action + text.slice(at.end);
+  if (rule.enabled) return text.slice(0, leadingBlanks(text)) + body;
+  if (!at.enabled) return text.slice(0, at.start) + body;
+  return `${text.slice(0, leadingBlanks(text))}# ${body}`;
 }
 
 /**
  * The rule as text. Unmodified: `rule.text` itself. Action changed: the new action in place of
- * the old one. Disabled: `# ` before the rule (a rule written over several lines is first joined
- * into one, so that no continuation line is left uncommented). Enabled: the `#`s removed.
+ * the old one. Disabled: `# ` before the rule. Enabled: the `#`s removed. A rule written over
+ * several lines keeps its lines when the edit is on its first line and leaves every line as
+ * live or as commented as before; otherwise (disabling it, or a comment marker on a line of its
+ * own) it is joined onto one line first, so no continuation line is left uncommented.
  */
 export function formatRule(rule: FormattableRule): string {
   const { text } = rule;
-  const prefix = skipDisabledPrefix(text);
-  const end = actionEnd(text, prefix.start);
-  const oldAction = text.slice(prefix.start, end);
-  if (prefix.enabled === rule.enabled && oldAction === rule.action) return text;
-  const body = rule.action + text.slice(end);
-  if (rule.enabled) return text.slice(0, leadingBlanks(text)) + body;
-  if (!prefix.enabled) return text.slice(0, prefix.start) + body;
-  const multiLine = body.indexOf('\n') >= 0 || body.indexOf('\r') >= 0;
-  const oneLine = multiLine ? toLogical(body).text.trimEnd() : body;
-  return `${text.slice(0, leadingBlanks(text))}# ${oneLine}`;
+  const multiLine = text.indexOf('\n') >= 0 || text.indexOf('\r') >= 0;
+  const logical = multiLine ? toLogical(text).text.trimEnd() : text;
+  const found = findAction(logical);
+  if (found.enabled === rule.enabled && found.action === rule.action) return text;
+  if (!multiLine) return edit(text, found, rule);
+  const raw = findAction(text);
+  const sameStart = raw.action === found.action && raw.enabled === found.enabled;
+  // A text whose last line is empty (it ends in a line break) would not stand alone.
+  const last = text.charCodeAt(text.length - 1);
+  const standsAlone = last !== 10 && last !== 13;
+  if (sameStart && standsAlone && (rule.enabled || !found.enabled)) return edit(text, raw, rule);
+  return edit(logical, found, rule);
 }
 
 function leadingBlanks(text: string): number {

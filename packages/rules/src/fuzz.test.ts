@@ -210,6 +210,52 @@ describe('property: fields → text → fields', () => {
   });
 });
 
+const LINE_EDITS = ['backslash', 'hash', 'blank', 'join', 'crlf', 'cr', 'tab'] as const;
+
+/** A file of corpus lines with line-level edits: continuations, comments, odd line breaks. */
+const editedFile = fc
+  .tuple(
+    fc.array(fc.nat({ max: corpusLines.length - 1 }), { minLength: 1, maxLength: 12 }),
+    fc.array(fc.record({ at: fc.nat(), edit: fc.constantFrom(...LINE_EDITS) }), { maxLength: 8 }),
+  )
+  .map(([picks, edits]) => {
+    const lines = picks.map((i) => corpusLines[i] ?? '');
+    for (const { at, edit } of edits) {
+      const j = at % lines.length;
+      const line = lines[j] ?? '';
+      if (edit === 'backslash') lines[j] = `${line} \\`;
+      else if (edit === 'hash') lines[j] = `# ${line}`;
+      else if (edit === 'blank') lines.splice(j, 0, '');
+      else if (edit === 'join') lines.splice(j, 2, `${line}${lines[j + 1] ?? ''}`);
+      else if (edit === 'crlf') lines[j] = `${line}\r`;
+      else if (edit === 'cr') lines.splice(j, 2, `${line}\r${lines[j + 1] ?? ''}`);
+      else lines[j] = line.replace(' ', '\t');
+    }
+    return lines.join('\n');
+  });
+
+describe('property: files round-trip', () => {
+  it('gives back every rule of an edited file and toggles each', HEAVY, () => {
+    fc.assert(
+      fc.property(editedFile, (text) => {
+        const { rules, diagnostics } = parseRulesFile(text);
+        checkDiagnostics(text, diagnostics);
+        const starts = [0];
+        for (const match of text.matchAll(/\r\n|\r|\n/g))
+          starts.push(match.index + match[0].length);
+        for (const rule of rules) {
+          const start = starts[rule.line - 1] ?? -1;
+          expect(text.startsWith(rule.text, start)).toBe(true);
+          expect(formatRule(rule)).toBe(rule.text);
+          const toggled = parseRulesFile(formatRule({ ...rule, enabled: !rule.enabled })).rules;
+          expect(toggled.map((r) => [r.enabled, r.sid])).toEqual([[!rule.enabled, rule.sid]]);
+        }
+      }),
+      { numRuns: 500 },
+    );
+  });
+});
+
 describe('pathological input', () => {
   it('refuses deeply nested lists and long negation chains without overflowing', HEAVY, () => {
     const deep = `alert tcp ${'['.repeat(20000)}1.1.1.1${']'.repeat(20000)} any -> any any (sid:1;)`;

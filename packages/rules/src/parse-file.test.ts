@@ -50,6 +50,14 @@ describe('parseRulesFile', () => {
     ]);
   });
 
+  it('reads a comment continued onto a rule as one disabled rule, as suricata-update does', () => {
+    const result = parseRulesFile(
+      '# \\\nalert ip any any -> any any (sid:1;)\n# just \\\n a comment\n',
+    );
+    expect(result.rules.map((r) => [r.line, r.enabled, r.sid])).toEqual([[1, false, 1]]);
+    expect(result.diagnostics).toEqual([]);
+  });
+
   it('handles a byte-order mark, an empty file and a missing final newline', () => {
     expect(parseRulesFile('').rules).toEqual([]);
     expect(parseRulesFile('\n\n').rules).toEqual([]);

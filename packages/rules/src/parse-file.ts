@@ -56,7 +56,9 @@ export function parseRulesFile(text: string, options: ParseOptions = {}): ParseR
     while (first < unitEnd && isBlank(text.charCodeAt(first))) first++;
     if (first === unitEnd) continue; // blank line
     const commented = text.charCodeAt(first) === 35; /* # */
-    if (commented && !looksLikeDisabledRule(text, first, unitEnd)) continue;
+    // A continued comment is judged on its joined text, by parsing it.
+    const continued = lineNo - unitLine > 1;
+    if (commented && !continued && !looksLikeDisabledRule(text, first, unitEnd)) continue;
     const unit = text.slice(unitStart, unitEnd);
     if (dangling >= 0) {
       if (!commented) {

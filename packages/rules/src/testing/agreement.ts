@@ -1,6 +1,8 @@
 // Field-by-field comparison of our parse with the reference parser's (suricata-update 1.2.7).
 // Deliberate differences are explained by deliberate.ts. Test code only.
 
+import { skipDisabledPrefix } from '../header.js';
+import { toLogical } from '../logical-text.js';
 import { parseRulesFile } from '../parse-file.js';
 import type { Diagnostic, Rule } from '../types.js';
 import type { CorpusFile, Oracle, OracleRule } from './corpus.js';
@@ -58,6 +60,11 @@ function referenceMetadata(entries: string[]): string[] {
   return entries.filter((entry) => entry.length > 0).map((entry) => entry.replace(/\s+/, ' '));
 }
 
+function rawText(text: string): string {
+  const logical = toLogical(text).text;
+  return logical.slice(skipDisabledPrefix(logical).start).trim();
+}
+
 /** The values of both sides for each compared field, in the reference's terms. */
 export function comparableFields(
   rule: Rule,
@@ -92,6 +99,8 @@ export function comparableFields(
       reference.references.map(referenceReference),
     ],
     ['flowbits', rule.flowbits, reference.flowbits],
+    // The rule text as one line, without its comment marker: what the reference calls raw.
+    ['raw', rawText(rule.text), reference.raw],
   ];
 }
 

@@ -1,4 +1,5 @@
 import ky, { HTTPError, TimeoutError } from 'ky';
+import type { ErrorDetail } from '@palisade/contract';
 import { logout, session } from './session';
 
 /** Request timeout by build setting (spec §7, §9). */
@@ -11,13 +12,23 @@ export class ApiError extends Error {
     readonly status: number | undefined,
     readonly serverMsg: string | undefined,
     readonly code: string | undefined,
+    /** Per-field problems of a 422 (`variables.HOME_NET`, `rules.1.destination_ports`). */
+    readonly details: readonly ErrorDetail[] = [],
   ) {
     super(serverMsg ?? (status === undefined ? 'no response' : `HTTP ${status}`));
     this.name = 'ApiError';
   }
 }
 
-async function readBody(response: Response): Promise<{ msg?: string; code?: string }> {
+const isDetail = (value: unknown): value is ErrorDetail =>
+  typeof value === 'object' &&
+  value !== null &&
+  typeof (value as Record<string, unknown>).field === 'string' &&
+  typeof (value as Record<string, unknown>).msg === 'string';
+
+async function readBody(
+  response: Response,
+): Promise<{ msg?: string; code?: string; details?: ErrorDetail[] }> {
   try {
     const body: unknown = await response.clone().json();
     if (typeof body !== 'object' || body === null) return {};
@@ -25,6 +36,7 @@ async function readBody(response: Response): Promise<{ msg?: string; code?: stri
     return {
       msg: typeof record.msg === 'string' ? record.msg : undefined,
       code: typeof record.code === 'string' ? record.code : undefined,
+      details: Array.isArray(record.details) ? record.details.filter(isDetail) : undefined,
     };
   } catch {
     return {};
@@ -34,8 +46,8 @@ async function readBody(response: Response): Promise<{ msg?: string; code?: stri
 export async function toApiError(error: unknown): Promise<ApiError> {
   if (error instanceof ApiError) return error;
   if (error instanceof HTTPError) {
-    const { msg, code } = await readBody(error.response);
-    return new ApiError(error.response.status, msg, code);
+    const { msg, code, details } = await readBody(error.response);
+    return new ApiError(error.response.status, msg, code, details);
   }
   if (error instanceof TimeoutError) return new ApiError(undefined, undefined, 'timeout');
   return new ApiError(undefined, undefined, 'network');

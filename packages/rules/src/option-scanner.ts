@@ -1,10 +1,11 @@
 // Splits the option list `(keyword[:value]; …)` one option at a time, without building strings
 // for values: a value is a range of the rule text, sliced only by whoever needs it.
 //
-// A `;` ends an option unless it is escaped (`\;`) or inside double quotes, so `pcre:"/a;b/"` is
-// one option; `\\` is an escaped backslash, so `content:"a\\";` ends there. A quote closes only
-// before `;`, `,`, `)` or the end. When the quotes of the rest of the rule do not balance, an
-// option ends at its first unescaped `;`, as in Suricata (whose splitter ignores quotes).
+// A `;` ends an option unless it is escaped (`\;`) or inside double quotes, so `pcre:"/a;b/"`
+// is one option; `\\` is an escaped backslash, so `content:"a\\";` ends there. Only a quote
+// that starts a value (after blanks and a `!`) opens a string, and it closes only before `;`,
+// `,`, `)` or the end. When the quotes of the rest of the rule do not balance, an option ends at
+// its first unescaped `;`, as in Suricata (whose splitter ignores quotes).
 
 import type { Failure } from './failure.js';
 import { fail } from './failure.js';
@@ -118,6 +119,11 @@ export class OptionScanner {
   private findValueEnd(from: number): number | Failure {
     const { s } = this;
     const n = s.length;
+    // Only a quote that starts the value (after blanks and a `!`) opens a quoted string.
+    let opening = from;
+    while (opening < n && isBlank(s.charCodeAt(opening))) opening++;
+    if (s.charCodeAt(opening) === 33 /* ! */) opening++;
+    while (opening < n && isBlank(s.charCodeAt(opening))) opening++;
     let inQuote = false;
     let quoteAt = -1;
     let quotedSemicolon = -1;
@@ -126,10 +132,10 @@ export class OptionScanner {
       const v = s.charCodeAt(i);
       if (v === 92 /* \ */) i++;
       else if (v === 34 /* " */) {
-        if (!inQuote) {
+        if (i === opening) {
           inQuote = true;
           quoteAt = i;
-        } else if (closesQuote(s, i + 1)) inQuote = false;
+        } else if (inQuote && closesQuote(s, i + 1)) inQuote = false;
       } else if (v === 59 /* ; */) {
         if (!inQuote || !this.quoteAware) return i;
         if (quotedSemicolon < 0) quotedSemicolon = i;

@@ -149,7 +149,7 @@ function validSpec(value: string, atom: RegExp): boolean {
   const compact = value.replace(/\s/g, '');
   const ranges = compact.match(/\d+:\d+/g) ?? [];
   if (ranges.some((r) => Number(r.split(':')[0]) > Number(r.split(':')[1]))) return false;
-  if (/,[\],]|\[[\],]|\[\]|^,|,$|!$|![,\]]|[^[,!]!|\][^\],]/.test(compact)) return false;
+  if (/,[\],]|\[[\],]|\[\]|^,|,$|!$|![,\]]|[^[,!]!|\][^\],]|[^[,!]\[/.test(compact)) return false;
   return compact.split(/[[\],!]/).every((a) => a.length === 0 || atom.test(a));
 }
 

@@ -67,6 +67,15 @@ describe('the script as a whole', () => {
     expect(script).not.toMatch(/flush ruleset/);
   });
 
+  it('writes no anonymous set in any rule (each would be a kernel set of its own)', () => {
+    for (const input of Object.values(CASES)) {
+      const ruleLines = renderFirewall(input)
+        .script.split('\n')
+        .filter((line) => line.startsWith('\t\t') && !/^\t\t(type|flags|elements) /.test(line));
+      expect(ruleLines.filter((line) => line.includes('{'))).toEqual([]);
+    }
+  });
+
   it('a 5,000-address variable becomes one set and one rule', () => {
     const addresses = Array.from(
       { length: 5000 },

@@ -69,7 +69,5 @@ export function prefixLength(interval: Interval, bits: number): number | null {
   const size = interval.hi - interval.lo + 1n;
   if ((size & (size - 1n)) !== 0n) return null;
   if (interval.lo % size !== 0n) return null;
-  let hostBits = 0;
-  while (1n << BigInt(hostBits) < size) hostBits++;
-  return bits - hostBits;
+  return bits - (size.toString(2).length - 1);
 }

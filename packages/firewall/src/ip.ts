@@ -10,16 +10,26 @@ export const MAX = { 4: (1n << 32n) - 1n, 6: (1n << 128n) - 1n } as const;
 const BITS = { 4: 32, 6: 128 } as const;
 
 export function parseIPv4(text: string): bigint | null {
-  const parts = text.split('.');
-  if (parts.length !== 4) return null;
-  let value = 0n;
-  for (const part of parts) {
-    if (!/^\d{1,3}$/.test(part) || (part.length > 1 && part.startsWith('0'))) return null;
-    const n = Number(part);
-    if (n > 255) return null;
-    value = (value << 8n) | BigInt(n);
+  let value = 0;
+  let part = 0;
+  let digits = 0;
+  let dots = 0;
+  for (let i = 0; i <= text.length; i++) {
+    const c = i < text.length ? text.charCodeAt(i) : 46; /* a final '.' closes the last part */
+    if (c === 46) {
+      if (digits === 0 || part > 255) return null;
+      value = value * 256 + part;
+      part = 0;
+      digits = 0;
+      dots++;
+      continue;
+    }
+    if (c < 48 || c > 57) return null;
+    if (digits > 0 && part === 0) return null; // leading zero: '010' is not an address
+    part = part * 10 + (c - 48);
+    if (++digits > 3) return null;
   }
-  return value;
+  return dots === 4 ? BigInt(value) : null;
 }
 
 export function parseIPv6(text: string): bigint | null {
@@ -70,7 +80,8 @@ export function parseIP(text: string): { family: Family; value: bigint } | null 
 
 export function formatIP(family: Family, value: bigint): string {
   if (family === 4) {
-    return [24n, 16n, 8n, 0n].map((shift) => String((value >> shift) & 255n)).join('.');
+    const n = Number(value);
+    return `${Math.floor(n / 16777216)}.${(n >>> 16) & 255}.${(n >>> 8) & 255}.${n & 255}`;
   }
   const groups: number[] = [];
   for (let shift = 112n; shift >= 0n; shift -= 16n) groups.push(Number((value >> shift) & 0xffffn));

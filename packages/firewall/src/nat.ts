@@ -77,18 +77,26 @@ export function renderNat(network: DeviceNetwork, scope: Scope, sets: SetRegistr
     }
     for (const family of families) {
       const match = familyMatch(source.field, family);
-      let selector = `meta nfproto ipv${family}`;
+      let selectors = [`meta nfproto ipv${family}`];
       if (match.kind === 'match') {
-        const operand = sets.operand({
-          type: addressType(family),
-          intervals: match.intervals,
-          variable: source.field.variable,
-          name: `_snat${k}_saddr_v${family}`,
-        });
-        selector = `${ip(family)} saddr ${match.negate ? '!= ' : ''}${operand}`;
+        const operands = sets.operands(
+          {
+            type: addressType(family),
+            intervals: match.intervals,
+            negate: match.negate,
+            variable: source.field.variable,
+            name: `_snat${k}_saddr_v${family}`,
+          },
+          true,
+        );
+        selectors = operands.map(
+          (operand) => `${ip(family)} saddr ${match.negate ? '!= ' : ''}${operand}`,
+        );
       }
       const action = target === null ? 'masquerade' : `snat ${ip(family)} to ${target.text}`;
-      out.postrouting.push(`oifname ${quote(entry.out_interface)} ${selector} ${action}`);
+      for (const selector of selectors) {
+        out.postrouting.push(`oifname ${quote(entry.out_interface)} ${selector} ${action}`);
+      }
     }
   });
 

@@ -9,8 +9,8 @@ import type { Problem } from './problems.js';
 import { fieldProblems } from './problems.js';
 import type { AddressSet, FamilyMatch, ListField, Scope } from './resolve.js';
 import { MAX_PORT, constrain, readAddressField, readPortField } from './resolve.js';
-import type { SetRegistry } from './sets.js';
-import { addressType } from './sets.js';
+import type { ListMatch } from './sets.js';
+import { SetRegistry, addressType } from './sets.js';
 import { quote } from './text.js';
 
 export const REJECT_CHAIN = 'reject_packet';
@@ -151,79 +151,109 @@ export function familyMatch(field: ListField<AddressSet>, family: Family): Famil
   return constrain(field.value[family], MAX[family], field.negate);
 }
 
-function addressMatch(
+/** Rules one console rule may become by writing out short lists (per address family). */
+export const MAX_EXPANSION = 8;
+
+type Protocol = 'any' | 'tcp' | 'udp' | 'icmp' | 'icmpv6';
+
+interface Selected extends ListMatch {
+  /** `ip saddr`; for ports `sport`/`dport`, prefixed with the protocol of each line. */
+  selector: string;
+  expand: boolean;
+}
+
+function addressList(
   field: ListField<AddressSet>,
   family: Family,
-  selector: string,
+  selector: 'saddr' | 'daddr',
   name: string,
-  sets: SetRegistry,
-): string | null {
+): Selected | null {
   const match = familyMatch(field, family);
   if (match.kind !== 'match') return null;
-  const operand = sets.operand({
+  return {
+    selector: `${family === 4 ? 'ip' : 'ip6'} ${selector}`,
     type: addressType(family),
     intervals: match.intervals,
+    negate: match.negate,
     variable: field.variable,
     name: `${name}_v${family}`,
-  });
-  return `${family === 4 ? 'ip' : 'ip6'} ${selector} ${match.negate ? '!= ' : ''}${operand}`;
+    expand: true,
+  };
 }
 
-function portMatch(
+function portList(
   field: ListField<Interval[]>,
-  selector: string,
+  selector: 'sport' | 'dport',
   name: string,
-  sets: SetRegistry,
-): string | null {
+): Selected | null {
   const match = constrain(field.value, MAX_PORT, field.negate);
   if (match.kind !== 'match') return null;
-  const operand = sets.operand({
+  return {
+    selector,
     type: 'inet_service',
     intervals: match.intervals,
+    negate: match.negate,
     variable: field.variable,
     name,
-  });
-  return `${selector} ${match.negate ? '!= ' : ''}${operand}`;
+    expand: true,
+  };
 }
 
-function protocolMatches(plan: RulePlan, sets: SetRegistry): string[] {
-  const { rule, index } = plan;
-  const layer = rule.protocol === 'tcp_udp' ? 'th' : rule.protocol;
-  const ports = [
-    portMatch(plan.sourcePorts, `${layer} sport`, `_r${index}_sport`, sets),
-    portMatch(plan.destinationPorts, `${layer} dport`, `_r${index}_dport`, sets),
-  ].filter((text): text is string => text !== null);
-  switch (rule.protocol) {
+/** Keeps the product of written-out lists within MAX_EXPANSION; the longest become sets. */
+function limitExpansion(lists: Selected[], protocols: number): void {
+  for (;;) {
+    let product = protocols;
+    let longest: Selected | null = null;
+    for (const list of lists) {
+      if (!list.expand) continue;
+      const n = SetRegistry.alternatives(list);
+      product *= n;
+      if (n > 1 && (longest === null || n > SetRegistry.alternatives(longest))) longest = list;
+    }
+    if (product <= MAX_EXPANSION || longest === null) return;
+    longest.expand = false;
+  }
+}
+
+/** Every combination of one alternative per list. */
+function combinations(lists: string[][]): string[][] {
+  return lists.reduce<string[][]>(
+    (acc, alternatives) => acc.flatMap((prefix) => alternatives.map((alt) => [...prefix, alt])),
+    [[]],
+  );
+}
+
+function protocolMatch(protocol: Protocol, ports: string[]): string[] {
+  switch (protocol) {
     case 'any':
       return [];
     case 'icmp':
       return ['meta l4proto icmp'];
     case 'icmpv6':
       return ['meta l4proto ipv6-icmp'];
-    case 'tcp_udp':
-      return ['meta l4proto { tcp, udp }', ...ports];
     case 'tcp':
     case 'udp':
-      return ports.length > 0 ? ports : [`meta l4proto ${rule.protocol}`];
+      return ports.length > 0 ? ports : [`meta l4proto ${protocol}`];
   }
 }
 
-/** The verdict; a reject answers TCP with a reset and everything else with admin-prohibited. */
-function verdict(rule: FirewallRule): { text: string; usesRejectChain: boolean } {
-  switch (rule.action) {
+/** A reject answers TCP with a reset and everything else with admin-prohibited. */
+function verdict(action: FirewallRule['action'], protocol: Protocol): string {
+  switch (action) {
     case 'accept':
     case 'drop':
-      return { text: rule.action, usesRejectChain: false };
+      return action;
     case 'reject':
-      if (rule.protocol === 'tcp') return { text: 'reject with tcp reset', usesRejectChain: false };
-      if (rule.protocol === 'tcp_udp' || rule.protocol === 'any') {
-        return { text: `jump ${REJECT_CHAIN}`, usesRejectChain: true };
-      }
-      return { text: 'reject with icmpx type admin-prohibited', usesRejectChain: false };
+      if (protocol === 'tcp') return 'reject with tcp reset';
+      if (protocol === 'any') return `jump ${REJECT_CHAIN}`;
+      return 'reject with icmpx type admin-prohibited';
   }
 }
 
-/** The nftables rules (without indentation) of a planned rule. */
+/**
+ * The nftables rules (without indentation) of a planned rule: one per address family when the
+ * addresses need it, one per protocol for tcp_udp, and one per element of a short list.
+ */
 export function emitRule(
   plan: RulePlan,
   sets: SetRegistry,
@@ -232,28 +262,55 @@ export function emitRule(
   const head: string[] = [];
   if (rule.in_interface !== '') head.push(`iifname ${quote(rule.in_interface)}`);
   if (rule.out_interface !== '') head.push(`oifname ${quote(rule.out_interface)}`);
-  const tail = protocolMatches(plan, sets);
-  if (rule.states.length > 0) {
-    const states = [...new Set(rule.states)];
-    tail.push(`ct state ${states.length === 1 ? states[0] : `{ ${states.join(', ')} }`}`);
-  }
+  const tail: string[] = [];
+  if (rule.states.length > 0) tail.push(`ct state ${[...new Set(rule.states)].join(',')}`);
   if (rule.counter) tail.push('counter');
   if (rule.log) tail.push(`log prefix ${quote(`palisade r${index} ${rule.action}: `)}`);
-  const { text, usesRejectChain } = verdict(rule);
-  tail.push(text);
-  if (rule.comment !== '') tail.push(`comment ${quote(rule.comment)}`);
+  const comment = rule.comment === '' ? [] : [`comment ${quote(rule.comment)}`];
+  const protocols: Protocol[] = rule.protocol === 'tcp_udp' ? ['tcp', 'udp'] : [rule.protocol];
+  const usesRejectChain = rule.action === 'reject' && rule.protocol === 'any';
 
-  if (plan.families === null) return { lines: [[...head, ...tail].join(' ')], usesRejectChain };
-  const lines = plan.families.map((family) => {
-    const addresses = [
-      addressMatch(plan.source, family, 'saddr', `_r${index}_saddr`, sets),
-      addressMatch(plan.destination, family, 'daddr', `_r${index}_daddr`, sets),
-    ].filter((text): text is string => text !== null);
-    const impliedByProtocol = PROTOCOL_FAMILY[rule.protocol] !== undefined;
-    if (addresses.length === 0 && !impliedByProtocol) {
-      addresses.push(`meta nfproto ipv${family}`);
+  const lines: string[] = [];
+  for (const family of plan.families ?? [null]) {
+    const addresses =
+      family === null
+        ? []
+        : [
+            addressList(plan.source, family, 'saddr', `_r${index}_saddr`),
+            addressList(plan.destination, family, 'daddr', `_r${index}_daddr`),
+          ].filter((list): list is Selected => list !== null);
+    const ports = [
+      portList(plan.sourcePorts, 'sport', `_r${index}_sport`),
+      portList(plan.destinationPorts, 'dport', `_r${index}_dport`),
+    ].filter((list): list is Selected => list !== null);
+    limitExpansion([...addresses, ...ports], protocols.length);
+    const write = (list: Selected) =>
+      sets.operands(list, list.expand).map((operand) => (list.negate ? `!= ${operand}` : operand));
+    const addressOperands = addresses.map(write);
+    const portOperands = ports.map(write);
+    const familyWords =
+      family !== null && addresses.length === 0 && PROTOCOL_FAMILY[rule.protocol] === undefined
+        ? [`meta nfproto ipv${family}`]
+        : [];
+    for (const protocol of protocols) {
+      for (const chosenAddresses of combinations(addressOperands)) {
+        for (const chosenPorts of combinations(portOperands)) {
+          const words = [
+            ...head,
+            ...familyWords,
+            ...chosenAddresses.map((operand, i) => `${addresses[i]?.selector ?? ''} ${operand}`),
+            ...protocolMatch(
+              protocol,
+              chosenPorts.map((operand, i) => `${protocol} ${ports[i]?.selector ?? ''} ${operand}`),
+            ),
+            ...tail,
+            verdict(rule.action, protocol),
+            ...comment,
+          ];
+          lines.push(words.join(' '));
+        }
+      }
     }
-    return [...head, ...addresses, ...tail].join(' ');
-  });
+  }
   return { lines, usesRejectChain };
 }

@@ -1,6 +1,7 @@
 // Named sets of the palisade table. Variables always get one (per address family); any other
-// list longer than a few entries gets one too, shared by every rule with the same elements, so a
-// packet is matched against thousands of addresses in one set lookup.
+// list longer than a few entries, or negated, gets one too, shared by every rule with the same
+// elements, so a packet is matched against thousands of addresses in one set lookup. Short
+// positive lists are written out as one rule per element instead.
 
 import type { Interval } from './intervals.js';
 import type { Family } from './ip.js';
@@ -8,7 +9,7 @@ import { formatInterval } from './ip.js';
 
 export type SetType = 'ipv4_addr' | 'ipv6_addr' | 'inet_service';
 
-/** Lists up to this long are written inline (`{ a, b }`); longer ones become named sets. */
+/** Positive lists up to this long become one rule per element; longer ones named sets. */
 export const INLINE_MAX = 4;
 const PER_LINE = 8;
 
@@ -43,35 +44,54 @@ export function variableSetName(variable: string, type: SetType): string {
   }
 }
 
+export interface ListMatch {
+  type: SetType;
+  intervals: readonly Interval[];
+  negate: boolean;
+  variable: string | null;
+  /** Name of the set if the list needs one (`_r12_saddr_v4`); lists with equal elements share. */
+  name: string;
+}
+
 export class SetRegistry {
   private readonly byName = new Map<string, SetDeclaration>();
   private readonly byContent = new Map<string, string>();
 
+  /** How many rules a match becomes when its list is written out one element per rule. */
+  static alternatives(match: ListMatch): number {
+    if (match.variable !== null || match.negate) return 1;
+    const n = match.intervals.length;
+    return n <= INLINE_MAX ? n : 1;
+  }
+
   /**
-   * The right-hand side of a match on these intervals: `@set` for a variable or a long list,
-   * else the element or `{ a, b }` inline.
+   * The right-hand sides of a match: one element, a named set (`@HOME_NET_v4`, `@_r12_saddr_v4`),
+   * or — when `expand` and the list is short and positive — its elements, one per rule. Never an
+   * anonymous `{ a, b }` set: the kernel makes each one a set of its own, and thousands of them
+   * make a transaction quadratic (see bench/firewall.bench.ts).
    */
-  operand(options: {
-    type: SetType;
-    intervals: readonly Interval[];
-    variable: string | null;
-    /** Name of the set if the list needs one (`_r12_saddr_v4`). */
-    name: string;
-  }): string {
-    const elements = formatElements(options.type, options.intervals);
-    if (options.variable !== null) {
-      const name = variableSetName(options.variable, options.type);
-      if (!this.byName.has(name)) this.byName.set(name, { name, type: options.type, elements });
-      return `@${name}`;
+  operands(match: ListMatch, expand: boolean): string[] {
+    if (match.variable !== null) {
+      const name = variableSetName(match.variable, match.type);
+      if (!this.byName.has(name)) {
+        const elements = formatElements(match.type, match.intervals);
+        this.byName.set(name, { name, type: match.type, elements });
+      }
+      return [`@${name}`];
     }
-    if (elements.length === 1) return elements[0] ?? '';
-    if (elements.length <= INLINE_MAX) return `{ ${elements.join(', ')} }`;
-    const key = `${options.type}|${elements.join(',')}`;
+    const elements = formatElements(match.type, match.intervals);
+    if (elements.length === 1) return elements;
+    if (expand && SetRegistry.alternatives(match) > 1) return elements;
+    return [`@${this.named(match.type, elements, match.name)}`];
+  }
+
+  private named(type: SetType, elements: string[], name: string): string {
+    const key = `${type}|${elements.join(',')}`;
     const existing = this.byContent.get(key);
-    if (existing !== undefined) return `@${existing}`;
-    this.byContent.set(key, options.name);
-    this.byName.set(options.name, { name: options.name, type: options.type, elements });
-    return `@${options.name}`;
+    if (existing !== undefined) return existing;
+    this.byContent.set(key, name);
+    this.byName.set(name, { name, type, elements });
+    return name;
   }
 
   /** Declarations, variables first (by name), then rule sets in order of first use. */

@@ -100,6 +100,16 @@ export const CASES: Record<string, FirewallInput> = {
           '198.51.100.1,198.51.100.3,198.51.100.5,198.51.100.7,198.51.100.9,203.0.113.0/24',
         comment: 'same elements: same set',
       }),
+      rule({ chain: 'input', action: 'accept', source: '192.0.2.1, 192.0.2.3' }),
+      rule({ chain: 'input', action: 'drop', source: '!192.0.2.1, 192.0.2.3' }),
+      rule({
+        chain: 'input',
+        action: 'accept',
+        protocol: 'tcp_udp',
+        source: '192.0.2.1 192.0.2.3 192.0.2.5',
+        destination_ports: '1,3,5,7',
+        comment: '2 × 3 × 4 > 8 lines: the longest list becomes a set',
+      }),
     ],
   },
 

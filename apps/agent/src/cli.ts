@@ -8,6 +8,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { z } from 'zod';
 import { Agent } from './agent.js';
+import { setFsync } from './fs/atomic.js';
 import { createLogger, LogTap } from './log.js';
 import {
   describeIssues,
@@ -151,6 +152,7 @@ async function fleet(command: Command): Promise<void> {
   const raw = await gather(command, [...COMMON, ...FLEET]);
   const settings = check(FleetSchema, { simulate: true, logLevel: 'warn', ...raw });
   const password = await readPassword(settings, process.env);
+  setFsync(false); // simulated devices: their files need not survive a power cut
   const tap = new LogTap();
   const log = createLogger({ level: settings.logLevel, tap });
   const agents: Agent[] = [];

@@ -27,6 +27,7 @@ const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 64);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CHANGES = Number(process.env.BENCH_CHANGES ?? 40);
 const FLEET = Number(process.env.BENCH_FLEET ?? 200);
+const FLEET_CHANGES = Number(process.env.BENCH_FLEET_CHANGES ?? 10);
 const PASSWORD = 'bench-device-password';
 const RULES = Array.from(
   { length: 200 },
@@ -313,7 +314,7 @@ try {
       1000,
     );
     // Every fleet device runs the same policy: each change is pushed to all of them.
-    const withFleet = await changeLatency(admin, policy.id, deviceId, CHANGES, others.length);
+    const withFleet = await changeLatency(admin, policy.id, deviceId, FLEET_CHANGES, others.length);
     console.log(
       describeLatency(`change → applied, beside ${others.length} fleet devices`, withFleet.one),
     );

@@ -193,7 +193,7 @@ describe('agent and server as processes', () => {
     expect(recovered.state).toBe('running');
   }, 120_000);
 
-  it('delivers every alert exactly once across a server restart', async () => {
+  it('delivers every alert exactly once across a server restart and an agent crash', async () => {
     const alerts = () => admin.ok<{ data: DeviceAlert[] }>('GET', `/devicelogsnort/${device.id}`);
     await appendFile(eve, alertLines(30));
     await waitFor('30 alerts stored', async () => (await alerts()).data.length === 30);
@@ -219,7 +219,21 @@ describe('agent and server as processes', () => {
     const flows = final.map((a) => a.flow_id).sort((a, b) => (a ?? 0) - (b ?? 0));
     expect(flows).toEqual(Array.from({ length: 80 }, (_, i) => i + 1));
     expect(stored.every((a) => a.sid !== null && a.msg !== null)).toBe(true);
-  }, 150_000);
+
+    // The agent is killed mid-stream, more alerts arrive, it starts again.
+    await appendFile(eve, alertLines(10));
+    await new Promise((r) => setTimeout(r, 300));
+    await agent.stop('SIGKILL');
+    await appendFile(eve, alertLines(10));
+    agent.start();
+    await waitFor('100 alerts stored', async () => (await alerts()).data.length >= 100, 60_000);
+    await new Promise((r) => setTimeout(r, 1000));
+    const afterCrash = (await alerts()).data;
+    expect(afterCrash.length).toBe(100);
+    expect(afterCrash.map((a) => a.flow_id).sort((a, b) => (a ?? 0) - (b ?? 0))).toEqual(
+      Array.from({ length: 100 }, (_, i) => i + 1),
+    );
+  }, 240_000);
 
   it("ships the agent's own log lines", async () => {
     const log = await waitFor('the agent log lines', async () => {
@@ -232,7 +246,7 @@ describe('agent and server as processes', () => {
     expect(log.some((l) => l.level === 'error' && l.msg.includes('bad option in rule 3'))).toBe(
       true,
     );
-  }, 30_000);
+  }, 120_000);
 
   it('runs a simulated fleet whose alerts name the signatures of its policy', async () => {
     const fleet = [];

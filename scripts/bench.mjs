@@ -5,6 +5,8 @@ import { readdirSync } from 'node:fs';
 const files = readdirSync('bench')
   .filter((name) => /\.bench\.(ts|mjs)$/.test(name))
   .sort();
+// The benchmarks compare with real programs (nft, suricata-update): install them if missing.
+spawnSync('bash', ['scripts/ensure-system-deps.sh'], { stdio: 'inherit' });
 let failed = 0;
 for (const file of files) {
   console.log(`\n=== bench/${file} ===`);

@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
 # Installs the system programs the test suite and benchmarks drive for real:
-# Debian's Chromium (end-to-end tests) and nftables (firewall checks).
+# Debian's Chromium (end-to-end tests), nftables and iproute2 (firewall checks and network
+# namespaces) and suricata-update (the reference rule parser the benchmarks compare with).
 # Idempotent; needs root or passwordless sudo the first time.
 set -euo pipefail
 
 need=()
 command -v chromium >/dev/null 2>&1 || need+=(chromium)
 command -v nft >/dev/null 2>&1 || need+=(nftables)
+command -v ip >/dev/null 2>&1 || need+=(iproute2)
+command -v suricata-update >/dev/null 2>&1 || need+=(suricata-update)
 [ ${#need[@]} -eq 0 ] && exit 0
 
 sudo_cmd=()

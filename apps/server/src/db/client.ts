@@ -114,9 +114,16 @@ async function openPostgres(url: string): Promise<Database> {
       const client = await pool.connect();
       try {
         await client.query('BEGIN');
+        // One connection runs one statement at a time: queue what the caller sends at once.
+        let queue: Promise<unknown> = Promise.resolve();
+        const serial = <T>(work: () => Promise<T>): Promise<T> => {
+          const next = queue.then(work, work);
+          queue = next.catch(() => undefined);
+          return next;
+        };
         const result = await fn({
-          query: (sql, params) => run(client, sql, params),
-          copyFrom: (copySql, csv) => copy(client, copySql, csv),
+          query: (sql, params) => serial(() => run(client, sql, params)),
+          copyFrom: (copySql, csv) => serial(() => copy(client, copySql, csv)),
         });
         await client.query('COMMIT');
         return result;

@@ -125,9 +125,11 @@ export const policiesRepository = {
   /** Every rule the policy's groups hold, once. */
   async rulesOf(db: Queryable, id: number): Promise<RenderableRule[]> {
     return db.query<RenderableRule>(
-      `SELECT DISTINCT r.id, r.gid, r.sid, r.text, r.enabled, r.action, r.source, r.metadata
-         FROM policy_groups pg JOIN group_rules gr ON gr.group_id = pg.group_id JOIN rules r ON r.id = gr.rule_id
-        WHERE pg.policy_id = $1`,
+      // A semi-join, not DISTINCT: de-duplicating would sort every rule's whole text.
+      `SELECT r.id, r.gid, r.sid, r.text, r.enabled, r.action, r.source, r.metadata
+         FROM rules r
+        WHERE r.id IN (SELECT gr.rule_id FROM policy_groups pg JOIN group_rules gr ON gr.group_id = pg.group_id
+                        WHERE pg.policy_id = $1)`,
       [id],
     );
   },

@@ -16,6 +16,8 @@ export interface UploadOptions {
   field?: string;
   onProgress?: (progress: UploadProgress) => void;
   signal?: AbortSignal;
+  /** How long the server may take to answer once the body is sent (default: the request timeout). */
+  answerTimeoutMs?: number;
 }
 
 function readError(xhr: XMLHttpRequest): ApiError {
@@ -37,7 +39,7 @@ function readError(xhr: XMLHttpRequest): ApiError {
 /**
  * A multipart upload with progress (fetch cannot report upload progress over HTTP/1.1).
  * Sending is not time-limited; once the body is sent the server has the usual request
- * timeout to answer. A 401 or 403 logs the user out, as for every other call (spec §4).
+ * timeout to answer, unless the caller allows more. A 401 or 403 logs the user out, as for every other call (spec §4).
  */
 export function uploadFiles<T>({
   path,
@@ -45,6 +47,7 @@ export function uploadFiles<T>({
   field = 'file',
   onProgress,
   signal,
+  answerTimeoutMs = REQUEST_TIMEOUT_MS,
 }: UploadOptions): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     const xhr = new XMLHttpRequest();
@@ -68,7 +71,7 @@ export function uploadFiles<T>({
       });
     };
     xhr.upload.onload = () => {
-      answerTimer = setTimeout(() => xhr.abort(), REQUEST_TIMEOUT_MS);
+      answerTimer = setTimeout(() => xhr.abort(), answerTimeoutMs);
     };
     xhr.onload = () => {
       done();

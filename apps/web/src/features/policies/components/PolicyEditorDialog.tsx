@@ -46,7 +46,13 @@ export function PolicyEditorDialog(props: PolicyEditorDialogProps) {
   const { t } = useTranslation();
   const { open, policy, onClose } = props;
   return (
-    <Dialog open={open} onClose={onClose} maxWidth="lg" fullWidth>
+    <Dialog
+      open={open}
+      // A stray click beside the editor must not throw away its changes.
+      onClose={(_event, reason) => reason !== 'backdropClick' && onClose()}
+      maxWidth="lg"
+      fullWidth
+    >
       <DialogTitle>
         {policy === undefined
           ? t('policies.create')

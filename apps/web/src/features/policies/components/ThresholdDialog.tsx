@@ -101,12 +101,15 @@ function ThresholdFormBody({ value, onSave, onClose }: Omit<ThresholdDialogProps
   return (
     <form
       noValidate
-      onSubmit={(event) =>
+      onSubmit={(event) => {
+        // The dialog is portalled out of the policy editor's form in the DOM but not in React:
+        // without this the submit would bubble up and save the whole policy.
+        event.stopPropagation();
         void handleSubmit((form) => {
           onSave(ThresholdInput.parse(form));
           onClose();
-        })(event)
-      }
+        })(event);
+      }}
     >
       <DialogContent>
         <FormSelect

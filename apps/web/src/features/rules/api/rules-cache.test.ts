@@ -137,6 +137,29 @@ describe('rules cache keyed by sid (spec §3, §4)', () => {
     expect(warn).toHaveBeenCalledOnce();
   });
 
+  it('coalesces saves when asked to, and forgets everything on reset', () => {
+    vi.useFakeTimers();
+    try {
+      const store = fakeStorage();
+      const setItem = vi.spyOn(store, 'setItem');
+      const cache = new RulesCache(store, RULES_CACHE_KEY, 500);
+      cache.storePage(page([1, 2, 3]));
+      cache.setSelected([rule(1)], true);
+      cache.setSelected([rule(2)], true);
+      expect(setItem).not.toHaveBeenCalled();
+      vi.advanceTimersByTime(500);
+      expect(setItem).toHaveBeenCalledOnce();
+      expect(new RulesCache(store).selectedRules().map((r) => r.sid)).toEqual([1, 2]);
+
+      cache.reset();
+      cache.flush();
+      expect(cache.size()).toBe(0);
+      expect(store.items.has(RULES_CACHE_KEY)).toBe(false);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('recognises the quota errors of every browser', () => {
     expect(isQuotaError(new DOMException('x', 'QuotaExceededError'))).toBe(true);
     expect(isQuotaError({ name: 'NS_ERROR_DOM_QUOTA_REACHED' })).toBe(true);

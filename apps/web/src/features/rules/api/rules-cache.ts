@@ -1,4 +1,5 @@
 import type { RuleDetail, RuleSummary } from '@palisade/contract';
+import { session } from '../../../lib/session';
 
 /** A cached rule: its summary, and its full text once it was asked for. */
 export type CachedRule = RuleSummary & Partial<Pick<RuleDetail, 'text'>>;
@@ -61,12 +62,18 @@ export class RulesCache {
   private selected = new Set<number>();
   private listeners = new Set<() => void>();
   private version = 0;
+  private saveTimer: ReturnType<typeof setTimeout> | undefined;
   /** True when the last save did not fit in browser storage. */
   memoryOnly = false;
 
+  /**
+   * `saveDelayMs` coalesces saves: ticking checkboxes on a 5000-rule page must not serialise
+   * the whole cache on every click. 0 saves at once (tests).
+   */
   constructor(
     private readonly store: KeyValueStore | undefined,
     private readonly key = RULES_CACHE_KEY,
+    private readonly saveDelayMs = 0,
   ) {
     this.restore();
   }
@@ -143,14 +150,40 @@ export class RulesCache {
     });
   }
 
+  /** Forgets everything, in memory and in storage (on logout: the next user sees none of it). */
+  reset(): void {
+    this.list = EMPTY_LIST;
+    this.bySid = new Map();
+    this.selected = new Set();
+    this.changed();
+  }
+
+  /** Writes a pending save now. */
+  flush(): void {
+    if (this.saveTimer === undefined) return;
+    clearTimeout(this.saveTimer);
+    this.saveTimer = undefined;
+    this.save();
+  }
+
   private changed(): void {
     this.version += 1;
-    this.save();
+    if (this.saveDelayMs <= 0) this.save();
+    else this.saveTimer ??= setTimeout(() => this.flush(), this.saveDelayMs);
     for (const listener of this.listeners) listener();
   }
 
   private save(): void {
     if (this.store === undefined) return;
+    if (this.bySid.size === 0 && this.list.total === 0) {
+      try {
+        this.store.removeItem(this.key);
+        this.memoryOnly = false;
+      } catch {
+        this.memoryOnly = true;
+      }
+      return;
+    }
     const saved: Saved = {
       list: { ...this.list, data: this.list.data.map((rule) => rule.sid) },
       rules: [...this.bySid.values()],
@@ -203,5 +236,11 @@ const browserStore = (): KeyValueStore | undefined => {
   }
 };
 
-/** The rules list's cache for the whole console session. */
-export const rulesCache = new RulesCache(browserStore());
+/** Saves of the browser's cache are coalesced over this long. */
+const SAVE_DELAY_MS = 500;
+
+/** The rules list's cache for the whole console session, forgotten on logout. */
+export const rulesCache = new RulesCache(browserStore(), RULES_CACHE_KEY, SAVE_DELAY_MS);
+session.subscribe(() => {
+  if (session.get().status === 'loggedOut' && rulesCache.size() > 0) rulesCache.reset();
+});

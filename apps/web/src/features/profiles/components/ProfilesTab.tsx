@@ -1,0 +1,172 @@
+import { useMemo, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import Button from '@mui/material/Button';
+import Chip from '@mui/material/Chip';
+import IconButton from '@mui/material/IconButton';
+import Stack from '@mui/material/Stack';
+import AddIcon from '@mui/icons-material/Add';
+import DeleteIcon from '@mui/icons-material/Delete';
+import EditIcon from '@mui/icons-material/Edit';
+import VisibilityIcon from '@mui/icons-material/Visibility';
+import type { DeviceProfile } from '@palisade/contract';
+import { DataTable } from '../../../components/data-table/DataTable';
+import { initialTableState } from '../../../components/data-table/list-params';
+import { localPage } from '../../../components/data-table/local-page';
+import type { DataColumn } from '../../../components/data-table/types';
+import { notifyApiError, notifyErrorKey } from '../../../components/notifications/notify';
+import { withProgress } from '../../../components/notifications/queue';
+import { ConfirmDialog } from '../../../components/page/ConfirmDialog';
+import { ApiError } from '../../../lib/api-client';
+import { apiErrorMessage } from '../../../lib/errors';
+import { formatDate } from '../../../lib/format-date';
+import { useDeleteProfile } from '../api/delete-profile';
+import { profilesListQueryOptions } from '../api/list-profiles';
+import { ProfileDialog } from './ProfileDialog';
+
+const searchTexts = (p: DeviceProfile) => [
+  p.name,
+  p.description,
+  ...Object.keys(p.variables),
+  ...Object.values(p.variables),
+];
+
+/** Device variable profiles (spec §2 Firewall): list, key/value editor, delete. */
+export function ProfilesTab({ canWrite }: { canWrite: boolean }) {
+  const { t, i18n } = useTranslation();
+  const [state, setState] = useState(() => initialTableState(25, [{ id: 'name', desc: false }]));
+  const [editing, setEditing] = useState<DeviceProfile | null | undefined>(undefined);
+  const [doomed, setDoomed] = useState<DeviceProfile | null>(null);
+  const list = useQuery(profilesListQueryOptions);
+  const remove = useDeleteProfile();
+  const page = localPage(list.data?.data ?? [], state, searchTexts);
+
+  const columns = useMemo<DataColumn<DeviceProfile>[]>(
+    () => [
+      { id: 'name', header: t('profiles.fields.name'), cell: (p) => p.name, sortable: true },
+      {
+        id: 'variables',
+        header: t('profiles.columns.variables'),
+        cell: (p) => (
+          <Stack direction="row" sx={{ gap: 0.5, flexWrap: 'wrap' }}>
+            {Object.keys(p.variables).map((name) => (
+              <Chip key={name} size="small" variant="outlined" label={name} />
+            ))}
+          </Stack>
+        ),
+      },
+      {
+        id: 'device_count',
+        header: t('profiles.columns.devices'),
+        cell: (p) => p.device_count,
+        sortable: true,
+        align: 'right',
+        width: 96,
+      },
+      {
+        id: 'updated_at',
+        header: t('profiles.columns.updated'),
+        cell: (p) => formatDate(p.updated_at, i18n.language),
+        sortable: true,
+        width: 140,
+      },
+      {
+        id: 'actions',
+        header: t('profiles.columns.actions'),
+        align: 'right',
+        width: 112,
+        cell: (p) =>
+          canWrite ? (
+            <>
+              <IconButton
+                size="small"
+                aria-label={t('profiles.edit', { name: p.name })}
+                onClick={() => setEditing(p)}
+              >
+                <EditIcon fontSize="small" />
+              </IconButton>
+              <IconButton
+                size="small"
+                aria-label={t('profiles.delete', { name: p.name })}
+                onClick={() => setDoomed(p)}
+              >
+                <DeleteIcon fontSize="small" />
+              </IconButton>
+            </>
+          ) : (
+            <IconButton
+              size="small"
+              aria-label={t('profiles.view', { name: p.name })}
+              onClick={() => setEditing(p)}
+            >
+              <VisibilityIcon fontSize="small" />
+            </IconButton>
+          ),
+      },
+    ],
+    [t, i18n.language, canWrite],
+  );
+
+  const confirmDelete = async (profile: DeviceProfile) => {
+    setDoomed(null);
+    try {
+      await withProgress(
+        { progress: 'profiles.notices.deleting', success: 'profiles.notices.deleted' },
+        () => remove.mutateAsync(profile.id),
+      );
+    } catch (failure) {
+      if (failure instanceof ApiError && failure.status === 409)
+        notifyErrorKey('profiles.notices.inUse');
+      else notifyApiError(failure);
+    }
+  };
+
+  const errorMessage = list.isError ? apiErrorMessage(list.error) : null;
+  return (
+    <>
+      {canWrite && (
+        <Stack direction="row" sx={{ justifyContent: 'flex-end', mb: 2 }}>
+          <Button variant="contained" startIcon={<AddIcon />} onClick={() => setEditing(null)}>
+            {t('profiles.create')}
+          </Button>
+        </Stack>
+      )}
+      <DataTable
+        label={t('profiles.title')}
+        columns={columns}
+        rows={page.rows}
+        total={page.total}
+        getRowId={(p) => String(p.id)}
+        state={state}
+        onStateChange={setState}
+        loading={list.isFetching}
+        error={
+          errorMessage === null
+            ? null
+            : 'key' in errorMessage
+              ? t(errorMessage.key)
+              : errorMessage.text
+        }
+        onRetry={() => void list.refetch()}
+        emptyText={t('profiles.empty')}
+        height="calc(100vh - 380px)"
+      />
+      {editing !== undefined && (
+        <ProfileDialog
+          key={editing?.id ?? 'new'}
+          profile={editing}
+          readOnly={!canWrite}
+          onClose={() => setEditing(undefined)}
+        />
+      )}
+      <ConfirmDialog
+        open={doomed !== null}
+        title={t('profiles.deleteTitle')}
+        body={t('profiles.deleteBody', { name: doomed?.name ?? '' })}
+        confirmLabel={t('common.delete')}
+        onCancel={() => setDoomed(null)}
+        onConfirm={() => doomed !== null && void confirmDelete(doomed)}
+      />
+    </>
+  );
+}

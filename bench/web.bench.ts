@@ -183,6 +183,7 @@ async function table(browser: Browser, baseUrl: string) {
       viewport: { width: 1280, height: 800 },
     });
     const page = await context.newPage();
+    page.on('pageerror', (error) => console.error(`page error on /bench/table: ${error.message}`));
     await page.goto('/bench/table');
     await page
       .getByRole('table', { name: 'Table benchmark' })

@@ -36,6 +36,37 @@ async function bulkRulesFile(count) {
   return { file, dir };
 }
 
+/** Arranges state through the API (never to check the UI): a rules file and a policy on it. */
+async function arrangePolicy(baseUrl, token, { file, name }) {
+  const call = async (path, init = {}) => {
+    const response = await fetch(`${baseUrl}/api/v1/${path}`, {
+      ...init,
+      headers: { authorization: `Bearer ${token}`, ...init.headers },
+    });
+    const body = await response.json();
+    if (!response.ok) throw new Error(`${path}: ${response.status} ${JSON.stringify(body)}`);
+    return body;
+  };
+  const form = new FormData();
+  form.append('file', new Blob([await readFile(file)]), path.basename(file));
+  const report = await call('rules/import', { method: 'POST', body: form });
+  const groupName = report.files[0].group;
+  const groups = await call('groups/?limit=999999&offset=0');
+  const group = groups.data.find((g) => g.name === groupName);
+  const rules = await call(`rules/?limit=5000&offset=0&sortBy=sid&filter=group_id:${group.id}`);
+  const enabled = rules.data.filter((r) => r.enabled);
+  const policy = await call('policies/', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      name,
+      group_ids: [group.id],
+      overrides: [{ rule_id: enabled[0].id, action: 'drop' }],
+    }),
+  });
+  return { policy, group, enabled };
+}
+
 async function uploadRules(page, file = RULES_FILE) {
   await page.goto('/policies?tab=rules');
   await page.getByRole('button', { name: 'Upload rules' }).click();
@@ -266,6 +297,81 @@ export const tests = [
       assert.ok((await table.locator('tbody tr[data-index]').count()) < 80);
       assert.ok(scrolled < 2000, `scrolling to the last row took ${scrolled} ms`);
       await shot('rules-bulk-page-2');
+    },
+  },
+  {
+    name: 'policies: upload a disable.conf, export, download the rules; a group in use is kept',
+    async run({ page, api, baseUrl, shot }) {
+      const token = await api.token(ADMIN.email, ADMIN.password);
+      const name = `Mail ${Date.now().toString(36)}`;
+      const file = path.join(CORPUS, 'rules/suricata/smtp-events.rules');
+      const { group, enabled } = await arrangePolicy(baseUrl, token, { file, name });
+      const [dropped, disabled] = enabled;
+      await signIn(page);
+      await page.goto('/policies');
+
+      // Upload custom policies: a suricata-update disable.conf line by gid:sid.
+      await page.getByRole('button', { name: `More actions for ${name}` }).click();
+      await page.getByRole('menuitem', { name: 'Upload custom policy' }).click();
+      const upload = page.getByRole('dialog', { name: `Upload custom policy into ${name}` });
+      await upload.getByTestId('policy-file-input').setInputFiles({
+        name: 'disable.conf',
+        mimeType: 'text/plain',
+        buffer: Buffer.from(`# turned off by the e2e test\n1:${disabled.sid}\n`),
+      });
+      await upload.getByRole('button', { name: 'Upload', exact: true }).click();
+      await visible(upload.getByTestId('policy-upload-report'));
+      await visible(upload.getByText('disable.conf: 1'));
+      await waitForNotice(page, 'Policy successfully uploaded');
+      await shot('policy-upload-report');
+      await upload.getByRole('button', { name: 'Close' }).click();
+      await upload.waitFor({ state: 'detached' });
+
+      await page.getByRole('button', { name: `Rendered rules of ${name}` }).click();
+      const rendered = page.getByTestId('policy-rendered');
+      await visible(rendered);
+      const text = await rendered.textContent();
+      assert.ok(!text.includes(`sid:${disabled.sid};`), 'the uploaded disable.conf applies');
+      assert.match(text, new RegExp(`^drop [^\\n]*sid:${dropped.sid};`, 'm'));
+      const renderedLines = text.split('\n').filter((line) => line.trim() !== '');
+      assert.equal(renderedLines.length, enabled.length - 1);
+
+      // Download the rendered rules (the same text) from the preview.
+      const rulesDownload = page.waitForEvent('download');
+      await page.getByRole('button', { name: 'Download rules' }).click();
+      const rulesFile = await rulesDownload;
+      assert.match(rulesFile.suggestedFilename(), /\.rules$/);
+      const downloaded = await readFile(await rulesFile.path(), 'utf8');
+      assert.equal(downloaded.trim(), text.trim());
+      await page.getByRole('dialog').getByRole('button', { name: 'Close' }).click();
+      await page.getByRole('dialog').waitFor({ state: 'detached' });
+
+      // Export: our own JSON file, rules by (gid, sid).
+      await page.getByRole('button', { name: `More actions for ${name}` }).click();
+      const exportDownload = page.waitForEvent('download');
+      await page.getByRole('menuitem', { name: 'Export' }).click();
+      const exported = JSON.parse(await readFile(await (await exportDownload).path(), 'utf8'));
+      assert.equal(exported.format, 'palisade-policy');
+      assert.equal(exported.name, name);
+      assert.deepEqual(exported.groups, [group.name]);
+      assert.deepEqual(exported.overrides, [{ gid: 1, sid: dropped.sid, action: 'drop' }]);
+
+      // The editor names the overridden rule and lists the uploaded line.
+      await page.getByRole('button', { name: `Edit ${name}` }).click();
+      const editor = page.getByRole('dialog', { name: `Edit ${name}` });
+      await editor.getByRole('tab', { name: 'Overrides (1)' }).click();
+      await visible(editor.getByRole('cell', { name: dropped.msg }));
+      await editor.getByRole('tab', { name: 'Uploaded lines (1)' }).click();
+      await visible(editor.getByText(`1:${disabled.sid}`));
+      await editor.getByRole('button', { name: 'Cancel' }).click();
+      await editor.waitFor({ state: 'detached' });
+
+      // A group a policy uses is not deleted, and the console says why.
+      await page.getByRole('tab', { name: 'Rule groups' }).click();
+      await page.getByRole('button', { name: `Delete ${group.name}` }).click();
+      await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
+      await waitForNotice(page, 'The group is used by a policy and cannot be deleted');
+      await visible(page.getByRole('row', { name: new RegExp(`^${group.name}\\b`) }));
     },
   },
 ];

@@ -310,7 +310,7 @@ try {
         );
         return page.data.filter((d) => d.online).length >= others.length + 1;
       },
-      120_000,
+      300_000,
       1000,
     );
     // Every fleet device runs the same policy: each change is pushed to all of them.

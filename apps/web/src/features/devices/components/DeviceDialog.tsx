@@ -1,0 +1,160 @@
+import { useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useTranslation } from 'react-i18next';
+import { z } from 'zod';
+import Button from '@mui/material/Button';
+import Dialog from '@mui/material/Dialog';
+import DialogActions from '@mui/material/DialogActions';
+import DialogContent from '@mui/material/DialogContent';
+import DialogTitle from '@mui/material/DialogTitle';
+import IconButton from '@mui/material/IconButton';
+import InputAdornment from '@mui/material/InputAdornment';
+import Stack from '@mui/material/Stack';
+import AutorenewIcon from '@mui/icons-material/Autorenew';
+import { DeviceWrite, type Device } from '@palisade/contract';
+import { FormIdSelect } from '../../../components/form/FormIdSelect';
+import { FormSwitch } from '../../../components/form/FormSwitch';
+import { FormTextField } from '../../../components/form/FormTextField';
+import { notifyApiError, notifyErrorKey } from '../../../components/notifications/notify';
+import { withProgress } from '../../../components/notifications/queue';
+import { ApiError } from '../../../lib/api-client';
+import { useSaveDevice } from '../api/save-device';
+import { generateDevicePassword } from './device-status';
+import type { DeviceTools } from './tools';
+
+/** Create and edit share one form; on edit an empty password leaves it unchanged. */
+const DeviceFormSchema = DeviceWrite.extend({
+  password: z.union([z.literal(''), DeviceWrite.shape.password]),
+});
+type DeviceFormInput = z.input<typeof DeviceFormSchema>;
+type DeviceFormValues = z.output<typeof DeviceFormSchema>;
+const NewDeviceSchema = DeviceFormSchema.extend({ password: DeviceWrite.shape.password });
+
+interface DeviceDialogProps {
+  /** null: a new device. */
+  device: Device | null;
+  tools: DeviceTools;
+  onClose: () => void;
+  /** After a save that set a password: the device and the password, to show once. */
+  onSecret: (device: Device, password: string) => void;
+}
+
+export function DeviceDialog({ device, tools, onClose, onSecret }: DeviceDialogProps) {
+  const { t } = useTranslation();
+  const save = useSaveDevice();
+  const { control, handleSubmit, formState, setValue } = useForm<
+    DeviceFormInput,
+    unknown,
+    DeviceFormValues
+  >({
+    resolver: zodResolver(device === null ? NewDeviceSchema : DeviceFormSchema),
+    defaultValues: {
+      name: device?.name ?? '',
+      description: device?.description ?? '',
+      address: device?.address ?? '',
+      city: device?.city ?? '',
+      licensed: device?.licensed ?? false,
+      password: device === null ? generateDevicePassword() : '',
+      profile_id: device?.profile_id ?? null,
+      policy_id: device?.policy_id ?? null,
+      firewall_id: device?.firewall_id ?? null,
+    },
+  });
+
+  const submit = async (values: DeviceFormValues) => {
+    const { password, ...rest } = values;
+    try {
+      const saved = await withProgress(
+        device === null
+          ? { progress: 'devices.notices.creating', success: 'devices.notices.created' }
+          : { progress: 'devices.notices.updating', success: 'devices.notices.updated' },
+        () =>
+          save.mutateAsync(
+            device === null
+              ? { body: { ...rest, password } }
+              : { id: device.id, body: password === '' ? rest : { ...rest, password } },
+          ),
+      );
+      onClose();
+      if (password !== '') onSecret(saved, password);
+    } catch (failure) {
+      if (failure instanceof ApiError && failure.status === 409)
+        notifyErrorKey('devices.notices.nameTaken');
+      else notifyApiError(failure);
+    }
+  };
+
+  const regenerate = (
+    <InputAdornment position="end">
+      <IconButton
+        aria-label={t('devices.form.generatePassword')}
+        onClick={() => setValue('password', generateDevicePassword(), { shouldDirty: true })}
+        edge="end"
+      >
+        <AutorenewIcon />
+      </IconButton>
+    </InputAdornment>
+  );
+  return (
+    <Dialog open onClose={onClose} fullWidth maxWidth="sm" aria-labelledby="device-dialog-title">
+      <form noValidate onSubmit={(event) => void handleSubmit(submit)(event)}>
+        <DialogTitle id="device-dialog-title">
+          {device === null ? t('devices.create') : t('devices.editTitle', { name: device.name })}
+        </DialogTitle>
+        <DialogContent dividers>
+          <FormTextField control={control} name="name" label={t('devices.fields.name')} autoFocus />
+          <FormTextField
+            control={control}
+            name="description"
+            label={t('devices.fields.description')}
+          />
+          <Stack direction={{ xs: 'column', sm: 'row' }} spacing={{ sm: 2 }}>
+            <FormTextField control={control} name="address" label={t('devices.fields.address')} />
+            <FormTextField control={control} name="city" label={t('devices.fields.city')} />
+          </Stack>
+          <FormIdSelect
+            control={control}
+            name="profile_id"
+            label={t('devices.fields.profile')}
+            options={tools.profiles}
+            noneLabel={t('devices.none')}
+          />
+          <FormIdSelect
+            control={control}
+            name="policy_id"
+            label={t('devices.fields.policy')}
+            options={tools.policies}
+            noneLabel={t('devices.none')}
+          />
+          <FormIdSelect
+            control={control}
+            name="firewall_id"
+            label={t('devices.fields.firewall')}
+            options={tools.firewalls}
+            noneLabel={t('devices.none')}
+          />
+          <FormTextField
+            control={control}
+            name="password"
+            label={device === null ? t('devices.fields.password') : t('devices.fields.newPassword')}
+            autoComplete="off"
+            helperText={
+              device === null ? t('devices.form.passwordHelp') : t('devices.form.passwordUnchanged')
+            }
+            slotProps={{
+              input: { endAdornment: regenerate },
+              htmlInput: { spellCheck: false, style: { fontFamily: 'monospace' } },
+            }}
+          />
+          <FormSwitch control={control} name="licensed" label={t('devices.fields.licensed')} />
+        </DialogContent>
+        <DialogActions>
+          <Button onClick={onClose}>{t('common.cancel')}</Button>
+          <Button type="submit" variant="contained" loading={formState.isSubmitting}>
+            {device === null ? t('devices.createSubmit') : t('common.save')}
+          </Button>
+        </DialogActions>
+      </form>
+    </Dialog>
+  );
+}

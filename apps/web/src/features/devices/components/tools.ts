@@ -1,0 +1,13 @@
+import type { IdOption } from '../../../components/form/FormIdSelect';
+
+/** What the devices screens pick from; the composition root loads them from other features. */
+export interface DeviceTools {
+  profiles: readonly IdOption[];
+  policies: readonly IdOption[];
+  firewalls: readonly IdOption[];
+  /** Not a Viewer: may create, edit, flush and delete. */
+  canWrite: boolean;
+}
+
+export const nameOf = (options: readonly IdOption[], id: number | null): string | null =>
+  id === null ? null : (options.find((o) => o.id === id)?.name ?? `#${id}`);

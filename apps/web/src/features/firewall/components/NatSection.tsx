@@ -1,0 +1,180 @@
+import { useFieldArray, type Control } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import Button from '@mui/material/Button';
+import IconButton from '@mui/material/IconButton';
+import Paper from '@mui/material/Paper';
+import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
+import AddIcon from '@mui/icons-material/Add';
+import DeleteIcon from '@mui/icons-material/Delete';
+import type { DeviceNetworkInput } from '@palisade/contract';
+import { FormSelect } from '../../../components/form/FormSelect';
+import { FormTextField } from '../../../components/form/FormTextField';
+import { NumberField } from './NumberField';
+
+interface NatSectionProps {
+  control: Control<DeviceNetworkInput>;
+  readOnly: boolean;
+}
+
+const ltr = { htmlInput: { spellCheck: false, dir: 'ltr' } };
+const rowSx = { p: 1.5, mb: 1, gap: 1, flexWrap: 'wrap', alignItems: 'flex-start' } as const;
+
+/** Source NAT: masquerade (no address) or SNAT on the way out of an interface. */
+export function SourceNatSection({ control, readOnly }: NatSectionProps) {
+  const { t } = useTranslation();
+  const { fields, append, remove } = useFieldArray({ control, name: 'source_nat' });
+  return (
+    <>
+      {fields.length === 0 && (
+        <Typography color="text.secondary">{t('firewall.nat.noSourceNat')}</Typography>
+      )}
+      {fields.map((field, index) => (
+        <Paper key={field.id} variant="outlined" component={Stack} direction="row" sx={rowSx}>
+          <FormTextField
+            control={control}
+            name={`source_nat.${index}.out_interface`}
+            label={t('firewall.nat.outInterface')}
+            size="small"
+            disabled={readOnly}
+            sx={{ width: 160 }}
+            slotProps={ltr}
+          />
+          <FormTextField
+            control={control}
+            name={`source_nat.${index}.source`}
+            label={t('firewall.nat.source')}
+            size="small"
+            disabled={readOnly}
+            sx={{ flex: 2, minWidth: 200 }}
+            slotProps={ltr}
+          />
+          <FormTextField
+            control={control}
+            name={`source_nat.${index}.to_address`}
+            label={t('firewall.nat.toAddress')}
+            helperText={t('firewall.nat.masqueradeHelp')}
+            size="small"
+            disabled={readOnly}
+            sx={{ flex: 1, minWidth: 180 }}
+            slotProps={ltr}
+          />
+          {!readOnly && (
+            <IconButton
+              aria-label={t('firewall.nat.removeSourceNat', { index: index + 1 })}
+              onClick={() => remove(index)}
+              sx={{ mt: 2 }}
+            >
+              <DeleteIcon fontSize="small" />
+            </IconButton>
+          )}
+        </Paper>
+      ))}
+      {!readOnly && (
+        <Button
+          startIcon={<AddIcon />}
+          onClick={() => append({ out_interface: '', source: '', to_address: '' })}
+        >
+          {t('firewall.nat.addSourceNat')}
+        </Button>
+      )}
+    </>
+  );
+}
+
+/** Port forwards (DNAT): traffic to an interface's port goes to an inner address. */
+export function PortForwardsSection({ control, readOnly }: NatSectionProps) {
+  const { t } = useTranslation();
+  const { fields, append, remove } = useFieldArray({ control, name: 'port_forwards' });
+  const protocols = [
+    { value: 'tcp', label: 'TCP' },
+    { value: 'udp', label: 'UDP' },
+  ];
+  return (
+    <>
+      {fields.length === 0 && (
+        <Typography color="text.secondary">{t('firewall.nat.noForwards')}</Typography>
+      )}
+      {fields.map((field, index) => (
+        <Paper key={field.id} variant="outlined" component={Stack} direction="row" sx={rowSx}>
+          <FormTextField
+            control={control}
+            name={`port_forwards.${index}.in_interface`}
+            label={t('firewall.nat.inInterface')}
+            size="small"
+            disabled={readOnly}
+            sx={{ width: 140 }}
+            slotProps={ltr}
+          />
+          <Stack sx={{ width: 110 }}>
+            <FormSelect
+              control={control}
+              name={`port_forwards.${index}.protocol`}
+              label={t('firewall.rule.protocol')}
+              options={protocols}
+            />
+          </Stack>
+          <NumberField
+            control={control}
+            name={`port_forwards.${index}.port`}
+            label={t('firewall.nat.port')}
+            size="small"
+            disabled={readOnly}
+            width={100}
+          />
+          <FormTextField
+            control={control}
+            name={`port_forwards.${index}.to_address`}
+            label={t('firewall.nat.toAddress')}
+            size="small"
+            disabled={readOnly}
+            sx={{ width: 180 }}
+            slotProps={ltr}
+          />
+          <NumberField
+            control={control}
+            name={`port_forwards.${index}.to_port`}
+            label={t('firewall.nat.toPort')}
+            size="small"
+            disabled={readOnly}
+            width={100}
+          />
+          <FormTextField
+            control={control}
+            name={`port_forwards.${index}.comment`}
+            label={t('firewall.rule.comment')}
+            size="small"
+            disabled={readOnly}
+            sx={{ flex: 1, minWidth: 160 }}
+          />
+          {!readOnly && (
+            <IconButton
+              aria-label={t('firewall.nat.removeForward', { index: index + 1 })}
+              onClick={() => remove(index)}
+              sx={{ mt: 2 }}
+            >
+              <DeleteIcon fontSize="small" />
+            </IconButton>
+          )}
+        </Paper>
+      ))}
+      {!readOnly && (
+        <Button
+          startIcon={<AddIcon />}
+          onClick={() =>
+            append({
+              in_interface: '',
+              protocol: 'tcp',
+              port: 8080,
+              to_address: '',
+              to_port: null,
+              comment: '',
+            })
+          }
+        >
+          {t('firewall.nat.addForward')}
+        </Button>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,89 @@
+import { useForm, useWatch } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useTranslation } from 'react-i18next';
+import Alert from '@mui/material/Alert';
+import Button from '@mui/material/Button';
+import Paper from '@mui/material/Paper';
+import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
+import { DeviceNetwork, type DeviceNetworkInput } from '@palisade/contract';
+import { FormSwitch } from '../../../components/form/FormSwitch';
+import { notifyApiError } from '../../../components/notifications/notify';
+import { withProgress } from '../../../components/notifications/queue';
+import { ApiError } from '../../../lib/api-client';
+import { useSaveDeviceNetwork } from '../api/device-network';
+import { PortForwardsSection, SourceNatSection } from './NatSection';
+import { RoutesSection } from './RoutesSection';
+
+interface NetworkEditorProps {
+  deviceId: number;
+  network: DeviceNetwork;
+  readOnly: boolean;
+}
+
+const FORM_PATH = /^(routes|source_nat|port_forwards)\.\d+\.\w+$/;
+
+/** L3 mode, routes and NAT of one device, saved together. */
+export function NetworkEditor({ deviceId, network, readOnly }: NetworkEditorProps) {
+  const { t } = useTranslation();
+  const save = useSaveDeviceNetwork(deviceId);
+  const { control, handleSubmit, formState, setError } = useForm<
+    DeviceNetworkInput,
+    unknown,
+    DeviceNetwork
+  >({ resolver: zodResolver(DeviceNetwork), defaultValues: network });
+  const l3 = useWatch({ control, name: 'l3_mode' }) === true;
+
+  const submit = async (values: DeviceNetwork) => {
+    try {
+      await withProgress(
+        { progress: 'firewall.network.saving', success: 'firewall.network.saved' },
+        () => save.mutateAsync(values),
+      );
+    } catch (failure) {
+      // 422 names the bad route, NAT or forward: mark it where it is shown.
+      if (failure instanceof ApiError && failure.status === 422) {
+        for (const { field, msg } of failure.details) {
+          if (FORM_PATH.test(field))
+            setError(field as `routes.${number}.address`, { type: 'server', message: msg });
+        }
+      }
+      notifyApiError(failure);
+    }
+  };
+
+  return (
+    <form noValidate onSubmit={(event) => void handleSubmit(submit)(event)}>
+      <Paper variant="outlined" sx={{ p: 2, mb: 2 }}>
+        <FormSwitch control={control} name="l3_mode" label={t('firewall.network.l3Mode')} />
+        <Typography variant="body2" color="text.secondary">
+          {t('firewall.network.l3Help')}
+        </Typography>
+      </Paper>
+      {!l3 && (
+        <Alert severity="info" sx={{ mb: 2 }}>
+          {t('firewall.network.l3Off')}
+        </Alert>
+      )}
+      <Typography variant="h6" component="h2" sx={{ mb: 1 }}>
+        {t('firewall.routes.title')}
+      </Typography>
+      <RoutesSection control={control} readOnly={readOnly} />
+      <Typography variant="h6" component="h2" sx={{ mt: 3, mb: 1 }}>
+        {t('firewall.nat.sourceNatTitle')}
+      </Typography>
+      <SourceNatSection control={control} readOnly={readOnly} />
+      <Typography variant="h6" component="h2" sx={{ mt: 3, mb: 1 }}>
+        {t('firewall.nat.forwardsTitle')}
+      </Typography>
+      <PortForwardsSection control={control} readOnly={readOnly} />
+      {!readOnly && (
+        <Stack direction="row" sx={{ mt: 3 }}>
+          <Button type="submit" variant="contained" loading={formState.isSubmitting}>
+            {t('firewall.network.save')}
+          </Button>
+        </Stack>
+      )}
+    </form>
+  );
+}

@@ -1,0 +1,316 @@
+import { useMemo, useState } from 'react';
+import { useFieldArray, useForm, useWatch } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useTranslation } from 'react-i18next';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Dialog from '@mui/material/Dialog';
+import DialogActions from '@mui/material/DialogActions';
+import DialogContent from '@mui/material/DialogContent';
+import DialogTitle from '@mui/material/DialogTitle';
+import IconButton from '@mui/material/IconButton';
+import Stack from '@mui/material/Stack';
+import Switch from '@mui/material/Switch';
+import Typography from '@mui/material/Typography';
+import AddIcon from '@mui/icons-material/Add';
+import DeleteIcon from '@mui/icons-material/Delete';
+import EditIcon from '@mui/icons-material/Edit';
+import ErrorOutlineIcon from '@mui/icons-material/ErrorOutlineOutlined';
+import {
+  FirewallRulesetWrite,
+  type FirewallRule,
+  type FirewallRuleset,
+  type FirewallRulesetWriteInput,
+} from '@palisade/contract';
+import type { z } from 'zod';
+import { SortableTable } from '../../../components/data-table/SortableTable';
+import type { DataColumn } from '../../../components/data-table/types';
+import { FormSelect } from '../../../components/form/FormSelect';
+import { FormTextField } from '../../../components/form/FormTextField';
+import { notifyApiError } from '../../../components/notifications/notify';
+import { withProgress } from '../../../components/notifications/queue';
+import { fieldErrors, leadingIndex } from '../../../lib/field-errors';
+import { useSaveRuleset } from '../api/save-ruleset';
+import { RuleDialog, NEW_RULE } from './RuleDialog';
+import { ActionChip, ChainCell, Endpoint, MatchCell } from './RuleCells';
+
+type RulesetValues = z.output<typeof FirewallRulesetWrite>;
+
+interface RuleRow {
+  key: string;
+  index: number;
+  rule: FirewallRule;
+}
+
+interface RulesetEditorProps {
+  /** null: a new ruleset. */
+  ruleset: FirewallRuleset | null;
+  readOnly: boolean;
+  onClose: () => void;
+}
+
+const EMPTY: RulesetValues = {
+  name: '',
+  description: '',
+  policies: { input: 'drop', forward: 'drop', output: 'accept' },
+  rules: [],
+};
+
+/** A ruleset: name, default chain policies and the ordered rules (drag to reorder). */
+export function RulesetEditor({ ruleset, readOnly, onClose }: RulesetEditorProps) {
+  const { t } = useTranslation();
+  const save = useSaveRuleset();
+  const [editing, setEditing] = useState<number | 'new' | null>(null);
+  const [problems, setProblems] = useState<ReadonlyMap<number, string>>(new Map());
+  const [otherProblem, setOtherProblem] = useState<string | null>(null);
+  const { control, handleSubmit, formState } = useForm<
+    FirewallRulesetWriteInput,
+    unknown,
+    RulesetValues
+  >({
+    resolver: zodResolver(FirewallRulesetWrite),
+    defaultValues: ruleset ?? EMPTY,
+  });
+  const { fields, append, remove, move, update } = useFieldArray({ control, name: 'rules' });
+  const rules = useWatch({ control, name: 'rules' }) as FirewallRule[] | undefined;
+
+  const rows = useMemo<RuleRow[]>(
+    () =>
+      fields.flatMap((field, index) => {
+        const rule = rules?.[index];
+        return rule === undefined ? [] : [{ key: field.id, index, rule }];
+      }),
+    [fields, rules],
+  );
+
+  const submit = async (values: RulesetValues) => {
+    setProblems(new Map());
+    setOtherProblem(null);
+    try {
+      await withProgress(
+        ruleset === null
+          ? { progress: 'firewall.notices.create', success: 'firewall.notices.created' }
+          : { progress: 'firewall.notices.update', success: 'firewall.notices.updated' },
+        () => save.mutateAsync({ id: ruleset?.id ?? null, body: values }),
+      );
+      onClose();
+    } catch (failure) {
+      // The progress notice is gone; the shared handler reports, and the rule is marked.
+      const byRule = new Map<number, string>();
+      for (const [rest, msg] of fieldErrors(failure, 'rules')) {
+        const index = leadingIndex(rest);
+        if (index !== null && !byRule.has(index)) byRule.set(index, msg);
+      }
+      setProblems(byRule);
+      if (byRule.size === 0 && fieldErrors(failure, 'policies').size > 0)
+        setOtherProblem([...fieldErrors(failure, 'policies').values()].join('; '));
+      notifyApiError(failure);
+    }
+  };
+
+  const columns: DataColumn<RuleRow>[] = [
+    {
+      id: 'position',
+      header: '#',
+      width: 40,
+      cell: (row) => (
+        <Stack direction="row" sx={{ alignItems: 'center', gap: 0.5 }}>
+          {row.index + 1}
+          {problems.has(row.index) && (
+            <ErrorOutlineIcon
+              color="error"
+              fontSize="small"
+              titleAccess={problems.get(row.index)}
+            />
+          )}
+        </Stack>
+      ),
+    },
+    {
+      id: 'enabled',
+      header: t('firewall.rule.enabled'),
+      width: 72,
+      cell: (row) => (
+        <Switch
+          size="small"
+          checked={row.rule.enabled}
+          disabled={readOnly}
+          onChange={(event) => update(row.index, { ...row.rule, enabled: event.target.checked })}
+          slotProps={{
+            input: { 'aria-label': t('firewall.rule.enableRule', { position: row.index + 1 }) },
+          }}
+        />
+      ),
+    },
+    { id: 'chain', header: t('firewall.rule.chain'), cell: (row) => <ChainCell rule={row.rule} /> },
+    {
+      id: 'action',
+      header: t('firewall.rule.action'),
+      cell: (row) => <ActionChip rule={row.rule} />,
+    },
+    {
+      id: 'source',
+      header: t('firewall.rule.source'),
+      cell: (row) => <Endpoint addresses={row.rule.source} ports={row.rule.source_ports} />,
+    },
+    {
+      id: 'destination',
+      header: t('firewall.rule.destination'),
+      cell: (row) => (
+        <Endpoint addresses={row.rule.destination} ports={row.rule.destination_ports} />
+      ),
+    },
+    { id: 'match', header: t('firewall.rule.match'), cell: (row) => <MatchCell rule={row.rule} /> },
+    {
+      id: 'comment',
+      header: t('firewall.rule.comment'),
+      cell: (row) => (
+        <>
+          <Typography variant="body2" data-testid="rule-comment">
+            {row.rule.comment}
+          </Typography>
+          {problems.has(row.index) && (
+            <Typography variant="caption" color="error" data-testid="rule-problem">
+              {problems.get(row.index)}
+            </Typography>
+          )}
+        </>
+      ),
+    },
+    {
+      id: 'actions',
+      header: '',
+      align: 'right',
+      width: 96,
+      cell: (row) =>
+        readOnly ? null : (
+          <Stack direction="row" sx={{ justifyContent: 'flex-end' }}>
+            <IconButton
+              size="small"
+              aria-label={t('firewall.rule.edit', { position: row.index + 1 })}
+              onClick={() => setEditing(row.index)}
+            >
+              <EditIcon fontSize="small" />
+            </IconButton>
+            <IconButton
+              size="small"
+              aria-label={t('firewall.rule.remove', { position: row.index + 1 })}
+              onClick={() => remove(row.index)}
+            >
+              <DeleteIcon fontSize="small" />
+            </IconButton>
+          </Stack>
+        ),
+    },
+  ];
+
+  const editedRule = typeof editing === 'number' ? rules?.[editing] : undefined;
+  const policyOptions = [
+    { value: 'accept', label: t('firewall.action.accept') },
+    { value: 'drop', label: t('firewall.action.drop') },
+  ];
+  const title =
+    ruleset === null
+      ? t('firewall.rulesets.create')
+      : t('firewall.rulesets.editTitle', { name: ruleset.name });
+  return (
+    <Dialog open onClose={onClose} fullScreen aria-labelledby="ruleset-dialog-title">
+      <form
+        noValidate
+        onSubmit={(event) => void handleSubmit(submit)(event)}
+        style={{ display: 'contents' }}
+      >
+        <DialogTitle id="ruleset-dialog-title">{title}</DialogTitle>
+        <DialogContent dividers>
+          <Stack direction={{ xs: 'column', md: 'row' }} spacing={{ md: 2 }}>
+            <FormTextField
+              control={control}
+              name="name"
+              label={t('firewall.rulesets.name')}
+              disabled={readOnly}
+              autoFocus={!readOnly}
+            />
+            <FormTextField
+              control={control}
+              name="description"
+              label={t('firewall.rulesets.description')}
+              disabled={readOnly}
+            />
+          </Stack>
+          <Typography variant="subtitle1" component="h3" sx={{ mt: 2 }}>
+            {t('firewall.rulesets.policies')}
+          </Typography>
+          <Stack direction={{ xs: 'column', sm: 'row' }} spacing={{ sm: 2 }} sx={{ maxWidth: 720 }}>
+            <FormSelect
+              control={control}
+              name="policies.input"
+              label={t('firewall.chain.input')}
+              options={policyOptions}
+            />
+            <FormSelect
+              control={control}
+              name="policies.forward"
+              label={t('firewall.chain.forward')}
+              options={policyOptions}
+            />
+            <FormSelect
+              control={control}
+              name="policies.output"
+              label={t('firewall.chain.output')}
+              options={policyOptions}
+            />
+          </Stack>
+          {otherProblem !== null && <Alert severity="error">{otherProblem}</Alert>}
+          <Stack
+            direction="row"
+            sx={{ mt: 3, mb: 1, alignItems: 'center', justifyContent: 'space-between' }}
+          >
+            <Box>
+              <Typography variant="subtitle1" component="h3">
+                {t('firewall.rulesets.rules', { count: rows.length })}
+              </Typography>
+              <Typography variant="caption" color="text.secondary">
+                {t('firewall.rulesets.orderHelp')}
+              </Typography>
+            </Box>
+            {!readOnly && (
+              <Button startIcon={<AddIcon />} onClick={() => setEditing('new')}>
+                {t('firewall.rule.add')}
+              </Button>
+            )}
+          </Stack>
+          <SortableTable
+            label={t('firewall.rulesets.rulesTable')}
+            columns={columns}
+            rows={rows}
+            getRowId={(row) => row.key}
+            onSorted={({ from, to }) => move(from, to)}
+            emptyText={t('firewall.rulesets.noRules')}
+          />
+        </DialogContent>
+        <DialogActions>
+          <Button onClick={onClose}>{readOnly ? t('common.close') : t('common.cancel')}</Button>
+          {!readOnly && (
+            <Button type="submit" variant="contained" loading={formState.isSubmitting}>
+              {t('common.save')}
+            </Button>
+          )}
+        </DialogActions>
+      </form>
+      {editing !== null && (
+        <RuleDialog
+          position={editing === 'new' ? null : editing + 1}
+          rule={editedRule ?? NEW_RULE}
+          problem={typeof editing === 'number' ? problems.get(editing) : undefined}
+          onClose={() => setEditing(null)}
+          onSave={(rule) => {
+            if (editing === 'new') append(rule);
+            else update(editing, rule);
+            setEditing(null);
+          }}
+        />
+      )}
+    </Dialog>
+  );
+}

@@ -1,0 +1,228 @@
+import { useMemo, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import Button from '@mui/material/Button';
+import Dialog from '@mui/material/Dialog';
+import DialogActions from '@mui/material/DialogActions';
+import DialogContent from '@mui/material/DialogContent';
+import IconButton from '@mui/material/IconButton';
+import LinearProgress from '@mui/material/LinearProgress';
+import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
+import AddIcon from '@mui/icons-material/Add';
+import DeleteIcon from '@mui/icons-material/Delete';
+import EditIcon from '@mui/icons-material/Edit';
+import VisibilityIcon from '@mui/icons-material/Visibility';
+import type { FirewallRuleset } from '@palisade/contract';
+import { DataTable } from '../../../components/data-table/DataTable';
+import { initialTableState } from '../../../components/data-table/list-params';
+import { localPage } from '../../../components/data-table/local-page';
+import type { DataColumn } from '../../../components/data-table/types';
+import { notifyApiError, notifyErrorKey } from '../../../components/notifications/notify';
+import { withProgress } from '../../../components/notifications/queue';
+import { ConfirmDialog } from '../../../components/page/ConfirmDialog';
+import { ApiError } from '../../../lib/api-client';
+import { apiErrorMessage } from '../../../lib/errors';
+import { formatDate } from '../../../lib/format-date';
+import { useDeleteRuleset } from '../api/delete-ruleset';
+import { rulesetQueryOptions } from '../api/get-ruleset';
+import { rulesetsListQueryOptions } from '../api/list-rulesets';
+import { ACTION_KEY } from './labels';
+import { RulesetEditor } from './RulesetEditor';
+
+const searchTexts = (r: FirewallRuleset) => [r.name, r.description];
+
+/** Firewall rulesets: list with search, editor, delete. */
+export function RulesetsTab({ canWrite }: { canWrite: boolean }) {
+  const { t, i18n } = useTranslation();
+  const [state, setState] = useState(() => initialTableState(25, [{ id: 'name', desc: false }]));
+  const [editing, setEditing] = useState<number | 'new' | null>(null);
+  const [doomed, setDoomed] = useState<FirewallRuleset | null>(null);
+  const list = useQuery(rulesetsListQueryOptions);
+  const remove = useDeleteRuleset();
+  const page = localPage(list.data?.data ?? [], state, searchTexts);
+
+  const columns = useMemo<DataColumn<FirewallRuleset>[]>(
+    () => [
+      {
+        id: 'name',
+        header: t('firewall.rulesets.name'),
+        sortable: true,
+        cell: (r) => (
+          <>
+            <Typography variant="body2" sx={{ fontWeight: 500 }}>
+              {r.name}
+            </Typography>
+            {r.description !== '' && (
+              <Typography variant="caption" color="text.secondary">
+                {r.description}
+              </Typography>
+            )}
+          </>
+        ),
+      },
+      {
+        id: 'rules',
+        header: t('firewall.rulesets.ruleCount'),
+        align: 'right',
+        width: 96,
+        cell: (r) => r.rules.length,
+      },
+      {
+        id: 'policies',
+        header: t('firewall.rulesets.policies'),
+        cell: (r) =>
+          t('firewall.rulesets.policySummary', {
+            input: t(ACTION_KEY[r.policies.input]),
+            forward: t(ACTION_KEY[r.policies.forward]),
+            output: t(ACTION_KEY[r.policies.output]),
+          }),
+      },
+      {
+        id: 'device_count',
+        header: t('firewall.rulesets.devices'),
+        sortable: true,
+        align: 'right',
+        width: 96,
+        cell: (r) => r.device_count,
+      },
+      {
+        id: 'updated_at',
+        header: t('firewall.rulesets.updated'),
+        sortable: true,
+        width: 140,
+        cell: (r) => formatDate(r.updated_at, i18n.language),
+      },
+      {
+        id: 'actions',
+        header: t('firewall.rulesets.actions'),
+        align: 'right',
+        width: 112,
+        cell: (r) =>
+          canWrite ? (
+            <>
+              <IconButton
+                size="small"
+                aria-label={t('firewall.rulesets.edit', { name: r.name })}
+                onClick={() => setEditing(r.id)}
+              >
+                <EditIcon fontSize="small" />
+              </IconButton>
+              <IconButton
+                size="small"
+                aria-label={t('firewall.rulesets.delete', { name: r.name })}
+                onClick={() => setDoomed(r)}
+              >
+                <DeleteIcon fontSize="small" />
+              </IconButton>
+            </>
+          ) : (
+            <IconButton
+              size="small"
+              aria-label={t('firewall.rulesets.view', { name: r.name })}
+              onClick={() => setEditing(r.id)}
+            >
+              <VisibilityIcon fontSize="small" />
+            </IconButton>
+          ),
+      },
+    ],
+    [t, i18n.language, canWrite],
+  );
+
+  const confirmDelete = async (ruleset: FirewallRuleset) => {
+    setDoomed(null);
+    try {
+      await withProgress(
+        { progress: 'firewall.notices.deleting', success: 'firewall.notices.deleted' },
+        () => remove.mutateAsync(ruleset.id),
+      );
+    } catch (failure) {
+      if (failure instanceof ApiError && failure.status === 409)
+        notifyErrorKey('firewall.notices.inUse');
+      else notifyApiError(failure);
+    }
+  };
+
+  const errorMessage = list.isError ? apiErrorMessage(list.error) : null;
+  return (
+    <>
+      {canWrite && (
+        <Stack direction="row" sx={{ justifyContent: 'flex-end', mb: 2 }}>
+          <Button variant="contained" startIcon={<AddIcon />} onClick={() => setEditing('new')}>
+            {t('firewall.rulesets.create')}
+          </Button>
+        </Stack>
+      )}
+      <DataTable
+        label={t('firewall.rulesets.title')}
+        columns={columns}
+        rows={page.rows}
+        total={page.total}
+        getRowId={(r) => String(r.id)}
+        state={state}
+        onStateChange={setState}
+        loading={list.isFetching}
+        error={
+          errorMessage === null
+            ? null
+            : 'key' in errorMessage
+              ? t(errorMessage.key)
+              : errorMessage.text
+        }
+        onRetry={() => void list.refetch()}
+        emptyText={t('firewall.rulesets.empty')}
+        height="calc(100vh - 380px)"
+      />
+      {editing === 'new' && (
+        <RulesetEditor ruleset={null} readOnly={false} onClose={() => setEditing(null)} />
+      )}
+      {typeof editing === 'number' && (
+        <LoadedEditor id={editing} readOnly={!canWrite} onClose={() => setEditing(null)} />
+      )}
+      <ConfirmDialog
+        open={doomed !== null}
+        title={t('firewall.rulesets.deleteTitle')}
+        body={t('firewall.rulesets.deleteBody', { name: doomed?.name ?? '' })}
+        confirmLabel={t('common.delete')}
+        onCancel={() => setDoomed(null)}
+        onConfirm={() => doomed !== null && void confirmDelete(doomed)}
+      />
+    </>
+  );
+}
+
+/** Reads the ruleset (GET /fwruleset/{id}) before the editor opens on it. */
+function LoadedEditor({
+  id,
+  readOnly,
+  onClose,
+}: {
+  id: number;
+  readOnly: boolean;
+  onClose: () => void;
+}) {
+  const { t } = useTranslation();
+  const one = useQuery(rulesetQueryOptions(id));
+  if (one.isSuccess && !one.isFetching)
+    return <RulesetEditor ruleset={one.data} readOnly={readOnly} onClose={onClose} />;
+  const message = one.isError ? apiErrorMessage(one.error) : null;
+  return (
+    <Dialog open onClose={onClose} fullWidth maxWidth="xs">
+      <DialogContent>
+        {message === null ? (
+          <>
+            <Typography sx={{ mb: 2 }}>{t('common.loading')}</Typography>
+            <LinearProgress />
+          </>
+        ) : (
+          <Typography color="error">{'key' in message ? t(message.key) : message.text}</Typography>
+        )}
+      </DialogContent>
+      <DialogActions>
+        {one.isError && <Button onClick={() => void one.refetch()}>{t('common.retry')}</Button>}
+        <Button onClick={onClose}>{t('common.close')}</Button>
+      </DialogActions>
+    </Dialog>
+  );
+}

@@ -248,7 +248,7 @@ describe('agent and server as processes', () => {
     );
   }, 120_000);
 
-  it('runs a simulated fleet whose alerts name the signatures of its policy', async () => {
+  it('runs a simulated fleet whose alerts name its policy, and that heartbeats alone keep current', async () => {
     const fleet = [];
     for (let i = 0; i < 2; i++) {
       fleet.push(
@@ -278,6 +278,10 @@ describe('agent and server as processes', () => {
         '200',
         '--start-spread',
         '0.5',
+        // No push channel: the fleet learns of changes from its heartbeats alone.
+        '--no-push',
+        '--heartbeat',
+        '1',
       ],
       path.join(dir, 'fleet.log'),
       { PALISADE_SERVER: server.url, PALISADE_PASSWORD: DEVICE_PASSWORD },
@@ -299,6 +303,17 @@ describe('agent and server as processes', () => {
         const viewed = await view(member.id);
         expect(settled(viewed)).toBe(true);
         expect(viewed.metrics?.cpu).toBeGreaterThan(0);
+      }
+      const changed = await admin.ok<{ id: number }>('PUT', `/policies/${policyId}`, {
+        thresholds: [{ kind: 'suppress', gid: 1, sid: 7100002, track: 'by_dst', ip: '10.7.7.7' }],
+      });
+      expect(changed.id).toBe(policyId);
+      const remote = (await view(device.id)).policy_version_remote;
+      for (const member of fleet) {
+        await waitFor('the change applied through heartbeats', async () => {
+          const d = await view(member.id);
+          return settled(d) && d.policy_version_local === remote;
+        });
       }
     } finally {
       await fleetProcess.stop();

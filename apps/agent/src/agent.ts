@@ -249,7 +249,8 @@ export class Agent {
     );
     this.stats.heartbeats += 1;
     this.onRemote(reply.remote, reply.pull);
-    return (this.settings.heartbeatSeconds ?? reply.interval) * 1000;
+    // A nonsensical interval must not turn the loop into a flood or a silence.
+    return Math.min(3600, Math.max(1, this.settings.heartbeatSeconds ?? reply.interval)) * 1000;
   }
 
   private async heartbeatLoop(): Promise<void> {
@@ -261,7 +262,8 @@ export class Agent {
       let wait: number;
       try {
         interval = await this.heartbeatOnce();
-        wait = interval;
+        // ±10 %: a fleet restarted together does not keep beating in step.
+        wait = interval * (0.9 + 0.2 * Math.random());
         attempt = 0;
       } catch (error) {
         if (signal.aborted) return;

@@ -32,6 +32,7 @@ export const USER_LIST_SPEC: ListSpec = {
     created_at: 'u.created_at',
   },
   filterable: {
+    id: { sql: 'u.id', type: 'int' },
     role: { sql: 'u.role', type: 'text' },
     is_active: { sql: 'u.is_active', type: 'bool' },
     email: { sql: 'u.email', type: 'text' },

@@ -55,6 +55,12 @@ export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
       reply.status(201).send(await users.create(principalOf(request), request.body)),
   );
 
+  app.get(
+    '/users/:id',
+    { ...signedIn, schema: { tags, params: IdParams, response: { 200: User, ...errors } } },
+    (request) => users.get(principalOf(request), request.params.id),
+  );
+
   app.put(
     '/users/:id',
     {

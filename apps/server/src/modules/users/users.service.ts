@@ -93,6 +93,12 @@ export function createUsersService(db: Database) {
       return { data: rows.map(presentUser), recordsTotal: total };
     },
 
+    /** One user of the caller's organization (Administrator only). */
+    async get(principal: Principal, id: number): Promise<User> {
+      assertRole(principal, 'Administrator');
+      return presentUser(await loadInOrg(principal, id));
+    },
+
     async create(principal: Principal, body: z.output<typeof UserCreate>): Promise<User> {
       assertRole(principal, 'Administrator');
       const passwordHash = await hashSecret(body.password);

@@ -116,6 +116,20 @@ describe('user management', () => {
     expect((await list(admin, '?filter=email:dave@example.com')).json<Page>().recordsTotal).toBe(0);
   });
 
+  it('reads one user by id, and filters the list by id', async () => {
+    const [zoe] = (await list(admin, '?filter=email:zoe@example.com')).json<Page>().data;
+    const one = await api(server.app, { url: `/users/${zoe?.id}`, headers: admin });
+    expect(one.json()).toMatchObject({ id: zoe?.id, email: 'zoe@example.com', role: 'Operator' });
+    expect(
+      (await list(admin, `?filter=id:${zoe?.id}`)).json<Page>().data.map((u) => u.email),
+    ).toEqual(['zoe@example.com']);
+    expect((await api(server.app, { url: '/users/999999', headers: admin })).statusCode).toBe(404);
+    const operator = await signIn(server.app, 'zoe@example.com', 'Member#2026');
+    expect(
+      (await api(server.app, { url: `/users/${zoe?.id}`, headers: operator })).statusCode,
+    ).toBe(403);
+  });
+
   it('refuses a taken e-mail with 409 and bad payloads with 422 field details', async () => {
     const taken = await create(admin, { email: 'ZOE@example.com', password: 'Member#2026' });
     expect(taken.statusCode).toBe(409);
@@ -218,6 +232,9 @@ describe('organizations are walled off', () => {
       await api(server.app, { url: '/users/?limit=100', headers: adminB })
     ).json<Page>();
     expect(seen.data.map((u) => u.email)).toEqual(['boss@b.example']);
+    expect((await api(server.app, { url: `/users/${userOfA}`, headers: adminB })).statusCode).toBe(
+      404,
+    );
     expect(
       (
         await api(server.app, {

@@ -12,6 +12,8 @@ import { tests as layout, versionTests } from './web/layout.spec.mjs';
 import { tests as users } from './web/users.spec.mjs';
 import { tests as table } from './web/table.spec.mjs';
 import { tests as policies } from './web/policies.spec.mjs';
+import { tests as devices } from './web/devices.spec.mjs';
+import { tests as firewall } from './web/firewall.spec.mjs';
 import { authDisabledTests, tests as last } from './web/last.spec.mjs';
 
 const TEST_TIMEOUT_MS = 60_000;
@@ -26,6 +28,8 @@ const all = [
   ...users,
   ...table,
   ...policies,
+  ...devices,
+  ...firewall,
   ...authDisabledTests,
   ...last,
 ];

@@ -1,0 +1,146 @@
+// Devices and variable profiles (issue 5, point 3): the key/value editor shows the server's
+// message at the bad row; a new device shows its status chips and the agent's start-up command.
+import { ADMIN } from '../lib/env.mjs';
+import { assert, signIn, uniqueEmail, visible, waitForNotice } from '../lib/ui.mjs';
+
+/** Arranges state through the API (never to check the UI). */
+export async function apiCall(baseUrl, token, method, path, body) {
+  const response = await fetch(`${baseUrl}/api/v1/${path}`, {
+    method,
+    headers: {
+      authorization: `Bearer ${token}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${text}`);
+  return text === '' ? null : JSON.parse(text);
+}
+
+/** Picks an option of the MUI select with this accessible name. */
+export async function choose(page, label, option) {
+  await page.getByRole('combobox', { name: label }).click();
+  await page.getByRole('option', { name: option, exact: true }).click();
+}
+
+export const tests = [
+  {
+    name: 'profiles: a bad value shows the server message at its row; saved profile is listed',
+    async run({ page, shot }) {
+      const name = `Office ${Date.now().toString(36)}`;
+      await signIn(page);
+      await page.goto('/firewall?tab=profiles');
+      await page.getByRole('button', { name: 'New profile' }).click();
+      const dialog = page.getByRole('dialog');
+      await dialog.getByLabel('Name', { exact: true }).fill(name);
+      await dialog.getByLabel('Value of HOME_NET').fill('[10.300.0.1,192.168.0.0/16]');
+      await dialog.getByRole('button', { name: 'Add variable' }).click();
+      await dialog.getByLabel('Variable name 3').fill('HTTP_PORTS');
+      await dialog.getByLabel('Value of HTTP_PORTS').fill('80,8080');
+      await dialog.getByRole('button', { name: 'Create profile' }).click();
+      const message = 'HOME_NET: "10.300.0.1" is not an IP address or CIDR block';
+      const row = dialog.getByTestId('variable-row').filter({ hasText: message });
+      await visible(row);
+      assert.equal(await row.getByLabel('Variable name 1').inputValue(), 'HOME_NET');
+      await waitForNotice(page, message);
+      await shot('profile-bad-value');
+
+      await dialog.getByLabel('Value of HOME_NET').fill('[10.0.0.0/8,192.168.0.0/16]');
+      await dialog.getByRole('button', { name: 'Create profile' }).click();
+      await waitForNotice(page, 'Profile created');
+      await dialog.waitFor({ state: 'detached' });
+      const listed = page.getByRole('row', { name: new RegExp(name) });
+      await visible(listed);
+      for (const variable of ['HOME_NET', 'EXTERNAL_NET', 'HTTP_PORTS']) {
+        assert.match(await listed.textContent(), new RegExp(variable));
+      }
+      await shot('profiles');
+    },
+  },
+  {
+    name: 'devices: create with a profile; chips Unknown and Update Pending; start-up command; delete',
+    async run({ page, api, baseUrl, shot }) {
+      const token = await api.token(ADMIN.email, ADMIN.password);
+      const profile = await apiCall(baseUrl, token, 'POST', 'deviceconfigurationprofiles/', {
+        name: `Branch ${Date.now().toString(36)}`,
+        variables: { HOME_NET: '10.1.0.0/16' },
+      });
+      const name = `edge-${Date.now().toString(36)}`;
+      await signIn(page);
+      await page.getByRole('button', { name: 'New device' }).click();
+      const dialog = page.getByRole('dialog');
+      await dialog.getByLabel('Name', { exact: true }).fill(name);
+      await dialog.getByLabel('Address').fill('203.0.113.7');
+      await dialog.getByLabel('City').fill('Berlin');
+      await choose(page, 'Profile', profile.name);
+      const password = await dialog.getByLabel('Agent password').inputValue();
+      assert.ok(password.length >= 12, 'a password is generated');
+      await shot('device-create');
+      await dialog.getByRole('button', { name: 'Create device' }).click();
+      await waitForNotice(page, 'Device created');
+
+      const startup = page.getByRole('dialog', { name: `Start the agent on ${name}` });
+      await visible(startup);
+      const command = await startup
+        .getByLabel('Agent start-up command', { exact: true })
+        .textContent();
+      const created = await api.get(token, `devices/?limit=10&offset=0&filter=name:${name}`);
+      const device = created.data[0];
+      assert.equal(
+        command,
+        `palisade-agent run --server ${baseUrl} --device-id ${device.id} --password-file /etc/palisade/agent.secret --output-dir /etc/suricata/palisade --eve /var/log/suricata/eve.json --reload-cmd "suricatasc -c reload-rules"`,
+      );
+      assert.match(
+        await startup.getByLabel('Password file commands', { exact: true }).textContent(),
+        new RegExp(password),
+      );
+      assert.equal(device.profile_id, profile.id);
+      await shot('device-startup');
+      await startup.getByRole('button', { name: 'Close' }).click();
+
+      const row = page.getByRole('row', { name: new RegExp(name) });
+      const chips = row.getByTestId('device-status');
+      await visible(chips.getByText('Unknown', { exact: true }));
+      await visible(chips.getByText('Update Pending', { exact: true }));
+      assert.equal(await chips.getByText('Online', { exact: true }).count(), 0);
+      assert.match(await row.textContent(), new RegExp(profile.name));
+
+      await page.getByLabel('Search').fill('city:Berlin');
+      await visible(row);
+      await page.getByLabel('Search').fill('city:Nowhere');
+      await visible(page.getByText('No device matches the search.'));
+      await page.getByLabel('Search').fill('');
+      await visible(row);
+      await shot('devices');
+
+      await row.getByRole('button', { name: `Flush ${name}` }).click();
+      await waitForNotice(page, 'Flush requested');
+      await row.getByRole('button', { name: `Delete ${name}` }).click();
+      await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
+      await waitForNotice(page, 'Device deleted');
+      await row.waitFor({ state: 'detached' });
+    },
+  },
+  {
+    name: 'devices: a Viewer sees the fleet but no write actions',
+    async run({ page, api, baseUrl }) {
+      const token = await api.token(ADMIN.email, ADMIN.password);
+      const name = `viewed-${Date.now().toString(36)}`;
+      await apiCall(baseUrl, token, 'POST', 'devices/', { name, password: 'viewer-device-pw-1' });
+      const email = uniqueEmail('viewer');
+      await api.createUser(token, { email, password: 'Viewer12!', role: 'Viewer' });
+      await signIn(page, { email, password: 'Viewer12!' });
+      await visible(page.getByRole('row', { name: new RegExp(name) }));
+      assert.equal(await page.getByRole('button', { name: 'New device' }).count(), 0);
+      assert.equal(await page.getByRole('button', { name: `Delete ${name}` }).count(), 0);
+      assert.equal(await page.getByRole('button', { name: `Flush ${name}` }).count(), 0);
+      await page.goto('/firewall');
+      await visible(page.getByRole('table', { name: 'Firewall rulesets' }));
+      assert.equal(await page.getByRole('button', { name: 'New ruleset' }).count(), 0);
+      await page.goto('/firewall?tab=profiles');
+      await visible(page.getByRole('table', { name: 'Profiles' }));
+      assert.equal(await page.getByRole('button', { name: 'New profile' }).count(), 0);
+    },
+  },
+];

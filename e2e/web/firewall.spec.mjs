@@ -1,0 +1,211 @@
+/* global document -- used in code that runs in the page */
+// Firewall screen (issue 6, point 4): rulesets with the drag-sortable rule table and the
+// spec's notices, assignment to a device, the exact script preview, L3 routes, and RTL.
+import { ADMIN } from '../lib/env.mjs';
+import { assert, recordNotices, signIn, visible, waitForNotice } from '../lib/ui.mjs';
+import { apiCall, choose } from './devices.spec.mjs';
+
+async function addRule(page, { action, ports, comment }) {
+  await page.getByRole('button', { name: 'Add rule' }).click();
+  const dialog = page.getByRole('dialog', { name: 'New rule', exact: true });
+  if (action !== undefined) await choose(page, 'Action', action);
+  await dialog.getByLabel('Destination ports').fill(ports);
+  await dialog.getByLabel('Comment').fill(comment);
+  await dialog.getByRole('button', { name: 'Add rule' }).click();
+  await dialog.waitFor({ state: 'detached' });
+}
+
+const comments = (editor) => editor.getByTestId('rule-comment').allTextContents();
+
+async function dragRow(page, table, from, to) {
+  const handles = table.getByRole('button', { name: 'Drag to reorder' });
+  const a = await handles.nth(from).boundingBox();
+  const b = await handles.nth(to).boundingBox();
+  const x = a.x + a.width / 2;
+  await page.mouse.move(x, a.y + a.height / 2);
+  await page.mouse.down();
+  for (let step = 1; step <= 12; step += 1) {
+    await page.mouse.move(x, a.y + a.height / 2 + ((b.y - a.y) * step) / 12);
+  }
+  await page.mouse.up();
+}
+
+export const tests = [
+  {
+    name: 'firewall: ruleset of 3 rules with the spec notices, reordered by drag, order kept',
+    async run({ page, shot }) {
+      const rulesetName = `Edge ${Date.now().toString(36)}`;
+      await signIn(page);
+      await page.goto('/firewall');
+      await visible(page.getByRole('table', { name: 'Firewall rulesets' }));
+      const notices = await recordNotices(page);
+      await page.getByRole('button', { name: 'New ruleset' }).click();
+      const editor = page.getByRole('dialog', { name: 'New ruleset' });
+      await editor.getByLabel('Name', { exact: true }).fill(rulesetName);
+      await addRule(page, { ports: '22', comment: 'allow ssh' });
+      await addRule(page, { ports: '80,443', comment: 'allow web' });
+      await addRule(page, { action: 'Drop', ports: '23', comment: 'drop telnet' });
+      assert.deepEqual(await comments(editor), ['allow ssh', 'allow web', 'drop telnet']);
+      await editor.getByRole('button', { name: 'Save' }).click();
+      await waitForNotice(page, 'Ruleset successfully created');
+      const texts = (await notices.list()).map((n) => n.text);
+      assert.ok(texts.indexOf('Create ruleset') >= 0, texts.join(' | '));
+      assert.ok(texts.indexOf('Create ruleset') < texts.indexOf('Ruleset successfully created'));
+      const listed = page.getByRole('row', { name: new RegExp(rulesetName) });
+      await visible(listed);
+
+      await listed.getByRole('button', { name: `Edit ${rulesetName}` }).click();
+      const edit = page.getByRole('dialog', { name: `Ruleset ${rulesetName}` });
+      const rules = edit.getByRole('table', { name: 'Rules in order' });
+      await visible(rules);
+      await dragRow(page, rules, 2, 0);
+      await page.waitForTimeout(300);
+      assert.deepEqual(await comments(edit), ['drop telnet', 'allow ssh', 'allow web']);
+      await edit.getByRole('switch', { name: 'Rule 3 enabled' }).uncheck();
+      await shot('firewall-ruleset-editor');
+      await edit.getByRole('button', { name: 'Save' }).click();
+      await waitForNotice(page, 'Ruleset successfully updated');
+      await edit.waitFor({ state: 'detached' });
+
+      await page.reload();
+      await page
+        .getByRole('row', { name: new RegExp(rulesetName) })
+        .getByRole('button', { name: `Edit ${rulesetName}` })
+        .click();
+      const again = page.getByRole('dialog', { name: `Ruleset ${rulesetName}` });
+      await visible(again.getByRole('table', { name: 'Rules in order' }));
+      assert.deepEqual(await comments(again), ['drop telnet', 'allow ssh', 'allow web']);
+      assert.equal(await again.getByRole('switch', { name: 'Rule 3 enabled' }).isChecked(), false);
+      await again.getByRole('button', { name: 'Cancel' }).click();
+    },
+  },
+  {
+    name: 'firewall: assign a ruleset to a device; preview; route in L3 mode; flush; delete',
+    async run({ page, api, baseUrl, shot }) {
+      const token = await api.token(ADMIN.email, ADMIN.password);
+      const device = await apiCall(baseUrl, token, 'POST', 'devices/', {
+        name: `fw-${Date.now().toString(36)}`,
+        password: 'firewall-device-pw-1',
+      });
+      const rulesetName = `Assigned ${Date.now().toString(36)}`;
+      await apiCall(baseUrl, token, 'POST', 'fwruleset/', {
+        name: rulesetName,
+        rules: [
+          { chain: 'input', action: 'drop', protocol: 'tcp', destination_ports: '23' },
+          { chain: 'input', action: 'accept', protocol: 'tcp', destination_ports: '22' },
+        ],
+      });
+      await signIn(page);
+      await page.goto('/firewall?tab=assignments');
+
+      const row = page.getByRole('row', { name: new RegExp(device.name) });
+      await choose(page, `Firewall of ${device.name}`, rulesetName);
+      await waitForNotice(page, 'Assignment saved');
+      await row.getByRole('button', { name: `Preview the script of ${device.name}` }).click();
+      const preview = page.getByRole('dialog', { name: `What ${device.name} receives` });
+      await visible(preview.getByTestId('nftables-script'));
+      const script = await preview.getByTestId('nftables-script').textContent();
+      assert.match(script, /table inet palisade/);
+      assert.match(script, /tcp dport 23/);
+      await page.waitForTimeout(400); // the dialog's fade-in
+      await shot('firewall-preview');
+      await preview.getByRole('button', { name: 'Close' }).click();
+
+      await page.getByRole('tab', { name: 'Routes and NAT' }).click();
+      await page.getByRole('switch', { name: /L3 mode/ }).check();
+      await page.getByRole('button', { name: 'Add route' }).click();
+      const route = page.getByRole('dialog', { name: 'New route' });
+      await route.getByLabel('Destination').fill('10.20.0.0/16');
+      await route.getByLabel('Gateway').fill('192.168.1.1');
+      await route.getByLabel('Metric').fill('100');
+      await route.getByRole('button', { name: 'Add route' }).click();
+      await page.getByRole('button', { name: 'Save routes and NAT' }).click();
+      await waitForNotice(page, 'Routes and NAT saved');
+      await page.getByRole('button', { name: 'Edit route 10.20.0.0/16' }).click();
+      const update = page.getByRole('dialog', { name: 'Edit route' });
+      await update.getByLabel('Metric').fill('50');
+      await update.getByRole('button', { name: 'Update route' }).click();
+      await page.getByRole('button', { name: 'Save routes and NAT' }).click();
+      await waitForNotice(page, 'Routes and NAT saved');
+      await page.getByRole('button', { name: 'Preview the script' }).click();
+      const commands = page.getByTestId('route-commands');
+      await visible(commands);
+      assert.match(await commands.textContent(), /10\.20\.0\.0\/16 via 192\.168\.1\.1.*metric 50/);
+      await page.waitForTimeout(400);
+      await shot('firewall-routes');
+      await page.getByRole('dialog').getByRole('button', { name: 'Close' }).click();
+
+      await page.goto('/devices');
+      const deviceRow = page.getByRole('row', { name: new RegExp(device.name) });
+      await visible(deviceRow);
+      assert.match(await deviceRow.textContent(), new RegExp(rulesetName));
+      await deviceRow.getByRole('button', { name: `Flush ${device.name}` }).click();
+      await waitForNotice(page, 'Flush requested');
+      await deviceRow.getByRole('button', { name: `Delete ${device.name}` }).click();
+      await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
+      await waitForNotice(page, 'Device deleted');
+      await deviceRow.waitFor({ state: 'detached' });
+
+      await page.goto('/firewall');
+      const unused = page.getByRole('row', { name: new RegExp(rulesetName) });
+      await unused.getByRole('button', { name: `Delete ${rulesetName}` }).click();
+      await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
+      await waitForNotice(page, 'Ruleset deleted');
+      await unused.waitFor({ state: 'detached' });
+    },
+  },
+  {
+    name: 'firewall: a refused rule is named at its row; a used ruleset cannot be deleted',
+    async run({ page, api, baseUrl }) {
+      const token = await api.token(ADMIN.email, ADMIN.password);
+      const ruleset = await apiCall(baseUrl, token, 'POST', 'fwruleset/', {
+        name: `Used ${Date.now().toString(36)}`,
+        rules: [{ chain: 'input', action: 'accept', protocol: 'tcp', destination_ports: '22' }],
+      });
+      await apiCall(baseUrl, token, 'POST', 'devices/', {
+        name: `user-${Date.now().toString(36)}`,
+        password: 'firewall-device-pw-2',
+        firewall_id: ruleset.id,
+      });
+      await signIn(page);
+      await page.goto('/firewall');
+      const row = page.getByRole('row', { name: new RegExp(ruleset.name) });
+      await row.getByRole('button', { name: `Delete ${ruleset.name}` }).click();
+      await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
+      await waitForNotice(page, 'Devices use this ruleset');
+
+      await row.getByRole('button', { name: `Edit ${ruleset.name}` }).click();
+      const edit = page.getByRole('dialog', { name: `Ruleset ${ruleset.name}` });
+      await addRule(page, { ports: '99999', comment: 'bad port' });
+      await edit.getByRole('button', { name: 'Save' }).click();
+      await waitForNotice(page, 'rule 2');
+      const rules = edit.getByRole('table', { name: 'Rules in order' });
+      const problem = rules.getByRole('row', { name: /bad port/ }).getByTestId('rule-problem');
+      await visible(problem);
+      assert.match(await problem.textContent(), /65535/);
+      assert.equal(await page.getByText('Update ruleset', { exact: true }).count(), 0);
+    },
+  },
+  {
+    name: 'firewall: Arabic, right to left',
+    async run({ page, shot }) {
+      await signIn(page);
+      await page.getByRole('button', { name: 'Language' }).click();
+      await page.getByRole('menuitem', { name: 'العربية' }).click();
+      await page.waitForFunction(() => document.documentElement.dir === 'rtl');
+      await visible(page.getByRole('heading', { level: 1, name: 'الأجهزة' }));
+      await page.goto('/firewall');
+      await visible(page.getByRole('heading', { level: 1, name: 'جدار الحماية' }));
+      assert.equal(await page.evaluate(() => document.documentElement.dir), 'rtl');
+      await visible(page.getByRole('tab', { name: 'مجموعات القواعد' }));
+      await shot('firewall-ar');
+      await page.getByRole('button', { name: 'مجموعة قواعد جديدة' }).click();
+      await page.getByRole('button', { name: 'إضافة قاعدة' }).click();
+      await page.waitForTimeout(400);
+      await shot('firewall-rule-ar');
+      await page.goto('/devices');
+      await visible(page.getByRole('heading', { level: 1, name: 'الأجهزة' }));
+      await shot('devices-list-ar');
+    },
+  },
+];

@@ -1,4 +1,4 @@
-/* global window, requestAnimationFrame -- used in code that runs in the page */
+/* global document, window, requestAnimationFrame -- used in code that runs in the page */
 // Rules, rule groups and policies (issue 4): a real Suricata rules file uploaded through the
 // console becomes a group, a policy is built from it with an alert→drop and a disable
 // override, and the rendered text in the preview shows both.
@@ -198,7 +198,26 @@ export const tests = [
       await waitForNotice(page, 'Rule successfully created');
       await dialog.waitFor({ state: 'detached' });
       await page.getByLabel('Search').fill('PALISADE e2e');
-      await visible(page.getByRole('cell', { name: 'PALISADE e2e custom rule' }));
+      const row = page.getByRole('row', { name: /PALISADE e2e custom rule/ });
+      await visible(row);
+      assert.match(await row.textContent(), /Enabled/);
+
+      // Update rule: switched off from its text dialog.
+      await page.getByRole('button', { name: 'Show the text of rule 9000001' }).click();
+      const text = page.getByRole('dialog', { name: 'Rule 9000001' });
+      await visible(text.getByTestId('rule-text'));
+      await text.getByRole('button', { name: 'Disable' }).click();
+      await waitForNotice(page, 'Rule successfully updated');
+      await visible(text.getByRole('button', { name: 'Enable' }));
+      await text.getByRole('button', { name: 'Close' }).click();
+      await text.waitFor({ state: 'detached' });
+      await page.waitForFunction(() =>
+        [...document.querySelectorAll('tbody tr')].some(
+          (tr) =>
+            tr.textContent.includes('PALISADE e2e custom rule') &&
+            tr.textContent.includes('Disabled'),
+        ),
+      );
     },
   },
   {
@@ -274,8 +293,15 @@ export const tests = [
       assert.equal(first?.get('limit'), '5000');
       assert.equal(first?.get('offset'), '0');
 
+      const second = page.waitForResponse(
+        (r) => new URL(r.url()).searchParams.get('offset') === '5000',
+        { timeout: 20_000 },
+      );
       await page.getByRole('button', { name: 'Next page' }).click();
+      await second;
       await visible(page.getByText(`5001–10000 of ${total}`), 20_000);
+      // Page 2 is drawn (not the previous page kept while it loaded) before the scroll is timed.
+      await visible(table.getByRole('cell', { name: 'PALISADE bulk rule 5001', exact: true }));
       assert.ok(pages.some((p) => p.get('offset') === '5000' && p.get('limit') === '5000'));
       // Measured in the page: scroll to the end and wait for the last row to be drawn.
       const scrolled = await table.evaluate(async (el) => {

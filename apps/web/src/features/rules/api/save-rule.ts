@@ -32,3 +32,17 @@ export function useSaveRule() {
     },
   });
 }
+
+/** PUT /rules/{id} {enabled}: switches a rule on or off in its file's set. */
+export function useSetRuleEnabled() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, enabled }: { id: number; enabled: boolean }) =>
+      call(() => http.put(`rules/${id}`, { json: { enabled } }).json<RuleDetail>()),
+    onSuccess: async (rule) => {
+      rulesCache.putDetails([rule]);
+      client.setQueryData(['rules', 'detail', rule.id], rule);
+      await client.invalidateQueries({ queryKey: rulesListKey });
+    },
+  });
+}

@@ -12,13 +12,17 @@ import DialogTitle from '@mui/material/DialogTitle';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import type { RuleDetail, RuleSummary } from '@palisade/contract';
+import { notifyApiError } from '../../../components/notifications/notify';
+import { withProgress } from '../../../components/notifications/queue';
 import { apiErrorMessage } from '../../../lib/errors';
 import { rulesCache } from '../api/rules-cache';
 import { ruleDetailQueryOptions } from '../api/rules-multi';
+import { useSetRuleEnabled } from '../api/save-rule';
 
 interface RuleTextDialogProps {
   rule: RuleSummary | null;
   onClose: () => void;
+  /** Given to writers: edit the text, and switch the rule on or off. */
   onEdit?: (rule: RuleDetail) => void;
 }
 
@@ -44,6 +48,17 @@ function RuleText({ rule, onClose, onEdit }: RuleTextDialogProps & { rule: RuleS
         : undefined,
   });
   const error = detail.isError ? apiErrorMessage(detail.error) : null;
+  const setEnabled = useSetRuleEnabled();
+  const toggle = async (current: RuleDetail) => {
+    try {
+      await withProgress(
+        { progress: 'rules.notices.updating', success: 'rules.notices.updated' },
+        () => setEnabled.mutateAsync({ id: current.id, enabled: !current.enabled }),
+      );
+    } catch (failure) {
+      notifyApiError(failure);
+    }
+  };
   return (
     <>
       <DialogContent>
@@ -100,7 +115,14 @@ function RuleText({ rule, onClose, onEdit }: RuleTextDialogProps & { rule: RuleS
       </DialogContent>
       <DialogActions>
         {onEdit !== undefined && detail.data !== undefined && (
-          <Button onClick={() => onEdit(detail.data)}>{t('rules.edit')}</Button>
+          <>
+            <Button loading={setEnabled.isPending} onClick={() => void toggle(detail.data)}>
+              {detail.data.enabled
+                ? t('policies.overrides.disable')
+                : t('policies.overrides.enable')}
+            </Button>
+            <Button onClick={() => onEdit(detail.data)}>{t('rules.edit')}</Button>
+          </>
         )}
         <Button onClick={onClose}>{t('common.close')}</Button>
       </DialogActions>

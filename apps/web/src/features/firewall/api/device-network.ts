@@ -1,7 +1,6 @@
-import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import type { DeviceNetwork, DeviceNetworkInput } from '@palisade/contract';
+import { queryOptions } from '@tanstack/react-query';
+import type { DeviceNetwork } from '@palisade/contract';
 import { call, http } from '../../../lib/api-client';
-import { deviceFirewallKey } from './device-firewall';
 
 const deviceNetworkKey = (id: number) => ['devices', 'network', id] as const;
 
@@ -13,16 +12,3 @@ export const deviceNetworkQueryOptions = (id: number) =>
       call(() => http.get(`devices/${id}/network`, { signal }).json<DeviceNetwork>()),
     staleTime: 0,
   });
-
-/** PUT /devices/{id}/network (422 names the bad route, NAT or forward). */
-export function useSaveDeviceNetwork(id: number) {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: (body: DeviceNetworkInput) =>
-      call(() => http.put(`devices/${id}/network`, { json: body }).json<DeviceNetwork>()),
-    onSuccess: async (network) => {
-      client.setQueryData(deviceNetworkQueryOptions(id).queryKey, network);
-      await client.invalidateQueries({ queryKey: deviceFirewallKey(id) });
-    },
-  });
-}

@@ -11,7 +11,7 @@ import { FormSwitch } from '../../../components/form/FormSwitch';
 import { notifyApiError } from '../../../components/notifications/notify';
 import { withProgress } from '../../../components/notifications/queue';
 import { ApiError } from '../../../lib/api-client';
-import { useSaveDeviceNetwork } from '../api/device-network';
+import { useSaveDeviceNetwork } from '../api/save-device-network';
 import { PortForwardsSection, SourceNatSection } from './NatSection';
 import { RoutesSection } from './RoutesSection';
 

@@ -1,0 +1,18 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { DeviceNetwork, DeviceNetworkInput } from '@palisade/contract';
+import { call, http } from '../../../lib/api-client';
+import { deviceFirewallKey } from './device-firewall';
+import { deviceNetworkQueryOptions } from './device-network';
+
+/** PUT /devices/{id}/network (422 names the bad route, NAT or forward). */
+export function useSaveDeviceNetwork(id: number) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (body: DeviceNetworkInput) =>
+      call(() => http.put(`devices/${id}/network`, { json: body }).json<DeviceNetwork>()),
+    onSuccess: async (network) => {
+      client.setQueryData(deviceNetworkQueryOptions(id).queryKey, network);
+      await client.invalidateQueries({ queryKey: deviceFirewallKey(id) });
+    },
+  });
+}

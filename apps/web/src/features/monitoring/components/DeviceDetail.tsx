@@ -1,0 +1,199 @@
+import { useTranslation } from 'react-i18next';
+import MuiAlert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Paper from '@mui/material/Paper';
+import Skeleton from '@mui/material/Skeleton';
+import Table from '@mui/material/Table';
+import TableBody from '@mui/material/TableBody';
+import TableCell from '@mui/material/TableCell';
+import TableHead from '@mui/material/TableHead';
+import TableRow from '@mui/material/TableRow';
+import Typography from '@mui/material/Typography';
+import { DEVICE_ALERTS_SHOWN, type Device } from '@palisade/contract';
+import { apiErrorMessage } from '../../../lib/errors';
+import { useMonitoredDevice } from '../api/get-device';
+import { formatBytes, formatDateTime, formatPercent, formatRate, type WindowId } from '../format';
+import { DeviceAlertsTable } from './DeviceAlertsTable';
+import { DeviceStatusChips } from './DeviceStatusChips';
+import { MetricsCharts } from './MetricsCharts';
+
+interface DeviceDetailProps {
+  deviceId: number;
+  windowId: WindowId;
+  onWindowChange: (next: WindowId) => void;
+}
+
+const version = (value: number | null) => (value === null ? '–' : String(value));
+
+/** One device: status, versions local vs remote, last error, metrics and its last alerts. */
+export function DeviceDetail({ deviceId, windowId, onWindowChange }: DeviceDetailProps) {
+  const { t } = useTranslation();
+  const device = useMonitoredDevice(deviceId);
+  if (device.isError) {
+    const error = apiErrorMessage(device.error);
+    return (
+      <MuiAlert severity="error">
+        {error === null ? null : 'key' in error ? t(error.key) : error.text}
+      </MuiAlert>
+    );
+  }
+  if (device.data === undefined) return <Skeleton variant="rounded" height={320} />;
+  const d = device.data;
+  return (
+    <Box
+      sx={{ display: 'grid', gap: 2, gridTemplateColumns: 'minmax(0, 1fr)' }}
+      data-testid="device-detail"
+    >
+      <Summary device={d} />
+      <MetricsCharts deviceId={d.id} windowId={windowId} onWindowChange={onWindowChange} />
+      <Box component="section" aria-labelledby="device-alerts-title">
+        <Typography
+          id="device-alerts-title"
+          variant="subtitle1"
+          component="h3"
+          sx={{ fontWeight: 600, mb: 1 }}
+        >
+          {t('monitoring.alerts.title', { count: DEVICE_ALERTS_SHOWN })}
+        </Typography>
+        <DeviceAlertsTable deviceId={d.id} />
+      </Box>
+    </Box>
+  );
+}
+
+function Summary({ device: d }: { device: Device }) {
+  const { t, i18n } = useTranslation();
+  const language = i18n.language;
+  const m = d.metrics;
+  const figures: { label: string; value: string }[] = [
+    {
+      label: t('monitoring.metrics.cpu'),
+      value: m === null ? '–' : formatPercent(m.cpu, language),
+    },
+    {
+      label: t('monitoring.metrics.memory'),
+      value:
+        m === null
+          ? '–'
+          : t('monitoring.ofTotal', {
+              used: formatBytes(m.memory_used, language),
+              total: formatBytes(m.memory_total, language),
+            }),
+    },
+    {
+      label: t('monitoring.metrics.disk'),
+      value:
+        m === null
+          ? '–'
+          : t('monitoring.ofTotal', {
+              used: formatBytes(m.disk_used, language),
+              total: formatBytes(m.disk_total, language),
+            }),
+    },
+    {
+      label: t('monitoring.metrics.netIn'),
+      value: m === null ? '–' : formatRate(m.net_in, language),
+    },
+    {
+      label: t('monitoring.metrics.netOut'),
+      value: m === null ? '–' : formatRate(m.net_out, language),
+    },
+  ];
+  const stale = (local: number | null, remote: number) => local !== remote;
+  return (
+    <Paper
+      variant="outlined"
+      sx={{ p: 2, display: 'grid', gap: 2, gridTemplateColumns: 'minmax(0, 1fr)' }}
+    >
+      <Box sx={{ display: 'flex', alignItems: 'center', gap: 2, flexWrap: 'wrap' }}>
+        <Typography variant="h6" component="h2">
+          {d.name}
+        </Typography>
+        <DeviceStatusChips device={d} />
+      </Box>
+      <Box
+        sx={{
+          display: 'grid',
+          gap: 2,
+          alignItems: 'start',
+          gridTemplateColumns: { xs: 'minmax(0, 1fr)', md: 'minmax(0, 1fr) minmax(0, 1fr)' },
+        }}
+      >
+        <Box
+          component="dl"
+          sx={{
+            m: 0,
+            display: 'grid',
+            gridTemplateColumns: 'max-content 1fr',
+            columnGap: 2,
+            rowGap: 0.5,
+            '& dt': { color: 'text.secondary' },
+            '& dd': { m: 0 },
+          }}
+        >
+          <dt>{t('monitoring.state')}</dt>
+          <dd data-testid="device-state">{d.state ?? '–'}</dd>
+          <dt>{t('monitoring.lastSeen')}</dt>
+          <dd>
+            {d.last_seen === null ? t('monitoring.never') : formatDateTime(d.last_seen, language)}
+          </dd>
+          <dt>{t('monitoring.agentVersion')}</dt>
+          <dd>{d.agent_version ?? '–'}</dd>
+          {figures.map((f) => (
+            <Box key={f.label} sx={{ display: 'contents' }}>
+              <dt>{f.label}</dt>
+              <dd>{f.value}</dd>
+            </Box>
+          ))}
+        </Box>
+        <Table size="small" aria-label={t('monitoring.versions.title')}>
+          <TableHead>
+            <TableRow>
+              <TableCell>{t('monitoring.versions.title')}</TableCell>
+              <TableCell align="right">{t('monitoring.versions.local')}</TableCell>
+              <TableCell align="right">{t('monitoring.versions.remote')}</TableCell>
+            </TableRow>
+          </TableHead>
+          <TableBody>
+            {[
+              {
+                id: 'config',
+                label: t('monitoring.versions.config'),
+                local: d.config_version_local,
+                remote: d.config_version_remote,
+              },
+              {
+                id: 'policy',
+                label: t('monitoring.versions.policy'),
+                local: d.policy_version_local,
+                remote: d.policy_version_remote,
+              },
+            ].map((row) => (
+              <TableRow key={row.id}>
+                <TableCell component="th" scope="row">
+                  {row.label}
+                </TableCell>
+                <TableCell
+                  align="right"
+                  sx={{ color: stale(row.local, row.remote) ? 'warning.dark' : undefined }}
+                >
+                  {version(row.local)}
+                </TableCell>
+                <TableCell align="right">{row.remote}</TableCell>
+              </TableRow>
+            ))}
+          </TableBody>
+        </Table>
+      </Box>
+      {d.last_error !== null && d.last_error !== '' ? (
+        <MuiAlert severity="error" data-testid="device-last-error">
+          <strong>{t('monitoring.lastError')}:</strong> {d.last_error}
+        </MuiAlert>
+      ) : (
+        <Typography variant="body2" color="text.secondary">
+          {t('monitoring.noError')}
+        </Typography>
+      )}
+    </Paper>
+  );
+}

@@ -1,0 +1,29 @@
+import { useTranslation } from 'react-i18next';
+import Chip from '@mui/material/Chip';
+import Stack from '@mui/material/Stack';
+import type { Device } from '@palisade/contract';
+
+/** Spec §4 device status labels: Online or Unknown, plus Update Pending and Licensed. */
+export function DeviceStatusChips({ device }: { device: Device }) {
+  const { t } = useTranslation();
+  return (
+    <Stack direction="row" sx={{ gap: 0.5, flexWrap: 'wrap' }} data-testid="device-status">
+      {device.online ? (
+        <Chip size="small" color="success" label={t('monitoring.status.online')} />
+      ) : (
+        <Chip size="small" variant="outlined" label={t('monitoring.status.unknown')} />
+      )}
+      {device.update_pending && (
+        <Chip size="small" color="warning" label={t('monitoring.status.updatePending')} />
+      )}
+      {device.licensed && (
+        <Chip
+          size="small"
+          variant="outlined"
+          color="primary"
+          label={t('monitoring.status.licensed')}
+        />
+      )}
+    </Stack>
+  );
+}

@@ -1,0 +1,84 @@
+import { useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import Link from '@mui/material/Link';
+import type { Device } from '@palisade/contract';
+import { DataTable } from '../../../components/data-table/DataTable';
+import { initialTableState } from '../../../components/data-table/list-params';
+import { localPage } from '../../../components/data-table/local-page';
+import type { DataColumn } from '../../../components/data-table/types';
+import { apiErrorMessage } from '../../../lib/errors';
+import { useMonitoredDevices } from '../api/list-devices';
+import { formatPercent } from '../format';
+import { DeviceStatusChips } from './DeviceStatusChips';
+
+interface DevicesListProps {
+  selectedId: number | null;
+  onSelect: (device: Device) => void;
+}
+
+/** Monitoring's devices list: searched by the server, paged and sorted here. */
+export function DevicesList({ selectedId, onSelect }: DevicesListProps) {
+  const { t, i18n } = useTranslation();
+  const [state, setState] = useState(() => initialTableState(25, [{ id: 'name', desc: false }]));
+  const list = useMonitoredDevices(state.search);
+  const all = list.data?.data;
+  const page = useMemo(
+    () => localPage(all ?? [], { ...state, search: '' }, (d) => [d.name]),
+    [all, state],
+  );
+
+  const columns = useMemo<DataColumn<Device>[]>(
+    () => [
+      {
+        id: 'name',
+        header: t('monitoring.columns.device'),
+        sortable: true,
+        cell: (d) => (
+          <Link
+            component="button"
+            type="button"
+            underline="hover"
+            aria-pressed={d.id === selectedId}
+            aria-label={t('monitoring.show', { name: d.name })}
+            onClick={() => onSelect(d)}
+            sx={{ fontWeight: d.id === selectedId ? 700 : 400, textAlign: 'start' }}
+          >
+            {d.name}
+          </Link>
+        ),
+      },
+      {
+        id: 'online',
+        header: t('monitoring.columns.status'),
+        sortable: true,
+        cell: (d) => <DeviceStatusChips device={d} />,
+      },
+      {
+        id: 'cpu',
+        header: t('monitoring.metrics.cpu'),
+        align: 'right',
+        width: 72,
+        cell: (d) => (d.metrics === null ? '–' : formatPercent(d.metrics.cpu, i18n.language)),
+      },
+    ],
+    [t, i18n.language, selectedId, onSelect],
+  );
+
+  const error = list.isError ? apiErrorMessage(list.error) : null;
+  return (
+    <DataTable
+      label={t('monitoring.devices')}
+      columns={columns}
+      rows={page.rows}
+      total={page.total}
+      getRowId={(d) => String(d.id)}
+      state={state}
+      onStateChange={setState}
+      loading={list.isFetching}
+      error={error === null ? null : 'key' in error ? t(error.key) : error.text}
+      onRetry={() => void list.refetch()}
+      emptyText={state.search === '' ? t('monitoring.noDevices') : t('monitoring.noMatch')}
+      height="calc(100vh - 330px)"
+    />
+  );
+}

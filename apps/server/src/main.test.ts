@@ -36,7 +36,7 @@ function runServer(
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
       reject(new Error(`server did not start:\n${output}`));
-    }, 45_000);
+    }, 110_000);
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
       if (!started && /is running at[\s\S]*\n\n/.test(output)) {
@@ -55,7 +55,8 @@ function runServer(
   });
 }
 
-describe('npm start (the server process)', () => {
+// Two real process starts each; generous because a loaded machine starts node slowly.
+describe('npm start (the server process)', { timeout: 240_000 }, () => {
   let dataDir: string;
   let scratch: ScratchDatabase;
   const database = (): Record<string, string> => (scratch.url ? { DATABASE_URL: scratch.url } : {});

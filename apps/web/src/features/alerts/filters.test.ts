@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import { EMPTY_FORM, filterParams, toFilters } from './filters';
+
+const NOW = Date.parse('2026-01-10T12:00:00Z');
+
+describe('alert filters', () => {
+  it('sends nothing for an empty form', () => {
+    const { filters, errors } = toFilters(EMPTY_FORM, NOW);
+    expect(errors).toEqual({});
+    expect(filterParams(filters)).toEqual({});
+  });
+
+  it('turns every field into the API filter, a relative range into since', () => {
+    const { filters, errors } = toFilters(
+      {
+        ...EMPTY_FORM,
+        device: '7',
+        range: '24h',
+        severity: '2',
+        signature: ' 2200073 ',
+        src_ip: '192.168.37.130',
+        src_port: '55551',
+        dest_ip: '192.168.37.1',
+        dest_port: '53',
+        proto: 'UDP',
+        acknowledged: 'false',
+      },
+      NOW,
+    );
+    expect(errors).toEqual({});
+    expect(filterParams(filters)).toEqual({
+      device_id: '7',
+      since: '2026-01-09T12:00:00.000Z',
+      severity: '2',
+      signature: '2200073',
+      src_ip: '192.168.37.130',
+      src_port: '55551',
+      dest_ip: '192.168.37.1',
+      dest_port: '53',
+      proto: 'UDP',
+      acknowledged: 'false',
+    });
+  });
+
+  it('names the fields the contract refuses', () => {
+    const { errors } = toFilters(
+      { ...EMPTY_FORM, src_port: '70000', dest_port: 'http', range: 'custom', from: 'soon' },
+      NOW,
+    );
+    expect(errors).toEqual({ src_port: true, dest_port: true, from: true });
+  });
+});

@@ -1,4 +1,4 @@
-/* global document, window, requestAnimationFrame -- used in code that runs in the page */
+/* global document, getComputedStyle, window, requestAnimationFrame -- used in code that runs in the page */
 // Rules, rule groups and policies (issue 4): a real Suricata rules file uploaded through the
 // console becomes a group, a policy is built from it with an alert→drop and a disable
 // override, and the rendered text in the preview shows both.
@@ -12,6 +12,16 @@ const CORPUS = path.resolve(ROOT, '../shared/corpus');
 const RULES_FILE = path.join(CORPUS, 'rules/suricata/dns-events.rules');
 const GROUP = 'dns-events';
 const POLICY = 'Perimeter DNS';
+
+/** A screenshot once open dialogs have finished fading in. */
+async function snap(page, shot, name) {
+  await page.waitForFunction(() =>
+    [...document.querySelectorAll('.MuiDialog-container')].every(
+      (el) => getComputedStyle(el).opacity === '1',
+    ),
+  );
+  await shot(name);
+}
 
 /** The enabled rules of the corpus file, read at test time: sids in ascending order. */
 async function enabledSids() {
@@ -96,7 +106,7 @@ export const tests = [
       await visible(dialog.getByText(`Added: ${sids.length}`));
       await visible(dialog.getByRole('cell', { name: GROUP, exact: true }));
       await waitForNotice(page, 'Rules successfully uploaded');
-      await shot('rules-import-report');
+      await snap(page, shot, 'rules-import-report');
       await dialog.getByRole('button', { name: 'Close' }).click();
       await dialog.waitFor({ state: 'detached' });
 
@@ -107,17 +117,17 @@ export const tests = [
       const text = page.getByTestId('rule-text');
       await visible(text);
       assert.match(await text.textContent(), new RegExp(`sid:${dropped};`));
-      await shot('rules-text');
+      await snap(page, shot, 'rules-text');
       await page.getByRole('dialog').getByRole('button', { name: 'Close' }).click();
       await page.getByRole('dialog').waitFor({ state: 'detached' });
-      await shot('rules');
+      await snap(page, shot, 'rules');
 
       // The group appears with every rule of the file.
       await page.getByRole('tab', { name: 'Rule groups' }).click();
       const groupRow = page.getByRole('row', { name: new RegExp(`^${GROUP}\\b`) });
       await visible(groupRow);
       assert.match(await groupRow.textContent(), new RegExp(`${sids.length}`));
-      await shot('groups');
+      await snap(page, shot, 'groups');
 
       // A policy from the group, with alert→drop on one rule and a disable on another.
       await page.getByRole('tab', { name: 'Policies' }).click();
@@ -133,7 +143,7 @@ export const tests = [
       await editor.getByRole('button', { name: 'Disable selected' }).click();
       await visible(editor.getByRole('tab', { name: 'Overrides (2)' }));
       assert.equal(await editor.getByTestId('override-row').count(), 2);
-      await shot('policy-overrides');
+      await snap(page, shot, 'policy-overrides');
 
       // A suppression, and the restrict-access section an Administrator edits.
       const suppressed = sids[2];
@@ -150,7 +160,7 @@ export const tests = [
       await visible(editor.getByText(suppression));
       await editor.getByRole('tab', { name: 'Restrict access' }).click();
       await visible(editor.getByLabel('Editors'));
-      await shot('policy-access');
+      await snap(page, shot, 'policy-access');
       await editor.getByRole('button', { name: 'Save' }).click();
       await waitForNotice(page, 'Policy successfully created');
       await editor.waitFor({ state: 'detached' });
@@ -158,7 +168,7 @@ export const tests = [
       const row = page.getByRole('row', { name: new RegExp(POLICY) });
       await visible(row);
       assert.match(await row.textContent(), new RegExp(`${sids.length - 1}`));
-      await shot('policies');
+      await snap(page, shot, 'policies');
 
       // The preview is the text a sensor loads: the drop applied, the disabled rule gone.
       await page.getByRole('button', { name: `Rendered rules of ${POLICY}` }).click();
@@ -176,24 +186,42 @@ export const tests = [
       );
       await visible(page.getByText(`${sids.length - 1} rules`));
       assert.equal((await page.getByTestId('policy-thresholds').textContent()).trim(), suppression);
-      await shot('policy-preview');
+      await snap(page, shot, 'policy-preview');
     },
   },
   {
-    name: 'rules: a custom rule is refused with the parse error at the field, then added',
+    name: 'rules: a custom group; a custom rule refused with the parse error at the field, then added to it',
     async run({ page, shot }) {
       await signIn(page);
-      await page.goto('/policies?tab=rules');
+      // A custom group, created and renamed.
+      await page.goto('/policies?tab=groups');
+      await page.getByRole('button', { name: 'New group' }).click();
+      const created = page.getByRole('dialog', { name: 'New group' });
+      await created.getByLabel('Name').fill('e2e-draft');
+      await created.getByLabel('Description').fill('Rules written by the browser test');
+      await created.getByRole('button', { name: 'Save' }).click();
+      await waitForNotice(page, 'Group successfully created');
+      await created.waitFor({ state: 'detached' });
+      await page.getByRole('button', { name: 'Rename e2e-draft' }).click();
+      const renamed = page.getByRole('dialog', { name: 'Rename group' });
+      await renamed.getByLabel('Name').fill('e2e-local');
+      await renamed.getByRole('button', { name: 'Save' }).click();
+      await waitForNotice(page, 'Group successfully updated');
+      await visible(page.getByRole('row', { name: /^e2e-local\b/ }));
+
+      await page.getByRole('tab', { name: 'Rules', exact: true }).click();
       await page.getByRole('button', { name: 'Add rule' }).click();
       const dialog = page.getByRole('dialog', { name: 'Add rule' });
       const field = dialog.getByLabel('Rule text');
       await field.fill('alert tcp any any -> any 80 (msg:"broken"; sid:9000001 rev:1;)');
       await dialog.getByRole('button', { name: 'Save' }).click();
       await visible(dialog.getByText(/^Invalid rule: /));
-      await shot('rule-parse-error');
+      await snap(page, shot, 'rule-parse-error');
       await field.fill(
         'alert tcp any any -> any 80 (msg:"PALISADE e2e custom rule"; sid:9000001; rev:1;)',
       );
+      await dialog.getByLabel('Groups').click();
+      await page.getByRole('option', { name: 'e2e-local', exact: true }).click();
       await dialog.getByRole('button', { name: 'Save' }).click();
       await waitForNotice(page, 'Rule successfully created');
       await dialog.waitFor({ state: 'detached' });
@@ -218,6 +246,13 @@ export const tests = [
             tr.textContent.includes('Disabled'),
         ),
       );
+
+      // The group holds it.
+      await page.getByRole('tab', { name: 'Rule groups' }).click();
+      await page.getByRole('button', { name: 'Rules of e2e-local' }).click();
+      const members = page.getByRole('dialog', { name: 'Rules of e2e-local' });
+      await visible(members.getByRole('cell', { name: 'PALISADE e2e custom rule' }));
+      await snap(page, shot, 'group-rules');
     },
   },
   {
@@ -252,10 +287,10 @@ export const tests = [
       await page.goto('/policies');
       await visible(page.getByRole('heading', { level: 1, name: 'السياسات' }));
       await visible(page.getByRole('tab', { name: 'مجموعات القواعد' }));
-      await shot('policies-ar');
+      await snap(page, shot, 'policies-ar');
       await page.getByRole('tab', { name: 'القواعد', exact: true }).click();
       await visible(page.getByRole('table', { name: 'القواعد' }));
-      await shot('rules-ar');
+      await snap(page, shot, 'rules-ar');
       const rows = await page.getByRole('table', { name: 'القواعد' }).locator('tbody tr').count();
       assert.ok(rows > 0);
     },
@@ -322,7 +357,7 @@ export const tests = [
       assert.ok(scrolled < 3000, `the last row of the page was drawn after ${scrolled} ms`);
       assert.ok((await table.locator('tbody tr[data-index]').count()) < 80);
       assert.ok(scrolled < 2000, `scrolling to the last row took ${scrolled} ms`);
-      await shot('rules-bulk-page-2');
+      await snap(page, shot, 'rules-bulk-page-2');
     },
   },
   {
@@ -349,7 +384,7 @@ export const tests = [
       await visible(upload.getByTestId('policy-upload-report'));
       await visible(upload.getByText('disable.conf: 1'));
       await waitForNotice(page, 'Policy successfully uploaded');
-      await shot('policy-upload-report');
+      await snap(page, shot, 'policy-upload-report');
       await upload.getByRole('button', { name: 'Close' }).click();
       await upload.waitFor({ state: 'detached' });
 

@@ -1,11 +1,14 @@
+import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useTranslation } from 'react-i18next';
+import Autocomplete from '@mui/material/Autocomplete';
 import Button from '@mui/material/Button';
 import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
+import TextField from '@mui/material/TextField';
 import { RuleWrite, type RuleDetail } from '@palisade/contract';
 import type { z } from 'zod';
 import { FormTextField } from '../../../components/form/FormTextField';
@@ -21,22 +24,25 @@ interface RuleEditorDialogProps {
   open: boolean;
   /** The rule to update; absent to add a custom rule. */
   rule?: RuleDetail;
+  /** Groups a new rule may join (without any it goes to the group "custom"). */
+  groups?: { id: number; name: string }[];
   onClose: () => void;
 }
 
 /** Add or update a rule's text; the server's parse error is shown at the field. */
-export function RuleEditorDialog({ open, rule, onClose }: RuleEditorDialogProps) {
+export function RuleEditorDialog({ open, rule, groups, onClose }: RuleEditorDialogProps) {
   const { t } = useTranslation();
   return (
     <Dialog open={open} onClose={onClose} maxWidth="md" fullWidth>
       <DialogTitle>{rule === undefined ? t('rules.addRule') : t('rules.updateRule')}</DialogTitle>
-      {open && <RuleEditorForm rule={rule} onClose={onClose} />}
+      {open && <RuleEditorForm rule={rule} groups={groups} onClose={onClose} />}
     </Dialog>
   );
 }
 
-function RuleEditorForm({ rule, onClose }: Omit<RuleEditorDialogProps, 'open'>) {
+function RuleEditorForm({ rule, groups = [], onClose }: Omit<RuleEditorDialogProps, 'open'>) {
   const { t } = useTranslation();
+  const [joined, setJoined] = useState<{ id: number; name: string }[]>([]);
   const save = useSaveRule();
   const { control, handleSubmit, setError, formState } = useForm<
     z.input<typeof RuleTextForm>,
@@ -53,7 +59,9 @@ function RuleEditorForm({ rule, onClose }: Omit<RuleEditorDialogProps, 'open'>) 
         ? { progress: 'rules.notices.creating', success: 'rules.notices.created' }
         : { progress: 'rules.notices.updating', success: 'rules.notices.updated' };
     try {
-      await withProgress(labels, () => save.mutateAsync({ id: rule?.id, text }));
+      const group_ids =
+        rule === undefined && joined.length > 0 ? joined.map((g) => g.id) : undefined;
+      await withProgress(labels, () => save.mutateAsync({ id: rule?.id, text, group_ids }));
       onClose();
     } catch (failure) {
       if (failure instanceof ApiError && failure.status === 422) {
@@ -82,6 +90,19 @@ function RuleEditorForm({ rule, onClose }: Omit<RuleEditorDialogProps, 'open'>) 
             htmlInput: { dir: 'ltr', spellCheck: false, style: { fontFamily: 'monospace' } },
           }}
         />
+        {rule === undefined && groups.length > 0 && (
+          <Autocomplete
+            multiple
+            options={groups}
+            value={joined}
+            getOptionLabel={(group) => group.name}
+            isOptionEqualToValue={(a, b) => a.id === b.id}
+            onChange={(_event, chosen) => setJoined(chosen)}
+            renderInput={(params) => (
+              <TextField {...params} margin="normal" label={t('policies.groups')} />
+            )}
+          />
+        )}
       </DialogContent>
       <DialogActions>
         <Button onClick={onClose}>{t('common.cancel')}</Button>

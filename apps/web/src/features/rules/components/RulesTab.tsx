@@ -142,6 +142,7 @@ export function RulesTab({ canWrite }: { canWrite: boolean }) {
       <RuleEditorDialog
         open={editing !== null}
         rule={editing === 'new' || editing === null ? undefined : editing}
+        groups={groups.data?.data.filter((g) => g.kind === 'custom')}
         onClose={() => setEditing(null)}
       />
       <ImportRulesDialog open={importing} onClose={() => setImporting(false)} />

@@ -90,10 +90,10 @@ describe('renderRoutes', () => {
         ],
       }),
     );
-    expect(script?.split('\n').slice(3)).toEqual([
+    expect(script?.split('\n').slice(4, 7)).toEqual([
       "# skipped routes.0.address: 'nowhere' is not a CIDR block or 'default'",
-      'ip -4 route replace 10.0.0.0/8 dev eth0',
-      '',
+      'ip -4 route replace 10.0.0.0/8 dev eth0 proto 250',
+      "keep=' 10.0.0.0/8@0 '",
     ]);
   });
 });

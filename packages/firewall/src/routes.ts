@@ -1,5 +1,6 @@
-// L3 routes → iproute2 commands. `ip route replace` adds or updates, so running the script again
-// changes nothing.
+// L3 routes → a /bin/sh script of iproute2 commands. `ip route replace` adds or updates, so running
+// the script again changes nothing; routes carry a protocol number of their own, so the script
+// also deletes those an earlier run added that are no longer configured, and no other route.
 
 import type { DeviceNetwork, Route } from '@palisade/contract';
 import type { Family } from './ip.js';
@@ -7,13 +8,19 @@ import { formatIP, parseCidr, parseIP } from './ip.js';
 import type { Problem } from './problems.js';
 import { quote } from './text.js';
 
-type RouteResult = { ok: true; command: string } | { ok: false; problems: Problem[] };
+/** Routes the script installs carry this protocol number, so a later run can find its own. */
+export const ROUTE_PROTOCOL = 250;
+
+type RouteResult =
+  { ok: true; command: string; family: Family; key: string } | { ok: false; problems: Problem[] };
 
 function routeCommand(route: Route, k: number): RouteResult {
   const field = `routes.${k}`;
   const problems: Problem[] = [];
   let family: Family | null = null;
   let destination = 'default';
+  /** As `ip route show` prints it: a host route without its /32 or /128. */
+  let shown = 'default';
   if (route.address !== 'default') {
     const cidr = parseCidr(route.address);
     if (cidr === null) {
@@ -24,7 +31,9 @@ function routeCommand(route: Route, k: number): RouteResult {
       });
     } else {
       family = cidr.family;
-      destination = `${formatIP(cidr.family, cidr.interval.lo)}/${cidr.prefix}`;
+      const network = formatIP(cidr.family, cidr.interval.lo);
+      destination = `${network}/${cidr.prefix}`;
+      shown = cidr.prefix === (cidr.family === 4 ? 32 : 128) ? network : destination;
     }
   }
   let gateway: string | null = null;
@@ -55,11 +64,15 @@ function routeCommand(route: Route, k: number): RouteResult {
     });
   }
   if (problems.length > 0) return { ok: false, problems };
-  const words = [`ip -${family ?? 4} route replace ${destination}`];
+  const resolved: Family = family ?? 4;
+  const words = [`ip -${resolved} route replace ${destination}`];
   if (gateway !== null) words.push(`via ${gateway}`);
   if (route.interface !== '') words.push(`dev ${shellWord(route.interface)}`);
   if (route.metric !== null) words.push(`metric ${route.metric}`);
-  return { ok: true, command: words.join(' ') };
+  words.push(`proto ${ROUTE_PROTOCOL}`);
+  // The kernel's default metric: 0 for IPv4, 1024 for IPv6.
+  const metric = route.metric ?? (resolved === 4 ? 0 : 1024);
+  return { ok: true, command: words.join(' '), family: resolved, key: `${shown}@${metric}` };
 }
 
 /** Interface names are [A-Za-z0-9_.:@-] (the contract checks); quoted for the shell anyway. */
@@ -83,15 +96,42 @@ export function renderRoutes(network: DeviceNetwork): string | null {
   if (!network.l3_mode || network.routes.length === 0) return null;
   const lines = [
     '#!/bin/sh',
-    '# Palisade routes, rendered by @palisade/firewall: idempotent (ip route replace).',
+    '# Palisade routes, rendered by @palisade/firewall. Idempotent: `ip route replace`, then the',
+    `# routes an earlier run added (proto ${ROUTE_PROTOCOL}) and no longer configured are deleted.`,
     'set -e',
   ];
+  const keep: Record<Family, string[]> = { 4: [], 6: [] };
   network.routes.forEach((route, k) => {
     const result = routeCommand(route, k);
-    if (result.ok) lines.push(result.command);
-    else for (const p of result.problems) lines.push(`# skipped ${p.field}: ${oneLine(p.message)}`);
+    if (result.ok) {
+      lines.push(result.command);
+      keep[result.family].push(result.key);
+    } else {
+      for (const p of result.problems) lines.push(`# skipped ${p.field}: ${oneLine(p.message)}`);
+    }
   });
+  for (const family of [4, 6] as const) lines.push(...cleanup(family, keep[family]));
   return `${lines.join('\n')}\n`;
+}
+
+/** Deletes this family's proto-tagged routes whose `destination@metric` is not kept. */
+function cleanup(family: Family, keep: readonly string[]): string[] {
+  return [
+    `keep=' ${keep.join(' ')} '`,
+    `ip -${family} route show proto ${ROUTE_PROTOCOL} | while read -r dst rest; do`,
+    '  if [ "$dst" = nexthop ]; then continue; fi',
+    `  metric=${family === 4 ? 0 : 1024}`,
+    '  set -- $rest',
+    '  while [ $# -gt 1 ]; do',
+    '    if [ "$1" = metric ]; then metric=$2; fi',
+    '    shift',
+    '  done',
+    '  case "$keep" in',
+    '    *" $dst@$metric "*) ;;',
+    `    *) ip -${family} route del "$dst" proto ${ROUTE_PROTOCOL} metric "$metric" ;;`,
+    '  esac',
+    'done',
+  ];
 }
 
 function oneLine(text: string): string {

@@ -104,7 +104,11 @@ const input = {
   ],
   network: network({
     l3_mode: true,
-    routes: [{ address: '10.213.9.0/24', gateway: ADDR.server, interface: 'lan', metric: 10 }],
+    routes: [
+      { address: '10.213.9.0/24', gateway: ADDR.server, interface: 'lan', metric: 10 },
+      { address: '10.213.8.0/24', gateway: ADDR.server, metric: 10 },
+      { address: '10.213.6.5/32', gateway: ADDR.server },
+    ],
     source_nat: [{ out_interface: 'wan', source: '$LAN_NET' }],
     port_forwards: [
       {
@@ -290,9 +294,27 @@ describe.skipIf(unavailable !== null)(
       inNs(ROUTER, 'sh', [file]);
       inNs(ROUTER, 'sh', [file]);
       expect(inNs(ROUTER, IP, ['route', 'show', '10.213.9.0/24'])).toContain(
-        'via 10.213.2.2 dev lan metric 10',
+        'via 10.213.2.2 dev lan proto 250 metric 10',
       );
       expect(connect(CLIENT, ADDR.far, 7004)).toMatchObject({ ok: true, reply: ADDR.client });
+    });
+
+    it('routes: a later run deletes the routes no longer configured, and only those', () => {
+      run(IP, ['-n', ROUTER, 'route', 'add', '10.213.7.0/24', 'via', ADDR.server]);
+      const next = renderRoutes({
+        ...input.network,
+        routes: [{ address: '10.213.8.0/24', gateway: ADDR.server, interface: '', metric: 20 }],
+      });
+      inNs(ROUTER, 'sh', [writeScratch('routes.sh', next ?? '')]);
+      const routes = inNs(ROUTER, IP, ['-4', 'route', 'show']);
+      expect(routes).not.toContain('10.213.9.0/24');
+      expect(routes).not.toContain('10.213.6.5');
+      expect(routes).not.toContain('metric 10');
+      expect(routes).toContain('10.213.8.0/24 via 10.213.2.2 dev lan proto 250 metric 20');
+      // Not Palisade's: the admin's own route and the connected networks stay.
+      expect(routes).toContain('10.213.7.0/24 via 10.213.2.2 dev lan');
+      expect(routes).toContain('10.213.1.0/24 dev wan proto kernel');
+      expect(connect(CLIENT, ADDR.far, 7004).ok).toBe(false);
     });
 
     it('the host saw none of it: no palisade table and no test address outside the namespaces', () => {

@@ -183,6 +183,12 @@ export const tests = [
       const problem = rules.getByRole('row', { name: /bad port/ }).getByTestId('rule-problem');
       await visible(problem);
       assert.match(await problem.textContent(), /65535/);
+      await edit.getByRole('button', { name: 'Cancel' }).click();
+      await page
+        .getByRole('dialog', { name: 'Discard changes?' })
+        .getByRole('button', { name: 'Discard' })
+        .click();
+      await edit.waitFor({ state: 'detached' });
       assert.equal(await page.getByText('Update ruleset', { exact: true }).count(), 0);
     },
   },

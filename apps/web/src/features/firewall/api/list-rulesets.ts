@@ -10,6 +10,8 @@ export const rulesetsListKey = ['fwrulesets', 'list'] as const;
 /** GET /fwruleset/?limit=99999&offset=0; searched and sorted in the browser. */
 export const rulesetsListQueryOptions = queryOptions({
   queryKey: rulesetsListKey,
+  // Device counts change with every assignment made elsewhere: read again on each visit.
+  staleTime: 0,
   queryFn: ({ signal }) =>
     call(() =>
       http

@@ -27,6 +27,7 @@ import type { z } from 'zod';
 import { SortableTable } from '../../../components/data-table/SortableTable';
 import type { DataColumn } from '../../../components/data-table/types';
 import { FormSelect } from '../../../components/form/FormSelect';
+import { ConfirmDialog } from '../../../components/page/ConfirmDialog';
 import { FormTextField } from '../../../components/form/FormTextField';
 import { notifyApiError } from '../../../components/notifications/notify';
 import { withProgress } from '../../../components/notifications/queue';
@@ -62,6 +63,7 @@ export function RulesetEditor({ ruleset, readOnly, onClose }: RulesetEditorProps
   const { t } = useTranslation();
   const save = useSaveRuleset();
   const [editing, setEditing] = useState<number | 'new' | null>(null);
+  const [leaving, setLeaving] = useState(false);
   const [problems, setProblems] = useState<ReadonlyMap<number, string>>(new Map());
   const [otherProblem, setOtherProblem] = useState<string | null>(null);
   const { control, handleSubmit, formState } = useForm<
@@ -205,6 +207,8 @@ export function RulesetEditor({ ruleset, readOnly, onClose }: RulesetEditorProps
     },
   ];
 
+  // Unsaved edits (a new order included) are not dropped without asking.
+  const cancel = () => (formState.isDirty && !readOnly ? setLeaving(true) : onClose());
   const editedRule = typeof editing === 'number' ? rules?.[editing] : undefined;
   const policyOptions = [
     { value: 'accept', label: t('firewall.action.accept') },
@@ -215,7 +219,7 @@ export function RulesetEditor({ ruleset, readOnly, onClose }: RulesetEditorProps
       ? t('firewall.rulesets.create')
       : t('firewall.rulesets.editTitle', { name: ruleset.name });
   return (
-    <Dialog open onClose={onClose} fullScreen aria-labelledby="ruleset-dialog-title">
+    <Dialog open onClose={cancel} fullScreen aria-labelledby="ruleset-dialog-title">
       <form
         noValidate
         onSubmit={(event) => void handleSubmit(submit)(event)}
@@ -290,7 +294,7 @@ export function RulesetEditor({ ruleset, readOnly, onClose }: RulesetEditorProps
           />
         </DialogContent>
         <DialogActions>
-          <Button onClick={onClose}>{readOnly ? t('common.close') : t('common.cancel')}</Button>
+          <Button onClick={cancel}>{readOnly ? t('common.close') : t('common.cancel')}</Button>
           {!readOnly && (
             <Button type="submit" variant="contained" loading={formState.isSubmitting}>
               {t('common.save')}
@@ -298,6 +302,14 @@ export function RulesetEditor({ ruleset, readOnly, onClose }: RulesetEditorProps
           )}
         </DialogActions>
       </form>
+      <ConfirmDialog
+        open={leaving}
+        title={t('firewall.rulesets.discardTitle')}
+        body={t('firewall.rulesets.discardBody')}
+        confirmLabel={t('firewall.rulesets.discard')}
+        onCancel={() => setLeaving(false)}
+        onConfirm={onClose}
+      />
       {editing !== null && (
         <RuleDialog
           position={editing === 'new' ? null : editing + 1}

@@ -10,6 +10,8 @@ export const profilesListKey = ['profiles', 'list'] as const;
 /** GET /deviceconfigurationprofiles/?limit=99999&offset=0; searched and sorted in the browser. */
 export const profilesListQueryOptions = queryOptions({
   queryKey: profilesListKey,
+  // Device counts change with every assignment made elsewhere: read again on each visit.
+  staleTime: 0,
   queryFn: ({ signal }) =>
     call(() =>
       http

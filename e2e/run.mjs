@@ -12,6 +12,7 @@ import { tests as layout, versionTests } from './web/layout.spec.mjs';
 import { tests as users } from './web/users.spec.mjs';
 import { tests as table } from './web/table.spec.mjs';
 import { tests as policies } from './web/policies.spec.mjs';
+import { tests as rules } from './web/rules.spec.mjs';
 import { tests as monitoringAlerts } from './web/monitoring-alerts.spec.mjs';
 import { tests as devices } from './web/devices.spec.mjs';
 import { tests as firewall } from './web/firewall.spec.mjs';
@@ -29,6 +30,7 @@ const all = [
   ...users,
   ...table,
   ...policies,
+  ...rules,
   ...monitoringAlerts,
   ...devices,
   ...firewall,

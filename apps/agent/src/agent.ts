@@ -161,6 +161,8 @@ export class Agent {
       onAck: (ack) => {
         this.stats.alertAck = ack;
       },
+      onDrop: (batch) =>
+        log.error({ seq: batch.seq }, 'an alert larger than the server accepts was dropped'),
       onError: (error, attempt) => {
         if (attempt === 1 || attempt % 10 === 0) {
           log.warn({ err: error, attempt, waiting: spool.size }, 'sending alerts failed');

@@ -42,7 +42,7 @@ export class EveCollector {
   }
 
   private readonly sink: TailSink = {
-    alert: (event, position) => this.batcher.add(event, this.cursor(position)),
+    alert: (event, position, size) => this.batcher.add(event, this.cursor(position), size),
     advance: (position) => this.batcher.advance(this.cursor(position)),
     switching: () => this.batcher.flush(),
     malformed: (position, reason) => this.options.onMalformed?.(position, reason),

@@ -18,7 +18,8 @@ export type TailPosition = z.infer<typeof TailPosition>;
 export type EveEvent = Record<string, unknown>;
 
 export interface TailSink {
-  alert(event: EveEvent, position: TailPosition): Promise<void>;
+  /** `size`: the line's length in bytes. */
+  alert(event: EveEvent, position: TailPosition, size: number): Promise<void>;
   /** Read on to `position` (lines without alerts, or the start of a new file). */
   advance(position: TailPosition): void;
   /** The file is about to change (rotation or truncation): settle what came from the old one. */
@@ -211,7 +212,7 @@ export class EveTailer {
           const position = { ino: this.ino, offset: this.offset + next };
           const parsed = parseEveLine(line);
           if (typeof parsed === 'string') sink.malformed?.(position, parsed);
-          else if (parsed) await sink.alert(parsed, position);
+          else if (parsed) await sink.alert(parsed, position, end - start);
         }
       }
       start = next;

@@ -7,6 +7,8 @@ import type { Spool } from './spool.js';
 
 export interface BatcherOptions {
   maxItems: number;
+  /** Serialized size a batch stays under (the server takes bodies up to 8 MiB; default 4 MiB). */
+  maxBytes?: number;
   maxDelayMs: number;
   /** Called after each batch reaches the spool. */
   onBatch?: (seq: number) => void;
@@ -18,10 +20,14 @@ export interface BatcherOptions {
 interface Entry<T> {
   item: T;
   cursor: unknown;
+  size: number;
 }
+
+const DEFAULT_MAX_BYTES = 4 * 1024 * 1024;
 
 export class Batcher<T> {
   private buffer: Entry<T>[] = [];
+  private bufferedBytes = 0;
   private latestCursor: unknown;
   private cursorDirty = false;
   private timer: NodeJS.Timeout | undefined;
@@ -39,10 +45,17 @@ export class Batcher<T> {
   }
 
   /** Buffers an item; resolves once any batch it completed is in the spool. */
-  add(item: T, cursor: unknown = this.latestCursor): Promise<void> {
-    this.buffer.push({ item, cursor });
+  add(item: T, cursor: unknown = this.latestCursor, size?: number): Promise<void> {
+    const bytes = size ?? JSON.stringify(item).length;
+    this.buffer.push({ item, cursor, size: bytes });
+    this.bufferedBytes += bytes;
     this.latestCursor = cursor;
-    if (this.buffer.length >= this.options.maxItems) return this.flush();
+    if (
+      this.buffer.length >= this.options.maxItems ||
+      this.bufferedBytes >= (this.options.maxBytes ?? DEFAULT_MAX_BYTES)
+    ) {
+      return this.flush();
+    }
     this.arm();
     return Promise.resolve();
   }
@@ -68,10 +81,11 @@ export class Batcher<T> {
     clearTimeout(this.timer);
     this.timer = undefined;
     this.buffer = [];
+    this.bufferedBytes = 0;
     this.cursorDirty = false;
   }
 
-  /** Writes everything buffered to the spool, in batches of at most `maxItems`. */
+  /** Writes everything buffered to the spool, in batches within `maxItems` and `maxBytes`. */
   flush(): Promise<void> {
     if (this.timer) {
       clearTimeout(this.timer);
@@ -81,9 +95,22 @@ export class Batcher<T> {
     return this.chain;
   }
 
+  /** The oldest entries within both limits (at least one). */
+  private nextBatch(): Entry<T>[] {
+    const maxBytes = this.options.maxBytes ?? DEFAULT_MAX_BYTES;
+    let bytes = 0;
+    let count = 0;
+    for (const entry of this.buffer) {
+      if (count >= this.options.maxItems || (count > 0 && bytes + entry.size > maxBytes)) break;
+      bytes += entry.size;
+      count += 1;
+    }
+    return this.buffer.slice(0, count);
+  }
+
   private async drain(): Promise<void> {
     while (this.buffer.length > 0) {
-      const take = this.buffer.slice(0, this.options.maxItems);
+      const take = this.nextBatch();
       const all = take.length === this.buffer.length;
       const last = take.at(-1) as Entry<T>;
       const cursor =
@@ -94,6 +121,7 @@ export class Batcher<T> {
         cursor,
       );
       this.buffer = this.buffer.slice(take.length);
+      this.bufferedBytes -= take.reduce((sum, e) => sum + e.size, 0);
       this.options.onBatch?.(seq);
     }
     if (this.cursorDirty && this.options.cursor !== false) {

@@ -2,6 +2,7 @@
 // server's ack covers them. Failures are retried with back-off; nothing leaves the spool
 // without an ack, so a server restart or a network cut delays batches but never loses them.
 
+import { ApiError } from '../client/api.js';
 import { backoffDelay, DEFAULT_BACKOFF, sleep, type BackoffOptions } from '../client/backoff.js';
 import type { Spool, SpoolBatch } from './spool.js';
 
@@ -12,6 +13,8 @@ export interface SenderOptions<T> {
   backoff?: BackoffOptions;
   onError?: (error: unknown, attempt: number) => void;
   onAck?: (ack: number) => void;
+  /** A single item the server refused as too large, dropped. */
+  onDrop?: (batch: SpoolBatch<T>) => void;
 }
 
 export class SpoolSender<T> {
@@ -67,6 +70,13 @@ export class SpoolSender<T> {
         attempt = 0;
       } catch (error) {
         if (signal.aborted) break;
+        if (error instanceof ApiError && error.status === 413) {
+          // Too large for the server: send it in halves (one item alone is dropped).
+          const parts = await spool.split(batch.seq);
+          this.options.onError?.(error, 0);
+          if (parts.length === 0) this.options.onDrop?.(batch);
+          continue;
+        }
         attempt += 1;
         this.options.onError?.(error, attempt);
         await sleep(backoffDelay(attempt, this.options.backoff ?? DEFAULT_BACKOFF), signal);

@@ -2,6 +2,8 @@ import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ApiError } from '../client/api.js';
+import { Batcher } from './batcher.js';
 import { SpoolSender } from './sender.js';
 import { Spool, type SpoolBatch } from './spool.js';
 
@@ -108,5 +110,47 @@ describe('spool sender', () => {
     expect(spool.size).toBe(0);
     expect(stored).toEqual([...Array(10).keys()]);
     expect(calls).toBeGreaterThan(5);
+  });
+
+  it('splits a batch the server refuses as too large, and drops a lone oversized item', async () => {
+    const spool = await Spool.open<string>(dir, 'alerts');
+    await spool.append(['a', 'b', 'c', 'BIG', 'd']);
+    const stored: string[] = [];
+    const dropped: string[][] = [];
+    let ack = 0;
+    const sender = new SpoolSender<string>({
+      spool,
+      backoff: { baseMs: 1, maxMs: 2 },
+      send: (batch) => {
+        // The server takes at most two items, and never BIG.
+        if (batch.items.length > 2 || batch.items.includes('BIG')) {
+          return Promise.reject(new ApiError(413, 'too large'));
+        }
+        stored.push(...batch.items);
+        ack = Math.max(ack, batch.seq);
+        return Promise.resolve(ack);
+      },
+      onDrop: (batch) => dropped.push(batch.items),
+    });
+    sender.start();
+    for (let i = 0; i < 200 && spool.size > 0; i++) await new Promise((r) => setTimeout(r, 5));
+    await sender.stop();
+    expect(spool.size).toBe(0);
+    expect([...stored].sort()).toEqual(['a', 'b', 'c', 'd']);
+    expect(dropped).toEqual([['BIG']]);
+  });
+});
+
+describe('batcher', () => {
+  it('keeps batches within the item and byte limits', async () => {
+    const spool = await Spool.open<string>(dir, 'alerts');
+    const batcher = new Batcher<string>(spool, { maxItems: 3, maxBytes: 100, maxDelayMs: 60_000 });
+    for (const item of ['x'.repeat(60), 'y'.repeat(30), 'z'.repeat(30), 'a', 'b', 'c', 'd']) {
+      await batcher.add(item, { at: item });
+    }
+    await batcher.flush();
+    const batches = await Promise.all(spool.pendingSeqs().map((seq) => spool.read(seq)));
+    expect(batches.map((b) => b.items.map((i) => i[0]).join(''))).toEqual(['xy', 'z', 'abc', 'd']);
+    expect(batches.at(-1)?.cursor).toEqual({ at: 'd' });
   });
 });

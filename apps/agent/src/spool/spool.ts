@@ -185,6 +185,26 @@ export class Spool<T> {
     });
   }
 
+  /**
+   * The server refused a batch as too large: its items go back in as two new batches at the
+   * end (new numbers; the server stores gaps), or, for a single item, the batch is dropped.
+   * Resolves with the new numbers (empty when dropped).
+   */
+  split(seq: number): Promise<number[]> {
+    return this.exclusive(async () => {
+      const batch = await this.read(seq);
+      const half = Math.ceil(batch.items.length / 2);
+      const parts =
+        batch.items.length > 1 ? [batch.items.slice(0, half), batch.items.slice(half)] : [];
+      const seqs: number[] = [];
+      for (const part of parts) seqs.push(await this.appendNow(part, this.cursorValue));
+      await rm(path.join(this.dir, batchName(seq)), { force: true });
+      this.bytes -= this.batches.get(seq) ?? 0;
+      this.batches.delete(seq);
+      return seqs;
+    });
+  }
+
   private async renumberAfter(ack: number): Promise<void> {
     const waiting = [...this.batches.keys()];
     const target = ack + 1;

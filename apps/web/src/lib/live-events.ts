@@ -93,11 +93,36 @@ function subscribe(kind: LiveEventKind, listener: Listener): () => void {
   };
 }
 
-/** Calls `onEvent` whenever the server says `kind` changed, while the component is mounted. */
-export function useLiveEvent(kind: LiveEventKind, onEvent: () => void): void {
+/**
+ * Calls `onEvent` whenever the server says `kind` changed, while the component is mounted;
+ * with `minIntervalMs`, at most that often (the last event of a burst is never dropped).
+ */
+export function useLiveEvent(
+  kind: LiveEventKind,
+  onEvent: () => void,
+  { minIntervalMs = 0 }: { minIntervalMs?: number } = {},
+): void {
   const latest = useRef(onEvent);
   useEffect(() => {
     latest.current = onEvent;
   }, [onEvent]);
-  useEffect(() => subscribe(kind, () => latest.current()), [kind]);
+  useEffect(() => {
+    let last = 0;
+    let timer: ReturnType<typeof setTimeout> | null = null;
+    const fire = () => {
+      last = Date.now();
+      timer = null;
+      latest.current();
+    };
+    const unsubscribe = subscribe(kind, () => {
+      if (timer !== null) return;
+      const wait = last + minIntervalMs - Date.now();
+      if (wait <= 0) fire();
+      else timer = setTimeout(fire, wait);
+    });
+    return () => {
+      if (timer !== null) clearTimeout(timer);
+      unsubscribe();
+    };
+  }, [kind, minIntervalMs]);
 }

@@ -154,7 +154,7 @@ export function AlertFiltersForm({ form: applied, onApply }: AlertFiltersFormPro
       {text('src_ip', t('alerts.filters.srcIp'), 170)}
       {text('src_port', t('alerts.filters.srcPort'), 130, 'numeric')}
       {text('dest_ip', t('alerts.filters.destIp'), 190)}
-      {text('dest_port', t('alerts.filters.destPort'), 150, 'numeric')}
+      {text('dest_port', t('alerts.filters.destPort'), 170, 'numeric')}
       <TextField
         select
         size="small"

@@ -18,6 +18,7 @@ import { AlertsHistogram } from './AlertsHistogram';
 import { AlertsTable } from './AlertsTable';
 import { SignatureGroupsTable } from './SignatureGroupsTable';
 
+const LIVE_INTERVAL_MS = 2000;
 const VIEWS = ['list', 'groups'] as const;
 type View = (typeof VIEWS)[number];
 const isView = (value: string | null): value is View =>
@@ -40,7 +41,10 @@ export function AlertsPage() {
   const [formVersion, setFormVersion] = useState(0);
   const [openId, setOpenId] = useState<number | null>(null);
 
-  useLiveEvent('alerts', () => void client.invalidateQueries({ queryKey: alertsKey }));
+  // Agents send alerts in bursts: refetch what is shown at most every LIVE_INTERVAL_MS.
+  useLiveEvent('alerts', () => void client.invalidateQueries({ queryKey: alertsKey }), {
+    minIntervalMs: LIVE_INTERVAL_MS,
+  });
 
   const switchView = (next: View) =>
     setParams((previous) => {

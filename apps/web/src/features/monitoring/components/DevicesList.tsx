@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import Link from '@mui/material/Link';
 import type { Device } from '@palisade/contract';
@@ -13,7 +13,8 @@ import { DeviceStatusChips } from './DeviceStatusChips';
 
 interface DevicesListProps {
   selectedId: number | null;
-  onSelect: (device: Device) => void;
+  /** `replace`: the first device chosen for the reader, not a step to go back to. */
+  onSelect: (device: Device, replace?: boolean) => void;
 }
 
 /** Monitoring's devices list: searched by the server, paged and sorted here. */
@@ -26,6 +27,12 @@ export function DevicesList({ selectedId, onSelect }: DevicesListProps) {
     () => localPage(all ?? [], { ...state, search: '' }, (d) => [d.name]),
     [all, state],
   );
+
+  // Nothing chosen yet: show the first device rather than an empty pane.
+  const first = page.rows[0];
+  useEffect(() => {
+    if (selectedId === null && first !== undefined) onSelect(first, true);
+  }, [selectedId, first, onSelect]);
 
   const columns = useMemo<DataColumn<Device>[]>(
     () => [

@@ -14,6 +14,8 @@ import { DEFAULT_WINDOW, isWindowId, type WindowId } from '../format';
 import { DeviceDetail } from './DeviceDetail';
 import { DevicesList } from './DevicesList';
 
+const LIVE_INTERVAL_MS = 2000;
+
 /**
  * /monitoring (spec §2): the devices list with search, and the selected device's status,
  * versions, last error, metric charts and last 100 alerts. The selection and chart window
@@ -27,16 +29,24 @@ export function MonitoringPage() {
   const windowParam = params.get('window');
   const windowId: WindowId = isWindowId(windowParam) ? windowParam : DEFAULT_WINDOW;
 
-  useLiveEvent('devices', () => void client.invalidateQueries({ queryKey: monitoringKey }));
-  useLiveEvent('alerts', () => void client.invalidateQueries({ queryKey: deviceAlertsKey }));
+  // A fleet heartbeats all the time: refetch what is shown at most every LIVE_INTERVAL_MS.
+  useLiveEvent('devices', () => void client.invalidateQueries({ queryKey: monitoringKey }), {
+    minIntervalMs: LIVE_INTERVAL_MS,
+  });
+  useLiveEvent('alerts', () => void client.invalidateQueries({ queryKey: deviceAlertsKey }), {
+    minIntervalMs: LIVE_INTERVAL_MS,
+  });
 
   const select = useCallback(
-    (device: Device) =>
-      setParams((previous) => {
-        const next = new URLSearchParams(previous);
-        next.set('device', String(device.id));
-        return next;
-      }),
+    (device: Device, replace = false) =>
+      setParams(
+        (previous) => {
+          const next = new URLSearchParams(previous);
+          next.set('device', String(device.id));
+          return next;
+        },
+        { replace },
+      ),
     [setParams],
   );
   const changeWindow = (next: WindowId) =>

@@ -178,6 +178,25 @@ export const tests = [
       await filters.getByRole('button', { name: 'Clear' }).click();
       await visible(total.getByText(`Alerts: ${REPLAYED}`));
 
+      // Deeper pages go by keyset: the second page asks for what comes before the first.
+      const asked = [];
+      alertsPage.on('request', (request) => {
+        if (/\/api\/v1\/alerts\/\?/.test(request.url())) asked.push(new URL(request.url()));
+      });
+      const footer = alertsPage.locator('.MuiTablePagination-root');
+      await footer.getByRole('combobox').click();
+      await alertsPage.getByRole('option', { name: '25', exact: true }).click();
+      await visible(footer.getByText(`1–25 of ${REPLAYED}`));
+      await footer.getByRole('button', { name: 'Next page' }).click();
+      await visible(footer.getByText(`26–${REPLAYED} of ${REPLAYED}`));
+      assert.equal(await list.locator('tbody tr[data-index]').count(), REPLAYED - 25);
+      const deep = asked.at(-1);
+      assert.match(deep.searchParams.get('before') ?? '', /^\d+:\d+$/);
+      assert.equal(deep.searchParams.get('offset'), null, 'no offset on a deep page');
+      assert.ok(await footer.getByRole('button', { name: 'Next page' }).isDisabled());
+      await footer.getByRole('button', { name: 'Previous page' }).click();
+      await visible(footer.getByText(`1–25 of ${REPLAYED}`));
+
       // The grouped view counts the signature.
       await alertsPage.getByRole('tab', { name: 'By signature' }).click();
       const groups = alertsPage.getByRole('table', { name: 'Alerts by signature' });

@@ -92,7 +92,7 @@ const stillSameDocument = async (page) =>
 
 export const tests = [
   {
-    name: 'monitoring+alerts: a replayed eve.json alert appears live on both screens; filters, groups, detail, suppress source changes the policy',
+    name: 'monitoring+alerts: a replayed eve.json alert appears live on both screens; filters, groups, detail; suppress source and disable rule change the policy',
     async run({ page, context, baseUrl, api }) {
       const call = rest(baseUrl);
       const events = await corpusAlerts(REPLAYED);
@@ -243,6 +243,18 @@ export const tests = [
       await drawer.getByRole('button', { name: 'Acknowledge' }).click();
       await waitForNotice(alertsPage, 'Alerts acknowledged');
       await visible(drawer.getByRole('button', { name: 'Reopen' }));
+
+      // Tuning: disable the rule; the rendered rules lose it and the version moves again.
+      assert.match(after.rules, new RegExp(`sid:${sid};`));
+      await drawer.getByRole('button', { name: 'Disable rule' }).click();
+      await alertsPage
+        .getByRole('dialog', { name: 'Disable this rule?' })
+        .getByRole('button', { name: 'Disable rule' })
+        .click();
+      await waitForNotice(alertsPage, `Rule 1:${sid} disabled in policy`);
+      const disabled = await call('GET', `policies/${policy.id}/render`, token);
+      assert.ok(disabled.version > after.version, `version ${after.version} → ${disabled.version}`);
+      assert.doesNotMatch(disabled.rules, new RegExp(`sid:${sid};`));
       await stillSameDocument(alertsPage);
     },
   },

@@ -68,6 +68,16 @@ describe('intervals', () => {
       { lo: 10n, hi: 19n },
       { lo: 31n, hi: 40n },
     ]);
+    // A gap of one stays a gap.
+    expect(
+      normalize([
+        { lo: 3n, hi: 4n },
+        { lo: 0n, hi: 1n },
+      ]),
+    ).toEqual([
+      { lo: 0n, hi: 1n },
+      { lo: 3n, hi: 4n },
+    ]);
     expect(prefixLength({ lo: 8n, hi: 15n }, 32)).toBe(29);
     expect(prefixLength({ lo: 4n, hi: 11n }, 32)).toBeNull();
   });

@@ -143,5 +143,5 @@ describe('agent API client', () => {
     });
     await following;
     expect(seen).toEqual([1, 2]);
-  });
+  }, 30_000);
 });

@@ -116,7 +116,7 @@ describe('eve.json tailer', () => {
     expect(seqs).toEqual(seqs.map((_, i) => i + 1));
     expect(events.length).toBe(expected.length);
     expect(events).toEqual(expected);
-  });
+  }, 120_000);
 
   it('skips what the file held before the first run when told to start at the end', async () => {
     const eve = path.join(dir, 'eve.json');

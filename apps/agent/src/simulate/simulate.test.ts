@@ -13,7 +13,7 @@ describe('simulation', () => {
     const signatures = signaturesOf(rules);
     expect(signatures.length).toBeGreaterThan(100);
     expect(signatures.every((s) => s.sid > 0 && s.msg !== '')).toBe(true);
-  });
+  }, 60_000);
 
   it('produces eve.json alerts naming real signatures, between inside and outside hosts', () => {
     const simulation = new AlertSimulation({ deviceId: 7, rate: 1 });
@@ -44,7 +44,7 @@ describe('simulation', () => {
     expect(counts.at(-1) ?? 0).toBeGreaterThan(3 * (counts[counts.length >> 1] ?? 0));
     const distinct = new Set(events.map((e) => (e.alert as { signature_id: number }).signature_id));
     expect(distinct.size).toBeGreaterThan(20);
-  });
+  }, 60_000);
 
   it('gives no alerts before a policy is known', () => {
     expect(new AlertSimulation({ deviceId: 1 }).tick(Date.now(), 60)).toEqual([]);

@@ -105,12 +105,12 @@ describe('spool sender', () => {
       },
     });
     sender.start();
-    for (let i = 0; i < 200 && spool.size > 0; i++) await new Promise((r) => setTimeout(r, 5));
+    for (let i = 0; i < 4000 && spool.size > 0; i++) await new Promise((r) => setTimeout(r, 5));
     await sender.stop();
     expect(spool.size).toBe(0);
     expect(stored).toEqual([...Array(10).keys()]);
     expect(calls).toBeGreaterThan(5);
-  });
+  }, 30_000);
 
   it('splits a batch the server refuses as too large, and drops a lone oversized item', async () => {
     const spool = await Spool.open<string>(dir, 'alerts');
@@ -133,12 +133,12 @@ describe('spool sender', () => {
       onDrop: (batch) => dropped.push(batch.items),
     });
     sender.start();
-    for (let i = 0; i < 200 && spool.size > 0; i++) await new Promise((r) => setTimeout(r, 5));
+    for (let i = 0; i < 4000 && spool.size > 0; i++) await new Promise((r) => setTimeout(r, 5));
     await sender.stop();
     expect(spool.size).toBe(0);
     expect([...stored].sort()).toEqual(['a', 'b', 'c', 'd']);
     expect(dropped).toEqual([['BIG']]);
-  });
+  }, 30_000);
 });
 
 describe('batcher', () => {

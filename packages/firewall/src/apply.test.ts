@@ -50,6 +50,7 @@ function render(name: keyof typeof CASES): string {
 
 describe.skipIf(unavailable !== null)(
   `nft -f in a network namespace${unavailable === null ? '' : ` (skipped: ${unavailable})`}`,
+  { timeout: 60_000 },
   () => {
     let otherBefore = '';
 

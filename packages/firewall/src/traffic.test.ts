@@ -32,6 +32,8 @@ const SERVER = `palisade-s-${tag}`;
 const PEER = join(import.meta.dirname, 'testing', 'peer.mjs');
 /** How long a dropped connection is given before it counts as timed out. */
 const DROP_WAIT_MS = 1500;
+/** How long one expected to pass may take (a loaded machine is slow to start node). */
+const PASS_WAIT_MS = 10_000;
 
 const ADDR = {
   client: '10.213.1.2',
@@ -149,21 +151,11 @@ function listen(ns: string, ports: number[]): Promise<void> {
 
 type Outcome = { ok: true; reply: string; ms: number } | { ok: false; code: string; ms: number };
 
-function connect(ns: string, host: string, port: number): Outcome {
+function connect(ns: string, host: string, port: number, waitMs = PASS_WAIT_MS): Outcome {
   const result = spawnSync(
     IP,
-    [
-      'netns',
-      'exec',
-      ns,
-      process.execPath,
-      PEER,
-      'connect',
-      host,
-      String(port),
-      String(DROP_WAIT_MS),
-    ],
-    { encoding: 'utf8', timeout: DROP_WAIT_MS + 10_000 },
+    ['netns', 'exec', ns, process.execPath, PEER, 'connect', host, String(port), String(waitMs)],
+    { encoding: 'utf8', timeout: waitMs + 10_000 },
   );
   if (result.status !== 0) throw new Error(`connect failed to run: ${result.stderr}`);
   return JSON.parse(result.stdout) as Outcome;
@@ -221,6 +213,7 @@ function setUp(): void {
 
 describe.skipIf(unavailable !== null)(
   `real traffic through a rendered ruleset in network namespaces${unavailable === null ? '' : ` (skipped: ${unavailable})`}`,
+  { timeout: 60_000 },
   () => {
     let routesScript = '';
 
@@ -259,7 +252,10 @@ describe.skipIf(unavailable !== null)(
     });
 
     it('dropped: tcp 2203 on the router (input policy drop) times out', () => {
-      expect(connect(CLIENT, ADDR.routerWan, 2203)).toMatchObject({ ok: false, code: 'TIMEOUT' });
+      expect(connect(CLIENT, ADDR.routerWan, 2203, DROP_WAIT_MS)).toMatchObject({
+        ok: false,
+        code: 'TIMEOUT',
+      });
     });
 
     it('forwarded: client to server on tcp 7001, addresses untouched', () => {
@@ -271,8 +267,14 @@ describe.skipIf(unavailable !== null)(
     });
 
     it('dropped while forwarding: tcp 7003 (forward policy drop), and the disabled rule for 7005', () => {
-      expect(connect(CLIENT, ADDR.server, 7003)).toMatchObject({ ok: false, code: 'TIMEOUT' });
-      expect(connect(CLIENT, ADDR.server, 7005)).toMatchObject({ ok: false, code: 'TIMEOUT' });
+      expect(connect(CLIENT, ADDR.server, 7003, DROP_WAIT_MS)).toMatchObject({
+        ok: false,
+        code: 'TIMEOUT',
+      });
+      expect(connect(CLIENT, ADDR.server, 7005, DROP_WAIT_MS)).toMatchObject({
+        ok: false,
+        code: 'TIMEOUT',
+      });
     });
 
     it('port forward: router:8080 reaches the inner host on 7080, which sees the real client', () => {
@@ -280,7 +282,10 @@ describe.skipIf(unavailable !== null)(
     });
 
     it('the forward chain opens only the forwarded connection, not the inner port itself', () => {
-      expect(connect(CLIENT, ADDR.server, 7080)).toMatchObject({ ok: false, code: 'TIMEOUT' });
+      expect(connect(CLIENT, ADDR.server, 7080, DROP_WAIT_MS)).toMatchObject({
+        ok: false,
+        code: 'TIMEOUT',
+      });
     });
 
     it('masquerade: the inner host reaches the client, which sees the router address', () => {
@@ -288,7 +293,7 @@ describe.skipIf(unavailable !== null)(
     });
 
     it('routes: the far network is unreachable until routes.sh runs, then reachable; re-running is harmless', () => {
-      const before = connect(CLIENT, ADDR.far, 7004);
+      const before = connect(CLIENT, ADDR.far, 7004, DROP_WAIT_MS);
       expect(before.ok).toBe(false);
       const file = writeScratch('routes.sh', routesScript);
       inNs(ROUTER, 'sh', [file]);
@@ -314,7 +319,7 @@ describe.skipIf(unavailable !== null)(
       // Not Palisade's: the admin's own route and the connected networks stay.
       expect(routes).toContain('10.213.7.0/24 via 10.213.2.2 dev lan');
       expect(routes).toContain('10.213.1.0/24 dev wan proto kernel');
-      expect(connect(CLIENT, ADDR.far, 7004).ok).toBe(false);
+      expect(connect(CLIENT, ADDR.far, 7004, DROP_WAIT_MS).ok).toBe(false);
     });
 
     it('the host saw none of it: no palisade table and no test address outside the namespaces', () => {

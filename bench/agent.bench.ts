@@ -2,13 +2,16 @@
 //  1. heartbeats per second the server sustains from a simulated fleet (every request a real
 //     device's token and a realistic body), with p50/p99 latency, beside GET /api/v1/health (a
 //     route that touches no database) under the same load: the ratio is the figure of merit
-//     (issue 5 target: at least half the ceiling and ≥ 6,667/s = 200,000 sensors / 30 s);
+//     (issue 5 target: at least half the ceiling and ≥ 6,667/s = 200,000 sensors / 30 s); on
+//     embedded PGlite, then again on a scratch database of the PostgreSQL server at
+//     BENCH_POSTGRES_URL (default postgres://postgres@127.0.0.1:5432/postgres) when it answers;
 //  2. time from a change in the console (PUT /policies/{id}) to the agent reporting it applied
 //     (the device's local policy version equal to the new one), median and p95 over many changes
 //     (target p95 under 1 s), alone and with a connected fleet listening on the push channel.
 // Prints figures; asserts nothing about time.
 
 import http from 'node:http';
+import pg from 'pg';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -93,7 +96,7 @@ async function load(
 
 function describeLoad(name: string, result: Load): string {
   return (
-    `${name.padEnd(34)} ${fmt(result.rate).padStart(7)} req/s   p50 ${result.p50.toFixed(1)} ms` +
+    `${name.padEnd(50)} ${fmt(result.rate).padStart(7)} req/s   p50 ${result.p50.toFixed(1)} ms` +
     `   p99 ${result.p99.toFixed(1)} ms${result.errors ? `   ${result.errors} errors` : ''}`
   );
 }
@@ -168,6 +171,85 @@ function describeLatency(name: string, times: number[]): string {
   );
 }
 
+/** Signs the devices in, then loads /health and /agent/heartbeat and prints the figures. */
+async function heartbeatFigures(label: string, server: ServerProcess, ids: number[]) {
+  const tokens: string[] = [];
+  for (const id of ids) {
+    const response = await fetch(`${server.url}/api/v1/agent/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ device_id: id, password: PASSWORD, protocol: 1 }),
+    });
+    tokens.push(((await response.json()) as { access_token: string }).access_token);
+  }
+  const samples = await Promise.all(ids.map((id) => new SimulatedMetrics(id).sample()));
+  const health = await load(new URL('/api/v1/health', server.url), () => ({
+    method: 'GET',
+    headers: {},
+  }));
+  const heartbeat = await load(new URL('/api/v1/agent/heartbeat', server.url), (i) => {
+    const n = i % ids.length;
+    return {
+      method: 'POST',
+      headers: { authorization: `Bearer ${tokens[n] ?? ''}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        state: 'running',
+        metrics: samples[n],
+        local: { config_version: 1, policy_version: 1 },
+        agent_version: '0.1.0',
+        last_error: null,
+      }),
+    };
+  });
+  console.log(describeLoad(`[${label}] GET /api/v1/health (no database)`, health));
+  console.log(describeLoad(`[${label}] POST /api/v1/agent/heartbeat`, heartbeat));
+  console.log(
+    `[${label}] ratio heartbeat / health: ${(heartbeat.rate / health.rate).toFixed(2)} ` +
+      `(target ≥ 0.5); sensors at a 30 s heartbeat: ${fmt(heartbeat.rate * 30)} (target 200,000)`,
+  );
+}
+
+/** The same heartbeat figures on a scratch database of the PostgreSQL server, when there is one. */
+async function postgresFigures(dir: string): Promise<void> {
+  const adminUrl = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+  const name = `palisade_bench_${process.pid}`;
+  const client = new pg.Client({ connectionString: adminUrl });
+  try {
+    await client.connect();
+    await client.query(`CREATE DATABASE ${name}`);
+  } catch (error) {
+    console.log(`[PostgreSQL] not run: ${error instanceof Error ? error.message : String(error)}`);
+    await client.end().catch(() => undefined);
+    return;
+  }
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  const server = new ServerProcess(
+    await freePort(),
+    path.join(dir, 'pg-data'),
+    path.join(dir, 'pg-server.log'),
+    { DATABASE_URL: url.toString() },
+  );
+  try {
+    await server.start();
+    const admin = new ConsoleClient(server.url);
+    await admin.signIn();
+    const ids: number[] = [];
+    for (let i = 0; i < DEVICES; i++) {
+      const device = await admin.ok<{ id: number }>('POST', '/devices/', {
+        name: `bench-${i + 1}`,
+        password: PASSWORD,
+      });
+      ids.push(device.id);
+    }
+    await heartbeatFigures('PostgreSQL', server, ids);
+  } finally {
+    await server.stop();
+    await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await client.end();
+  }
+}
+
 const dir = await mkdtemp(path.join(os.tmpdir(), 'palisade-agent-bench-'));
 const server = new ServerProcess(
   await freePort(),
@@ -195,46 +277,11 @@ try {
     });
     ids.push(device.id);
   }
-  const tokens: string[] = [];
-  for (const id of ids.slice(0, DEVICES)) {
-    const response = await fetch(`${server.url}/api/v1/agent/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ device_id: id, password: PASSWORD, protocol: 1 }),
-    });
-    tokens.push(((await response.json()) as { access_token: string }).access_token);
-  }
-  const metrics = ids.slice(0, DEVICES).map((id) => new SimulatedMetrics(id));
-  const samples = await Promise.all(metrics.map((m) => m.sample()));
   console.log(
-    `server: ${server.url} (PGlite, from source), ${DEVICES} devices signed in, ` +
-      `${CONCURRENCY} requests in flight, ${SECONDS} s per route, ${os.cpus().length} cores`,
+    `${DEVICES} devices signed in, ${CONCURRENCY} requests in flight, ${SECONDS} s per route, ` +
+      `${os.cpus().length} cores`,
   );
-
-  const health = await load(new URL('/api/v1/health', server.url), () => ({
-    method: 'GET',
-    headers: {},
-  }));
-  const heartbeat = await load(new URL('/api/v1/agent/heartbeat', server.url), (i) => {
-    const n = i % DEVICES;
-    return {
-      method: 'POST',
-      headers: { authorization: `Bearer ${tokens[n] ?? ''}`, 'content-type': 'application/json' },
-      body: JSON.stringify({
-        state: 'running',
-        metrics: samples[n],
-        local: { config_version: 1, policy_version: 1 },
-        agent_version: '0.1.0',
-        last_error: null,
-      }),
-    };
-  });
-  console.log(describeLoad('GET /api/v1/health (no database)', health));
-  console.log(describeLoad('POST /api/v1/agent/heartbeat', heartbeat));
-  console.log(
-    `ratio heartbeat / health:          ${(heartbeat.rate / health.rate).toFixed(2)} ` +
-      `(target ≥ 0.5); sensors at a 30 s heartbeat: ${fmt(heartbeat.rate * 30)} (target 200,000)`,
-  );
+  await heartbeatFigures('PGlite', server, ids.slice(0, DEVICES));
 
   // One real agent process, push channel on, a reload command that does nothing.
   const deviceId = ids[DEVICES] ?? ids[0] ?? 1;
@@ -322,6 +369,10 @@ try {
       describeLatency(`change → applied by all ${others.length + 1} devices`, withFleet.all),
     );
   }
+  // Quiet machine for the PostgreSQL run: everything above stops first.
+  for (const p of processes.splice(0).reverse()) await p.stop();
+  await server.stop();
+  await postgresFigures(dir);
 } finally {
   for (const p of processes.reverse()) await p.stop();
   await server.stop();

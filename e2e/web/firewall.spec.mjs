@@ -119,6 +119,11 @@ export const tests = [
       await route.getByLabel('Gateway').fill('192.168.1.1');
       await route.getByLabel('Metric').fill('100');
       await route.getByRole('button', { name: 'Add route' }).click();
+      await page.getByRole('button', { name: 'Add source NAT' }).click();
+      await page.getByLabel('Out interface').fill('eth0');
+      await page.getByRole('button', { name: 'Add port forward' }).click();
+      await page.getByLabel('To address').last().fill('10.20.0.5');
+      await page.getByLabel('To port').fill('80');
       await page.getByRole('button', { name: 'Save routes and NAT' }).click();
       await waitForNotice(page, 'Routes and NAT saved');
       await page.getByRole('button', { name: 'Edit route 10.20.0.0/16' }).click();
@@ -127,10 +132,14 @@ export const tests = [
       await update.getByRole('button', { name: 'Update route' }).click();
       await page.getByRole('button', { name: 'Save routes and NAT' }).click();
       await waitForNotice(page, 'Routes and NAT saved');
+      await shot('firewall-network');
       await page.getByRole('button', { name: 'Preview the script' }).click();
       const commands = page.getByTestId('route-commands');
       await visible(commands);
       assert.match(await commands.textContent(), /10\.20\.0\.0\/16 via 192\.168\.1\.1.*metric 50/);
+      const nat = await page.getByTestId('nftables-script').textContent();
+      assert.match(nat, /oifname "eth0".*masquerade/);
+      assert.match(nat, /tcp dport 8080 dnat ip to 10\.20\.0\.5:80/);
       await page.waitForTimeout(400);
       await shot('firewall-routes');
       await page.getByRole('dialog').getByRole('button', { name: 'Close' }).click();

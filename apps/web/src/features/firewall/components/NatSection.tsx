@@ -1,14 +1,15 @@
-import { useFieldArray, type Control } from 'react-hook-form';
+import { useController, useFieldArray, type Control } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import Button from '@mui/material/Button';
 import IconButton from '@mui/material/IconButton';
+import MenuItem from '@mui/material/MenuItem';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
+import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import AddIcon from '@mui/icons-material/Add';
 import DeleteIcon from '@mui/icons-material/Delete';
 import type { DeviceNetworkInput } from '@palisade/contract';
-import { FormSelect } from '../../../components/form/FormSelect';
 import { FormTextField } from '../../../components/form/FormTextField';
 import { NumberField } from './NumberField';
 
@@ -86,10 +87,6 @@ export function SourceNatSection({ control, readOnly }: NatSectionProps) {
 export function PortForwardsSection({ control, readOnly }: NatSectionProps) {
   const { t } = useTranslation();
   const { fields, append, remove } = useFieldArray({ control, name: 'port_forwards' });
-  const protocols = [
-    { value: 'tcp', label: 'TCP' },
-    { value: 'udp', label: 'UDP' },
-  ];
   return (
     <>
       {fields.length === 0 && (
@@ -106,14 +103,12 @@ export function PortForwardsSection({ control, readOnly }: NatSectionProps) {
             sx={{ width: 140 }}
             slotProps={ltr}
           />
-          <Stack sx={{ width: 110 }}>
-            <FormSelect
-              control={control}
-              name={`port_forwards.${index}.protocol`}
-              label={t('firewall.rule.protocol')}
-              options={protocols}
-            />
-          </Stack>
+          <ProtocolSelect
+            control={control}
+            index={index}
+            label={t('firewall.rule.protocol')}
+            disabled={readOnly}
+          />
           <NumberField
             control={control}
             name={`port_forwards.${index}.port`}
@@ -176,5 +171,35 @@ export function PortForwardsSection({ control, readOnly }: NatSectionProps) {
         </Button>
       )}
     </>
+  );
+}
+
+interface ProtocolSelectProps {
+  control: Control<DeviceNetworkInput>;
+  index: number;
+  label: string;
+  disabled: boolean;
+}
+
+/** TCP or UDP, as compact as the row's other inputs. */
+function ProtocolSelect({ control, index, label, disabled }: ProtocolSelectProps) {
+  const { field } = useController({ control, name: `port_forwards.${index}.protocol` });
+  return (
+    <TextField
+      select
+      size="small"
+      margin="normal"
+      label={label}
+      name={field.name}
+      inputRef={field.ref}
+      value={field.value}
+      onChange={field.onChange}
+      onBlur={field.onBlur}
+      disabled={disabled}
+      sx={{ width: 110 }}
+    >
+      <MenuItem value="tcp">TCP</MenuItem>
+      <MenuItem value="udp">UDP</MenuItem>
+    </TextField>
   );
 }

@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next';
-import { useFieldArray, useController, type Control } from 'react-hook-form';
+import { useFieldArray, useController, useWatch, type Control } from 'react-hook-form';
 import Button from '@mui/material/Button';
+import Chip from '@mui/material/Chip';
 import IconButton from '@mui/material/IconButton';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
@@ -8,7 +9,7 @@ import Typography from '@mui/material/Typography';
 import AddIcon from '@mui/icons-material/Add';
 import DeleteIcon from '@mui/icons-material/Delete';
 import { validationKey } from '../../../lib/validation';
-import type { ProfileFormInput } from './profile-form';
+import { COMMON_VARIABLES, type ProfileFormInput } from './profile-form';
 
 interface VariablesEditorProps {
   control: Control<ProfileFormInput>;
@@ -21,6 +22,9 @@ interface VariablesEditorProps {
 export function VariablesEditor({ control, serverErrors, readOnly }: VariablesEditorProps) {
   const { t } = useTranslation();
   const { fields, append, remove } = useFieldArray({ control, name: 'variables' });
+  const rows = useWatch({ control, name: 'variables' });
+  const present = new Set(rows.map((row) => row.key));
+  const offered = COMMON_VARIABLES.filter((variable) => !present.has(variable.key));
   return (
     <Stack spacing={1} sx={{ mt: 2 }}>
       <Typography variant="subtitle1" component="h3">
@@ -40,11 +44,26 @@ export function VariablesEditor({ control, serverErrors, readOnly }: VariablesEd
         />
       ))}
       {!readOnly && (
-        <div>
+        <Stack direction="row" sx={{ alignItems: 'center', gap: 1, flexWrap: 'wrap' }}>
           <Button startIcon={<AddIcon />} onClick={() => append({ key: '', value: '' })}>
             {t('profiles.editor.addVariable')}
           </Button>
-        </div>
+          {offered.length > 0 && (
+            <Typography variant="caption" color="text.secondary">
+              {t('profiles.editor.common')}
+            </Typography>
+          )}
+          {offered.map((variable) => (
+            <Chip
+              key={variable.key}
+              size="small"
+              variant="outlined"
+              icon={<AddIcon />}
+              label={variable.key}
+              onClick={() => append({ ...variable })}
+            />
+          ))}
+        </Stack>
       )}
     </Stack>
   );

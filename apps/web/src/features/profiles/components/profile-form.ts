@@ -47,3 +47,17 @@ export function toBody(values: ProfileFormValues) {
     variables: Object.fromEntries(values.variables.map((row) => [row.key, row.value])),
   };
 }
+
+/** Suricata's usual variables with their usual values, offered as one-click additions. */
+export const COMMON_VARIABLES: readonly { key: string; value: string }[] = [
+  { key: 'HOME_NET', value: '[192.168.0.0/16,10.0.0.0/8,172.16.0.0/12]' },
+  { key: 'EXTERNAL_NET', value: '!$HOME_NET' },
+  { key: 'HTTP_SERVERS', value: '$HOME_NET' },
+  { key: 'SMTP_SERVERS', value: '$HOME_NET' },
+  { key: 'SQL_SERVERS', value: '$HOME_NET' },
+  { key: 'DNS_SERVERS', value: '$HOME_NET' },
+  { key: 'HTTP_PORTS', value: '80' },
+  { key: 'SSH_PORTS', value: '22' },
+  { key: 'SHELLCODE_PORTS', value: '!80' },
+  { key: 'ORACLE_PORTS', value: '1521' },
+];

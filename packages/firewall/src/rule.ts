@@ -265,7 +265,7 @@ export function emitRule(
   const tail: string[] = [];
   if (rule.states.length > 0) tail.push(`ct state ${[...new Set(rule.states)].join(',')}`);
   if (rule.counter) tail.push('counter');
-  if (rule.log) tail.push(`log prefix ${quote(`palisade r${index} ${rule.action}: `)}`);
+  if (rule.log) tail.push(`log prefix ${quote(`palisade r${index + 1} ${rule.action}: `)}`);
   const comment = rule.comment === '' ? [] : [`comment ${quote(rule.comment)}`];
   const protocols: Protocol[] = rule.protocol === 'tcp_udp' ? ['tcp', 'udp'] : [rule.protocol];
   const usesRejectChain = rule.action === 'reject' && rule.protocol === 'any';

@@ -51,6 +51,14 @@ const input = {
     rule({ chain: 'input', action: 'accept', states: ['established', 'related'] }),
     rule({
       chain: 'input',
+      action: 'reject',
+      protocol: 'any',
+      in_interface: 'wan',
+      destination: '10.213.2.1',
+      comment: 'the LAN address is not for the WAN side',
+    }),
+    rule({
+      chain: 'input',
       action: 'accept',
       protocol: 'tcp',
       source: '$WAN_NET',
@@ -247,6 +255,12 @@ describe.skipIf(unavailable !== null)(
 
     it('rejected: tcp 2202 on the router answers with a reset at once', () => {
       const outcome = connect(CLIENT, ADDR.routerWan, 2202);
+      expect(outcome).toMatchObject({ ok: false, code: 'ECONNREFUSED' });
+      expect(outcome.ms).toBeLessThan(DROP_WAIT_MS);
+    });
+
+    it('rejected, protocol any (reject_packet chain): TCP gets a reset at once', () => {
+      const outcome = connect(CLIENT, ADDR.routerLan, 2201);
       expect(outcome).toMatchObject({ ok: false, code: 'ECONNREFUSED' });
       expect(outcome.ms).toBeLessThan(DROP_WAIT_MS);
     });

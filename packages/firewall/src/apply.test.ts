@@ -10,6 +10,7 @@ import {
   deleteNamespaces,
   inNs,
   netnsUnavailable,
+  reapStaleNamespaces,
   removeScratch,
   run,
   writeScratch,
@@ -55,6 +56,7 @@ describe.skipIf(unavailable !== null)(
     let otherBefore = '';
 
     beforeAll(() => {
+      reapStaleNamespaces();
       deleteNamespaces([NS]);
       run(IP, ['netns', 'add', NS]);
       apply(OTHER);

@@ -19,6 +19,7 @@ import {
   deleteNamespaces,
   inNs,
   netnsUnavailable,
+  reapStaleNamespaces,
   removeScratch,
   run,
   writeScratch,
@@ -170,6 +171,7 @@ function connect(ns: string, host: string, port: number, waitMs = PASS_WAIT_MS):
 }
 
 function setUp(): void {
+  reapStaleNamespaces();
   deleteNamespaces([CLIENT, ROUTER, SERVER]);
   for (const ns of [CLIENT, ROUTER, SERVER]) {
     run(IP, ['netns', 'add', ns]);

@@ -68,3 +68,28 @@ export function netnsUnavailable(): string | null {
 export function deleteNamespaces(names: readonly string[]): void {
   for (const name of names) spawnSync(IP, ['netns', 'del', name], { timeout: 10_000 });
 }
+
+/**
+ * Removes namespaces a killed earlier run left behind: only this suite's own names
+ * (`palisade-<kind>-<pid>`) whose process is gone.
+ */
+export function reapStaleNamespaces(): void {
+  const listed = spawnSync(IP, ['netns', 'list'], { encoding: 'utf8', timeout: 10_000 });
+  if (listed.status !== 0) return;
+  for (const line of listed.stdout.split('\n')) {
+    const match = /^(palisade-(?:apply|c|r|s|bench)-(\d+))\b/.exec(line);
+    if (match === null) continue;
+    const [, name = '', pid = ''] = match;
+    if (Number(pid) === process.pid || alive(Number(pid))) continue;
+    deleteNamespaces([name]);
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}

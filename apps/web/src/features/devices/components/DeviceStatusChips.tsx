@@ -18,15 +18,32 @@ export function DeviceStatusChips({ device }: { device: Device }) {
   const statuses = deviceStatuses(device);
   return (
     <Stack direction="row" sx={{ gap: 0.5, flexWrap: 'wrap' }} data-testid="device-status">
-      {statuses.map((status) => (
-        <Chip
-          key={status}
-          size="small"
-          color={COLOR[status]}
-          variant={status === 'Unknown' ? 'outlined' : 'filled'}
-          label={t(STATUS_KEY[status])}
-        />
-      ))}
+      {statuses.map((status) => {
+        const chip = (
+          <Chip
+            key={status}
+            size="small"
+            color={COLOR[status]}
+            variant={status === 'Unknown' ? 'outlined' : 'filled'}
+            label={t(STATUS_KEY[status])}
+          />
+        );
+        if (status !== 'Update Pending') return chip;
+        // Why it is pending: the versions the agent applied against the console's.
+        return (
+          <Tooltip
+            key={status}
+            title={t('devices.status.versions', {
+              configLocal: device.config_version_local ?? '—',
+              configRemote: device.config_version_remote,
+              policyLocal: device.policy_version_local ?? '—',
+              policyRemote: device.policy_version_remote,
+            })}
+          >
+            {chip}
+          </Tooltip>
+        );
+      })}
       {!device.online && device.last_seen !== null && (
         <Chip size="small" variant="outlined" label={t('devices.status.offline')} />
       )}

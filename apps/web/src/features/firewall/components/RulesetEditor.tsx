@@ -15,6 +15,7 @@ import Switch from '@mui/material/Switch';
 import Typography from '@mui/material/Typography';
 import AddIcon from '@mui/icons-material/Add';
 import DeleteIcon from '@mui/icons-material/Delete';
+import ContentCopyIcon from '@mui/icons-material/ContentCopy';
 import EditIcon from '@mui/icons-material/Edit';
 import ErrorOutlineIcon from '@mui/icons-material/ErrorOutlineOutlined';
 import {
@@ -74,7 +75,10 @@ export function RulesetEditor({ ruleset, readOnly, onClose }: RulesetEditorProps
     resolver: zodResolver(FirewallRulesetWrite),
     defaultValues: ruleset ?? EMPTY,
   });
-  const { fields, append, remove, move, update } = useFieldArray({ control, name: 'rules' });
+  const { fields, append, insert, remove, move, update } = useFieldArray({
+    control,
+    name: 'rules',
+  });
   const rules = useWatch({ control, name: 'rules' }) as FirewallRule[] | undefined;
 
   const rows = useMemo<RuleRow[]>(
@@ -184,7 +188,7 @@ export function RulesetEditor({ ruleset, readOnly, onClose }: RulesetEditorProps
       id: 'actions',
       header: '',
       align: 'right',
-      width: 96,
+      width: 132,
       cell: (row) =>
         readOnly ? null : (
           <Stack direction="row" sx={{ justifyContent: 'flex-end' }}>
@@ -194,6 +198,13 @@ export function RulesetEditor({ ruleset, readOnly, onClose }: RulesetEditorProps
               onClick={() => setEditing(row.index)}
             >
               <EditIcon fontSize="small" />
+            </IconButton>
+            <IconButton
+              size="small"
+              aria-label={t('firewall.rule.duplicate', { position: row.index + 1 })}
+              onClick={() => insert(row.index + 1, { ...row.rule, states: [...row.rule.states] })}
+            >
+              <ContentCopyIcon fontSize="small" />
             </IconButton>
             <IconButton
               size="small"

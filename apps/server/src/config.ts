@@ -36,6 +36,12 @@ const EnvSchema = z.object({
     .default(60 * 24 * 8),
   AUTH_DISABLED: booleanFlag.default(false),
   TRUST_PROXY: booleanFlag.default(false),
+  DEMO_FLEET: z.coerce
+    .number({ message: 'must be a number of devices' })
+    .int('must be a whole number')
+    .min(0, 'must be 0 or more')
+    .max(1000, 'must be at most 1000')
+    .default(0),
   ALERT_RETENTION_DAYS: z.coerce
     .number({ message: 'must be a number of days' })
     .int('must be a whole number of days')
@@ -71,6 +77,8 @@ export interface Config {
   authDisabled: boolean;
   /** Behind a reverse proxy: take the client address from X-Forwarded-For. */
   trustProxy: boolean;
+  /** Simulated demo sensors started with the server (0: none). */
+  demoFleet: number;
   /** Alerts older than this many days are deleted. */
   alertRetentionDays: number;
   /** Metric samples and agent log lines older than this many days are deleted. */
@@ -110,6 +118,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     accessTokenExpireMinutes: e.ACCESS_TOKEN_EXPIRE_MINUTES,
     authDisabled: e.AUTH_DISABLED,
     trustProxy: e.TRUST_PROXY,
+    demoFleet: e.DEMO_FLEET,
     alertRetentionDays: e.ALERT_RETENTION_DAYS,
     metricRetentionDays: e.METRIC_RETENTION_DAYS,
     smtpUrl: e.SMTP_URL,

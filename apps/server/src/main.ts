@@ -1,9 +1,11 @@
+import type { ChildProcess } from 'node:child_process';
 import type { AddressInfo } from 'node:net';
 import closeWithGrace from 'close-with-grace';
 import { buildApp } from './app.js';
 import { bootstrapAdministrator } from './bootstrap.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { openDatabase } from './db/client.js';
+import { startDemoFleet } from './demo/demo-fleet.js';
 
 function readConfig(): Config {
   try {
@@ -46,14 +48,26 @@ if (first.created) {
       : '  with the password from ADMIN_PASSWORD',
   );
 }
-if (config.authDisabled)
+let demoFleet: ChildProcess | undefined;
+if (config.demoFleet > 0) {
+  const reachable = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
+  demoFleet = await startDemoFleet(app, config.demoFleet, `http://${reachable}:${port}`);
+  if (demoFleet) {
+    lines.push(
+      `Demo fleet: ${config.demoFleet} simulated sensors (demo-sensor-*) are checking in.`,
+    );
+  }
+}
+if (config.authDisabled) {
   lines.push('WARNING: AUTH_DISABLED is on: anyone reaching this port is an Administrator.');
+}
 console.log(`${lines.join('\n')}\n`);
 
 // SIGINT/SIGTERM: stop accepting, let in-flight requests finish, then close the database.
 closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {
   if (err) app.log.error({ err }, 'shutting down after an error');
   else app.log.info({ signal }, 'shutting down');
+  demoFleet?.kill('SIGTERM');
   await app.close();
   await db.close();
 });

@@ -44,12 +44,25 @@ const ADDR = {
   /** Only reachable through the route the router gets from renderRoutes. */
   far: '10.213.9.1',
 };
+/** IPv6 on the same links (unique local addresses, inside the namespaces only). */
+const ADDR6 = {
+  client: 'fd00:213:1::2',
+  routerWan: 'fd00:213:1::1',
+  routerLan: 'fd00:213:2::1',
+  server: 'fd00:213:2::2',
+};
 
 const input = {
   policies: { input: 'drop', forward: 'drop', output: 'accept' } as const,
-  variables: { WAN_NET: '[10.213.1.0/24]', LAN_NET: '[10.213.2.0/24]', FAR_NET: '10.213.9.0/24' },
+  variables: {
+    WAN_NET: '[10.213.1.0/24]',
+    LAN_NET: '[10.213.2.0/24,fd00:213:2::/64]',
+    FAR_NET: '10.213.9.0/24',
+  },
   rules: [
     rule({ chain: 'input', action: 'accept', states: ['established', 'related'] }),
+    // Without it an input policy of drop also drops IPv6 neighbour discovery: no IPv6 at all.
+    rule({ chain: 'input', action: 'accept', protocol: 'icmpv6' }),
     rule({
       chain: 'input',
       action: 'reject',
@@ -120,7 +133,7 @@ const input = {
       { address: '10.213.8.0/24', gateway: ADDR.server, metric: 10 },
       { address: '10.213.6.5/32', gateway: ADDR.server },
     ],
-    source_nat: [{ out_interface: 'wan', source: '$LAN_NET' }],
+    source_nat: [{ out_interface: 'wan', source: '10.213.2.0/24' }],
     port_forwards: [
       {
         in_interface: 'wan',
@@ -214,11 +227,21 @@ function setUp(): void {
   address(ROUTER, `${ADDR.routerWan}/24`, 'wan');
   address(ROUTER, `${ADDR.routerLan}/24`, 'lan');
   address(SERVER, `${ADDR.server}/24`, 'eth0');
+  // nodad: usable at once, no duplicate address detection to wait for.
+  const address6 = (ns: string, cidr: string, dev: string) =>
+    run(IP, ['-n', ns, '-6', 'addr', 'add', cidr, 'dev', dev, 'nodad']);
+  address6(CLIENT, `${ADDR6.client}/64`, 'eth0');
+  address6(ROUTER, `${ADDR6.routerWan}/64`, 'wan');
+  address6(ROUTER, `${ADDR6.routerLan}/64`, 'lan');
+  address6(SERVER, `${ADDR6.server}/64`, 'eth0');
+  run(IP, ['-n', CLIENT, '-6', 'route', 'add', 'default', 'via', ADDR6.routerWan]);
+  run(IP, ['-n', SERVER, '-6', 'route', 'add', 'default', 'via', ADDR6.routerLan]);
   run(IP, ['-n', SERVER, 'addr', 'add', `${ADDR.far}/32`, 'dev', 'lo']);
   run(IP, ['-n', CLIENT, 'route', 'add', 'default', 'via', ADDR.routerWan]);
   run(IP, ['-n', SERVER, 'route', 'add', 'default', 'via', ADDR.routerLan]);
   // L3 mode: the device forwards (the agent's job; the namespace starts with it off).
   inNs(ROUTER, 'sysctl', ['-q', '-w', 'net.ipv4.ip_forward=1']);
+  inNs(ROUTER, 'sysctl', ['-q', '-w', 'net.ipv6.conf.all.forwarding=1']);
 }
 
 describe.skipIf(unavailable !== null)(
@@ -276,6 +299,25 @@ describe.skipIf(unavailable !== null)(
 
     it('forwarded: client to server on tcp 7001, addresses untouched', () => {
       expect(connect(CLIENT, ADDR.server, 7001)).toMatchObject({ ok: true, reply: ADDR.client });
+    });
+
+    it('IPv6: the variable with both families opens tcp 7001 for IPv6 too; 7002 rejects, 7003 drops', () => {
+      expect(connect(CLIENT, ADDR6.server, 7001)).toMatchObject({ ok: true, reply: ADDR6.client });
+      expect(connect(CLIENT, ADDR6.server, 7002)).toMatchObject({
+        ok: false,
+        code: 'ECONNREFUSED',
+      });
+      expect(connect(CLIENT, ADDR6.server, 7003, DROP_WAIT_MS)).toMatchObject({
+        ok: false,
+        code: 'TIMEOUT',
+      });
+    });
+
+    it('IPv6: the router itself only from the IPv4-only $WAN_NET, so tcp 2201 over IPv6 drops', () => {
+      expect(connect(CLIENT, ADDR6.routerWan, 2201, DROP_WAIT_MS)).toMatchObject({
+        ok: false,
+        code: 'TIMEOUT',
+      });
     });
 
     it('rejected while forwarding: tcp 7002 (tcp_udp reject → TCP reset)', () => {

@@ -18,6 +18,8 @@ export interface TimeChartProps {
   /** Unix seconds, ascending. */
   times: number[];
   series: TimeSeries[];
+  /** The legend's name for the time (uPlot's default is English). */
+  timeLabel: string;
   /** How a value reads on the axis and in the legend. */
   format: (value: number) => string;
   kind?: 'line' | 'bars';
@@ -42,10 +44,12 @@ export function TimeChart(props: TimeChartProps) {
   const language = i18n.language;
   const formatRef = useRef(format);
   const spanRef = useRef(props.span);
+  const timeLabelRef = useRef(props.timeLabel);
   useEffect(() => {
     formatRef.current = format;
     spanRef.current = props.span;
-  }, [format, props.span]);
+    timeLabelRef.current = props.timeLabel;
+  }, [format, props.span, props.timeLabel]);
 
   const shape = series.map((s) => `${s.label}|${s.color}`).join(',');
   const axisColor = theme.palette.text.secondary;
@@ -93,13 +97,17 @@ export function TimeChart(props: TimeChartProps) {
           stroke: axisColor,
           grid: { stroke: gridColor, width: 1 },
           ticks: { show: false },
-          size: 72,
+          // Wide enough for the longest tick label (units are long words in some languages).
+          size: (_u, values) =>
+            values === null || values === undefined
+              ? 50
+              : Math.max(50, ...values.map((v) => v.length * 7 + 16)),
           values: (_u, splits) => splits.map((v) => formatRef.current(v)),
         },
       ],
       series: [
         {
-          label: '',
+          label: timeLabelRef.current,
           value: (_u, v: number | null) => (v === null ? '–' : moment.format(new Date(v * 1000))),
         },
         ...series.map((s) => ({

@@ -50,6 +50,7 @@ export function AlertsHistogram({ filters }: { filters: AlertFilters }) {
         </Typography>
       ) : (
         <TimeChart
+          timeLabel={t('alerts.columns.time')}
           label={label}
           times={times}
           series={series}

@@ -1,19 +1,23 @@
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import MuiAlert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Paper from '@mui/material/Paper';
 import Skeleton from '@mui/material/Skeleton';
+import Tab from '@mui/material/Tab';
 import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
+import Tabs from '@mui/material/Tabs';
 import Typography from '@mui/material/Typography';
 import { DEVICE_ALERTS_SHOWN, type Device } from '@palisade/contract';
 import { apiErrorMessage } from '../../../lib/errors';
 import { useMonitoredDevice } from '../api/get-device';
 import { formatBytes, formatDateTime, formatPercent, formatRate, type WindowId } from '../format';
 import { DeviceAlertsTable } from './DeviceAlertsTable';
+import { DeviceLogTable } from './DeviceLogTable';
 import { DeviceStatusChips } from './DeviceStatusChips';
 import { MetricsCharts } from './MetricsCharts';
 
@@ -29,6 +33,7 @@ const version = (value: number | null) => (value === null ? '–' : String(value
 export function DeviceDetail({ deviceId, windowId, onWindowChange }: DeviceDetailProps) {
   const { t } = useTranslation();
   const device = useMonitoredDevice(deviceId);
+  const [tab, setTab] = useState<'alerts' | 'log'>('alerts');
   if (device.isError) {
     const error = apiErrorMessage(device.error);
     return (
@@ -46,16 +51,27 @@ export function DeviceDetail({ deviceId, windowId, onWindowChange }: DeviceDetai
     >
       <Summary device={d} />
       <MetricsCharts deviceId={d.id} windowId={windowId} onWindowChange={onWindowChange} />
-      <Box component="section" aria-labelledby="device-alerts-title">
-        <Typography
-          id="device-alerts-title"
-          variant="subtitle1"
-          component="h3"
-          sx={{ fontWeight: 600, mb: 1 }}
+      <Box component="section">
+        <Tabs
+          value={tab}
+          onChange={(_event, next: 'alerts' | 'log') => setTab(next)}
+          aria-label={t('monitoring.reports')}
+          sx={{ mb: 1 }}
         >
-          {t('monitoring.alerts.title', { count: DEVICE_ALERTS_SHOWN })}
-        </Typography>
-        <DeviceAlertsTable deviceId={d.id} />
+          <Tab
+            value="alerts"
+            label={t('monitoring.alerts.title', { count: DEVICE_ALERTS_SHOWN })}
+            id="device-tab-alerts"
+          />
+          <Tab value="log" label={t('monitoring.log.title')} id="device-tab-log" />
+        </Tabs>
+        <div role="tabpanel" aria-labelledby={`device-tab-${tab}`}>
+          {tab === 'alerts' ? (
+            <DeviceAlertsTable deviceId={d.id} />
+          ) : (
+            <DeviceLogTable deviceId={d.id} />
+          )}
+        </div>
       </Box>
     </Box>
   );

@@ -162,6 +162,7 @@ export function MetricsCharts({ deviceId, windowId, onWindowChange }: MetricsCha
                 {panel.title}
               </Typography>
               <TimeChart
+                timeLabel={t('monitoring.alerts.time')}
                 label={panel.title}
                 testId={`chart-${panel.id}`}
                 times={times}

@@ -63,6 +63,7 @@ async function sensor(call, admin, name) {
   });
   const token = login.access_token;
   let seq = 0;
+  let logSeq = 0;
   return {
     device,
     heartbeat: (cpu) =>
@@ -75,6 +76,10 @@ async function sensor(call, admin, name) {
     alerts: (events) => {
       seq += 1;
       return call('POST', 'agent/alerts', token, { seq, events });
+    },
+    logs: (lines) => {
+      logSeq += 1;
+      return call('POST', 'agent/logs', token, { seq: logSeq, lines });
     },
   };
 }
@@ -269,6 +274,8 @@ export const tests = [
       await agent.heartbeat(5);
       await agent.heartbeat(9);
       await agent.alerts(await corpusAlerts(5));
+      const logLine = 'suricata: rules reloaded in 2.1 s';
+      await agent.logs([{ time: new Date().toISOString(), level: 'warn', msg: logLine }]);
 
       await signIn(page, { email, password: 'Viewer#2026' });
       await page.goto('/alerts');
@@ -293,6 +300,9 @@ export const tests = [
       await visible(page.getByText('متصل').first());
       await visible(page.getByTestId('chart-cpu').locator('canvas'));
       await shot('monitoring-ar');
+      await page.getByRole('tab', { name: 'سجل الوكيل' }).click();
+      await visible(page.getByRole('table', { name: 'سجل الوكيل' }).getByText(logLine));
+      await snap(page, 'monitoring-log-ar', true);
     },
   },
 ];

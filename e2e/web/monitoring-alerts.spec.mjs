@@ -140,16 +140,25 @@ export const tests = [
 
       // The agent reports: a second metric sample and the replayed alerts.
       await agent.heartbeat(37.5);
+      const sent = performance.now();
       const ack = await agent.alerts(events);
       assert.equal(ack.ack, 1);
 
+      // Both screens, at once: how long from the agent's batch to the alert on screen.
       const deviceAlerts = page.getByRole('table', { name: 'Last 100 alerts' });
-      await visible(deviceAlerts.getByRole('cell', { name: signature }), LIVE_TIMEOUT);
+      const list = alertsPage.getByRole('table', { name: 'Alerts' });
+      const shownAfter = (locator) =>
+        visible(locator, LIVE_TIMEOUT).then(() => Math.round(performance.now() - sent));
+      const [onMonitoring, onAlerts] = await Promise.all([
+        shownAfter(deviceAlerts.getByRole('cell', { name: signature })),
+        shownAfter(list.getByRole('button', { name: signature })),
+      ]);
+      console.log(
+        `     live: Monitoring ${onMonitoring} ms, Alerts ${onAlerts} ms after the batch`,
+      );
       await visible(detail.getByText('38%'), LIVE_TIMEOUT);
       await visible(page.getByTestId('chart-cpu').locator('canvas'));
       await snap(page, 'monitoring', true);
-      const list = alertsPage.getByRole('table', { name: 'Alerts' });
-      await visible(list.getByRole('button', { name: signature }), LIVE_TIMEOUT);
       await visible(alertsPage.getByTestId('alerts-total').getByText(`Alerts: ${REPLAYED}`));
       await visible(alertsPage.getByTestId('alerts-histogram').locator('canvas'));
       await snap(alertsPage, 'alerts');

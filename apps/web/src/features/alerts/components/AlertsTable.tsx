@@ -19,6 +19,7 @@ import { apiErrorMessage } from '../../../lib/errors';
 import { useAcknowledgeAlerts } from '../api/ack-alerts';
 import { alertPageQueryOptions } from '../api/list-alerts';
 import { endpoint, formatDateTime } from '../format';
+import { beforeOf, firstPage, footerTotal, movePage } from '../keyset';
 import { SeverityChip } from './SeverityChip';
 
 /** The most the API returns per page; the footer's 'All' asks for this many. */
@@ -31,19 +32,14 @@ interface AlertsTableProps {
   onOpen: (alert: Alert) => void;
 }
 
-/**
- * The alerts list, newest first. Pages go by keyset: page n+1 asks for what comes `before`
- * page n's last row, so a deep page costs the same as the first. The cursors of the pages
- * seen are kept, so Previous goes back without offsets too.
- */
+/** The alerts list, newest first, paged by keyset (see keyset.ts): deep pages cost what page 1 does. */
 export function AlertsTable({ filters, canWrite, onOpen }: AlertsTableProps) {
   const { t, i18n } = useTranslation();
-  const [pageSize, setPageSize] = useState(DEFAULT_PAGE);
-  const [cursors, setCursors] = useState<(string | null)[]>([null]);
-  const [pageIndex, setPageIndex] = useState(0);
+  const [keyset, setKeyset] = useState(() => firstPage(DEFAULT_PAGE));
+  const { pageIndex, pageSize } = keyset;
   const [selected, setSelected] = useState<ReadonlySet<number>>(new Set());
   const limit = pageSize === ALL_ROWS ? MAX_PAGE : pageSize;
-  const before = cursors[pageIndex] ?? null;
+  const before = beforeOf(keyset);
   const page = useQuery(alertPageQueryOptions({ filters, before, limit }));
   const ack = useAcknowledgeAlerts();
 
@@ -51,8 +47,7 @@ export function AlertsTable({ filters, canWrite, onOpen }: AlertsTableProps) {
   const [seenFilters, setSeenFilters] = useState(filters);
   if (seenFilters !== filters) {
     setSeenFilters(filters);
-    setCursors([null]);
-    setPageIndex(0);
+    setKeyset(firstPage(pageSize));
     setSelected(new Set());
   }
 
@@ -146,22 +141,8 @@ export function AlertsTable({ filters, canWrite, onOpen }: AlertsTableProps) {
 
   const total = page.data?.recordsTotal ?? 0;
   const state: TableState = { pageIndex, pageSize, sorting: [], search: '' };
-  const onStateChange = (next: TableState) => {
-    if (next.pageSize !== pageSize) {
-      setPageSize(next.pageSize);
-      setCursors([null]);
-      setPageIndex(0);
-      return;
-    }
-    if (next.pageIndex > pageIndex) {
-      const cursor = page.data?.next_cursor ?? null;
-      if (cursor === null) return;
-      setCursors((previous) => [...previous.slice(0, pageIndex + 1), cursor]);
-      setPageIndex(pageIndex + 1);
-    } else if (next.pageIndex < pageIndex) {
-      setPageIndex(Math.max(0, next.pageIndex));
-    }
-  };
+  const onStateChange = (next: TableState) =>
+    setKeyset(movePage(keyset, next, page.data?.next_cursor));
 
   const acknowledge = async (acknowledged: boolean) => {
     try {
@@ -174,11 +155,13 @@ export function AlertsTable({ filters, canWrite, onOpen }: AlertsTableProps) {
   };
 
   const error = page.isError ? apiErrorMessage(page.error) : null;
-  // On the last page the total is exact; a lower bound otherwise would let Next run dry.
-  const shownTotal =
-    page.data?.next_cursor === null
-      ? pageIndex * limit + rows.length
-      : Math.max(total, (pageIndex + 1) * limit + 1);
+  const shownTotal = footerTotal({
+    pageIndex,
+    limit,
+    rows: rows.length,
+    recordsTotal: total,
+    nextCursor: page.data?.next_cursor,
+  });
   return (
     <Box>
       <Box

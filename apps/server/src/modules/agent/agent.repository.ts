@@ -51,41 +51,52 @@ export const agentRepository = {
     return row;
   },
 
-  async heartbeat(db: Queryable, deviceId: number, beat: AgentHeartbeat) {
-    await db.query(
-      `UPDATE devices SET last_seen = now(), state = $2, agent_version = $3,
-              config_version_local = $4, policy_version_local = $5,
-              metrics = coalesce($6::jsonb, metrics),
-              last_error = CASE WHEN $7::boolean THEN $8 ELSE last_error END
-        WHERE id = $1`,
+  /**
+   * Records a heartbeat (state, local versions, metrics sample) and reads the remote versions
+   * back, in one statement: a fleet's heartbeats are the server's most frequent call.
+   */
+  async heartbeat(
+    db: Queryable,
+    deviceId: number,
+    beat: AgentHeartbeat,
+  ): Promise<RemoteVersions | undefined> {
+    const m = beat.metrics;
+    const [row] = await db.query<RemoteVersions>(
+      `WITH beat AS (
+         UPDATE devices SET last_seen = now(), state = $2, agent_version = $3,
+                config_version_local = $4, policy_version_local = $5,
+                metrics = coalesce($6::jsonb, metrics),
+                last_error = CASE WHEN $7::boolean THEN $8 ELSE last_error END
+          WHERE id = $1
+          RETURNING id, config_version, policy_id, flush_requested, config_version_local, policy_version_local,
+                    heartbeat_interval
+       ), sample AS (
+         INSERT INTO device_metrics (device_id, time, cpu, memory_used, memory_total, disk_used, disk_total, net_in, net_out)
+         SELECT $1, now(), $9, $10, $11, $12, $13, $14, $15 WHERE $6::jsonb IS NOT NULL
+         ON CONFLICT DO NOTHING
+       )
+       SELECT b.config_version, coalesce(p.version, 0) AS policy_version, b.policy_id, b.flush_requested,
+              b.config_version_local, b.policy_version_local, b.heartbeat_interval
+         FROM beat b LEFT JOIN policies p ON p.id = b.policy_id`,
       [
         deviceId,
         beat.state,
         beat.agent_version,
         beat.local.config_version,
         beat.local.policy_version,
-        beat.metrics ? JSON.stringify(beat.metrics) : null,
+        m ? JSON.stringify(m) : null,
         beat.last_error !== undefined,
         beat.last_error ?? null,
+        m?.cpu ?? null,
+        m?.memory_used ?? null,
+        m?.memory_total ?? null,
+        m?.disk_used ?? null,
+        m?.disk_total ?? null,
+        m?.net_in ?? null,
+        m?.net_out ?? null,
       ],
     );
-    if (beat.metrics) {
-      const m = beat.metrics;
-      await db.query(
-        `INSERT INTO device_metrics (device_id, time, cpu, memory_used, memory_total, disk_used, disk_total, net_in, net_out)
-         VALUES ($1, now(), $2, $3, $4, $5, $6, $7, $8) ON CONFLICT DO NOTHING`,
-        [
-          deviceId,
-          m.cpu,
-          m.memory_used,
-          m.memory_total,
-          m.disk_used,
-          m.disk_total,
-          m.net_in,
-          m.net_out,
-        ],
-      );
-    }
+    return row;
   },
 
   async clearFlush(db: Queryable, deviceId: number) {

@@ -74,9 +74,9 @@ export function createAgentService(ctx: AppContext) {
     },
 
     async heartbeat(device: DevicePrincipal, beat: AgentHeartbeat): Promise<AgentHeartbeatReply> {
-      await repo.heartbeat(db, device.deviceId, beat);
+      const row = await repo.heartbeat(db, device.deviceId, beat);
+      if (!row) throw new AppError('unauthorized', 'Could not validate device credentials');
       await tellConsoles(device.orgId);
-      const row = await remote(device.deviceId);
       return {
         remote: { config_version: row.config_version, policy_version: row.policy_version },
         pull:

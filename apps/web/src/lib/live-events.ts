@@ -47,6 +47,8 @@ async function run(signal: AbortSignal): Promise<void> {
         signal,
       });
       if (response.status === 401 || response.status === 403) {
+        // Like any call (spec §4); the next subscriber after signing in opens a new stream.
+        if (connection?.signal === signal) connection = null;
         logout();
         return;
       }
@@ -75,7 +77,8 @@ async function run(signal: AbortSignal): Promise<void> {
   }
 }
 
-function subscribe(kind: LiveEventKind, listener: Listener): () => void {
+/** Listens to `kind` (opening the shared stream if needed); returns the unsubscribe. */
+export function subscribeLiveEvents(kind: LiveEventKind, listener: Listener): () => void {
   const set = listeners.get(kind) ?? new Set<Listener>();
   listeners.set(kind, set);
   set.add(listener);
@@ -114,7 +117,7 @@ export function useLiveEvent(
       timer = null;
       latest.current();
     };
-    const unsubscribe = subscribe(kind, () => {
+    const unsubscribe = subscribeLiveEvents(kind, () => {
       if (timer !== null) return;
       const wait = last + minIntervalMs - Date.now();
       if (wait <= 0) fire();

@@ -70,6 +70,7 @@ export function DevicesPage({ tools }: { tools: DeviceTools }) {
         id: 'name',
         header: t('devices.fields.name'),
         sortable: true,
+        width: 200,
         cell: (d) => (
           <>
             <Typography variant="body2" sx={{ fontWeight: 500 }}>
@@ -121,7 +122,16 @@ export function DevicesPage({ tools }: { tools: DeviceTools }) {
         header: t('devices.columns.lastSeen'),
         sortable: true,
         cell: (d) =>
-          d.last_seen === null ? t('devices.never') : formatDate(d.last_seen, i18n.language),
+          d.last_seen === null ? (
+            t('devices.never')
+          ) : (
+            <>
+              <Typography variant="body2">{formatDate(d.last_seen, i18n.language)}</Typography>
+              <Typography variant="caption" color="text.secondary">
+                {new Date(d.last_seen).toLocaleTimeString(i18n.language)}
+              </Typography>
+            </>
+          ),
       },
       {
         id: 'actions',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EMPTY_FORM, filterParams, toFilters } from './filters';
+import { EMPTY_FORM, filterParams, formFromParams, formToParams, toFilters } from './filters';
 
 const NOW = Date.parse('2026-01-10T12:00:00Z');
 
@@ -48,5 +48,13 @@ describe('alert filters', () => {
       NOW,
     );
     expect(errors).toEqual({ src_port: true, dest_port: true, from: true });
+  });
+
+  it('round-trips through the URL, keeping other parameters and dropping unknown values', () => {
+    const form = { ...EMPTY_FORM, device: '3', signature: 'Zeus', range: '7d' as const };
+    const params = formToParams(form, new URLSearchParams('view=groups&src_ip=1.2.3.4'));
+    expect(params.toString()).toBe('view=groups&device=3&range=7d&signature=Zeus');
+    expect(formFromParams(params)).toEqual(form);
+    expect(formFromParams(new URLSearchParams('range=1y&acknowledged=maybe'))).toEqual(EMPTY_FORM);
   });
 });

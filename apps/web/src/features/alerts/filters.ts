@@ -117,3 +117,31 @@ export function filterParams(filters: AlertFilters): Record<string, string> {
 /** How many filters are in force, for the form's summary. */
 export const activeFilterCount = (filters: AlertFilters) =>
   Object.keys(filterParams(filters)).length;
+
+const FORM_KEYS = Object.keys(EMPTY_FORM) as (keyof FilterForm)[];
+const isRange = (value: string): value is RangeId => (RANGES as readonly string[]).includes(value);
+
+/** The filter form as read from the page's URL (?device=3&signature=2200073…). */
+export function formFromParams(params: URLSearchParams): FilterForm {
+  const form: FilterForm = { ...EMPTY_FORM };
+  for (const key of FORM_KEYS) {
+    const value = params.get(key);
+    if (value === null) continue;
+    if (key === 'range') {
+      if (isRange(value)) form.range = value;
+    } else if (key === 'acknowledged') {
+      if (value === 'true' || value === 'false') form.acknowledged = value;
+    } else form[key] = value;
+  }
+  return form;
+}
+
+/** The filter form written into the page's URL: only what differs from the empty form. */
+export function formToParams(form: FilterForm, params: URLSearchParams): URLSearchParams {
+  const next = new URLSearchParams(params);
+  for (const key of FORM_KEYS) {
+    if (form[key] === EMPTY_FORM[key]) next.delete(key);
+    else next.set(key, form[key]);
+  }
+  return next;
+}

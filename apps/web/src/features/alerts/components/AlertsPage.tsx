@@ -11,7 +11,7 @@ import { useLiveEvent } from '../../../lib/live-events';
 import { session } from '../../../lib/session';
 import { useStore } from '../../../lib/store';
 import { alertsKey } from '../api/keys';
-import { EMPTY_FORM, toFilters, type FilterForm } from '../filters';
+import { formFromParams, formToParams, toFilters, type FilterForm } from '../filters';
 import { AlertDrawer } from './AlertDrawer';
 import { AlertFiltersForm } from './AlertFiltersForm';
 import { AlertsHistogram } from './AlertsHistogram';
@@ -36,9 +36,22 @@ export function AlertsPage() {
   const client = useQueryClient();
   const [params, setParams] = useSearchParams();
   const view: View = isView(params.get('view')) ? (params.get('view') as View) : 'list';
-  const [form, setForm] = useState<FilterForm>(EMPTY_FORM);
-  const [filters, setFilters] = useState<AlertFilters>({});
+  // The filters live in the URL too (?device=&signature=…), so links and Back keep them.
+  const [form, setForm] = useState<FilterForm>(() => formFromParams(params));
+  const [filters, setFilters] = useState<AlertFilters>(
+    () => toFilters(formFromParams(params), Date.now()).filters,
+  );
   const [formVersion, setFormVersion] = useState(0);
+  // Back, Forward or a link changed the filters in the URL: show and apply them.
+  const urlForm = formFromParams(params);
+  const urlKey = JSON.stringify(urlForm);
+  const [seenUrl, setSeenUrl] = useState(urlKey);
+  if (urlKey !== seenUrl) {
+    setSeenUrl(urlKey);
+    setForm(urlForm);
+    setFilters(() => toFilters(urlForm, Date.now()).filters);
+    setFormVersion((v) => v + 1);
+  }
   const [openId, setOpenId] = useState<number | null>(null);
 
   // Agents send alerts in bursts: refetch what is shown at most every LIVE_INTERVAL_MS.
@@ -52,21 +65,30 @@ export function AlertsPage() {
       updated.set('view', next);
       return updated;
     });
-  const apply = (nextForm: FilterForm, nextFilters: AlertFilters) => {
+  const apply = (nextForm: FilterForm, nextFilters: AlertFilters, nextView: View = view) => {
     setForm(nextForm);
     setFilters(nextFilters);
+    setSeenUrl(JSON.stringify(nextForm));
+    setParams((previous) => {
+      const updated = formToParams(nextForm, previous);
+      updated.set('view', nextView);
+      return updated;
+    });
   };
   const showSignature = (sid: number) => {
     const nextForm = { ...form, signature: String(sid) };
-    apply(nextForm, toFilters(nextForm, Date.now()).filters);
+    apply(nextForm, toFilters(nextForm, Date.now()).filters, 'list');
     setFormVersion((v) => v + 1);
-    switchView('list');
   };
   const open = useCallback((alert: Alert) => setOpenId(alert.id), []);
 
   return (
     <PageShell title={t('nav.alerts')}>
-      <AlertFiltersForm key={formVersion} form={form} onApply={apply} />
+      <AlertFiltersForm
+        key={formVersion}
+        form={form}
+        onApply={(nextForm, nextFilters) => apply(nextForm, nextFilters)}
+      />
       <AlertsHistogram filters={filters} />
       <Box sx={{ borderBottom: 1, borderColor: 'divider', mb: 2 }}>
         <Tabs

@@ -1,7 +1,9 @@
 import { useState } from 'react';
+import { Link as RouterLink } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import MuiAlert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
 import Paper from '@mui/material/Paper';
 import Skeleton from '@mui/material/Skeleton';
 import Tab from '@mui/material/Tab';
@@ -12,6 +14,7 @@ import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Tabs from '@mui/material/Tabs';
 import Typography from '@mui/material/Typography';
+import NotificationsActiveIcon from '@mui/icons-material/NotificationsActive';
 import { DEVICE_ALERTS_SHOWN, type Device } from '@palisade/contract';
 import { apiErrorMessage } from '../../../lib/errors';
 import { useMonitoredDevice } from '../api/get-device';
@@ -126,6 +129,15 @@ function Summary({ device: d }: { device: Device }) {
           {d.name}
         </Typography>
         <DeviceStatusChips device={d} />
+        <Button
+          component={RouterLink}
+          to={`/alerts?device=${d.id}`}
+          size="small"
+          startIcon={<NotificationsActiveIcon />}
+          sx={{ marginInlineStart: 'auto' }}
+        >
+          {t('monitoring.allAlerts')}
+        </Button>
       </Box>
       <Box
         sx={{

@@ -6,7 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ADMIN, ROOT } from '../lib/env.mjs';
-import { assert, signIn, uniqueEmail, visible, waitForNotice } from '../lib/ui.mjs';
+import { assert, signIn, uniqueEmail, visible, waitForNotice, waitForPath } from '../lib/ui.mjs';
 
 const CORPUS = path.resolve(ROOT, '../shared/corpus');
 const EVE_FILE = path.join(CORPUS, 'eve/Menna-Islam__Zeus__eve.json');
@@ -270,6 +270,13 @@ export const tests = [
       assert.ok(disabled.version > after.version, `version ${after.version} → ${disabled.version}`);
       assert.doesNotMatch(disabled.rules, new RegExp(`sid:${sid};`));
       await stillSameDocument(alertsPage);
+
+      // From Monitoring to that device's alerts: the filter comes in the URL.
+      await page.getByRole('link', { name: 'All alerts of this device' }).click();
+      await waitForPath(page, '/alerts');
+      assert.equal(new URL(page.url()).searchParams.get('device'), String(agent.device.id));
+      await visible(page.getByTestId('alerts-total').getByText(`Alerts: ${REPLAYED}`));
+      await visible(page.getByRole('form', { name: 'Alert filters' }).getByText(name));
     },
   },
   {

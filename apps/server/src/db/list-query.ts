@@ -1,6 +1,6 @@
 import type { ListQuery } from '@palisade/contract';
 import { AppError } from '../lib/app-error.js';
-import type { SqlParam } from './client.js';
+import type { Queryable, SqlParam } from './client.js';
 
 /**
  * What a list may be sorted and filtered by. Keys are the API's field names; values are
@@ -131,3 +131,33 @@ const unknownFilter = (field: string, spec: ListSpec) =>
   ]);
 
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (char) => `\\${char}`);
+
+export interface PagedSource {
+  /** `SELECT … FROM …` of one row (joins included), without WHERE. */
+  select: string;
+  /** `FROM …` the count runs over (the joins the filters need). */
+  countFrom: string;
+  /** The organization scope, on $1: e.g. `u.org_id = $1`. */
+  scope: string;
+}
+
+/** One page of a list and its total, both under the same scope and filters. */
+export async function pagedList<Row>(
+  db: Queryable,
+  source: PagedSource,
+  sql: ListSql,
+): Promise<{ rows: Row[]; total: number }> {
+  const where = `${source.scope} AND ${sql.where}`;
+  const n = sql.params.length;
+  const [rows, count] = await Promise.all([
+    db.query<Row>(
+      `${source.select} WHERE ${where} ORDER BY ${sql.orderBy} LIMIT $${n + 1} OFFSET $${n + 2}`,
+      [...sql.params, sql.limit, sql.offset],
+    ),
+    db.query<{ total: number }>(
+      `SELECT count(*)::int AS total ${source.countFrom} WHERE ${where}`,
+      sql.params,
+    ),
+  ]);
+  return { rows, total: count[0]?.total ?? 0 };
+}

@@ -1,6 +1,6 @@
 import type { DeviceMetrics, DeviceNetwork } from '@palisade/contract';
 import type { Queryable } from '../../db/client.js';
-import type { ListSql, ListSpec } from '../../db/list-query.js';
+import { pagedList, type ListSql, type ListSpec } from '../../db/list-query.js';
 
 export interface DeviceRow {
   id: number;
@@ -78,20 +78,16 @@ export interface DeviceFields {
 }
 
 export const devicesRepository = {
-  async list(db: Queryable, sql: ListSql): Promise<{ rows: DeviceRow[]; total: number }> {
-    const where = `d.org_id = $1 AND ${sql.where}`;
-    const n = sql.params.length;
-    const [rows, count] = await Promise.all([
-      db.query<DeviceRow>(
-        `${SELECT_DEVICE} WHERE ${where} ORDER BY ${sql.orderBy} LIMIT $${n + 1} OFFSET $${n + 2}`,
-        [...sql.params, sql.limit, sql.offset],
-      ),
-      db.query<{ total: number }>(
-        `SELECT count(*)::int AS total FROM devices d LEFT JOIN policies p ON p.id = d.policy_id WHERE ${where}`,
-        sql.params,
-      ),
-    ]);
-    return { rows, total: count[0]?.total ?? 0 };
+  list(db: Queryable, sql: ListSql) {
+    return pagedList<DeviceRow>(
+      db,
+      {
+        select: SELECT_DEVICE,
+        countFrom: 'FROM devices d LEFT JOIN policies p ON p.id = d.policy_id',
+        scope: 'd.org_id = $1',
+      },
+      sql,
+    );
   },
 
   async find(db: Queryable, orgId: number, id: number): Promise<DeviceRow | undefined> {

@@ -9,7 +9,7 @@ import {
 } from '@palisade/contract';
 import type { z } from 'zod';
 import type { Database, Queryable } from '../../db/client.js';
-import { isUniqueViolation } from '../../db/errors.js';
+import { orConflict } from '../../db/errors.js';
 import { buildListSql } from '../../db/list-query.js';
 import { AppError, notFound } from '../../lib/app-error.js';
 import { hashSecret } from '../../lib/passwords.js';
@@ -78,15 +78,8 @@ export function createDevicesService(db: Database) {
     }
   }
 
-  async function named<T>(write: () => Promise<T>, name: string | undefined): Promise<T> {
-    try {
-      return await write();
-    } catch (error) {
-      if (isUniqueViolation(error))
-        throw new AppError('conflict', `A device named '${name ?? ''}' already exists`);
-      throw error;
-    }
-  }
+  const named = <T>(write: () => Promise<T>, name: string | undefined) =>
+    orConflict(write, `A device named '${name ?? ''}' already exists`);
 
   return {
     async list(principal: Principal, query: ListQuery): Promise<ListResponse<Device>> {

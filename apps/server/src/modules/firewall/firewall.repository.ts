@@ -1,6 +1,6 @@
 import type { ChainPolicies, FirewallRule } from '@palisade/contract';
 import type { Queryable } from '../../db/client.js';
-import type { ListSql, ListSpec } from '../../db/list-query.js';
+import { pagedList, type ListSql, type ListSpec } from '../../db/list-query.js';
 
 export interface RulesetRow {
   id: number;
@@ -29,20 +29,12 @@ export const RULESET_LIST_SPEC: ListSpec = {
 };
 
 export const firewallRepository = {
-  async list(db: Queryable, sql: ListSql): Promise<{ rows: RulesetRow[]; total: number }> {
-    const where = `s.org_id = $1 AND ${sql.where}`;
-    const n = sql.params.length;
-    const [rows, count] = await Promise.all([
-      db.query<RulesetRow>(
-        `${SELECT_RULESET} WHERE ${where} ORDER BY ${sql.orderBy} LIMIT $${n + 1} OFFSET $${n + 2}`,
-        [...sql.params, sql.limit, sql.offset],
-      ),
-      db.query<{ total: number }>(
-        `SELECT count(*)::int AS total FROM firewall_rulesets s WHERE ${where}`,
-        sql.params,
-      ),
-    ]);
-    return { rows, total: count[0]?.total ?? 0 };
+  list(db: Queryable, sql: ListSql) {
+    return pagedList<RulesetRow>(
+      db,
+      { select: SELECT_RULESET, countFrom: 'FROM firewall_rulesets s', scope: 's.org_id = $1' },
+      sql,
+    );
   },
 
   async find(db: Queryable, orgId: number, id: number): Promise<RulesetRow | undefined> {

@@ -6,7 +6,7 @@ import type {
 } from '@palisade/contract';
 import type { z } from 'zod';
 import type { Database, Queryable } from '../../db/client.js';
-import { isUniqueViolation } from '../../db/errors.js';
+import { orConflict } from '../../db/errors.js';
 import { buildListSql } from '../../db/list-query.js';
 import { AppError, notFound } from '../../lib/app-error.js';
 import { assertRole, type Principal } from '../../plugins/auth.js';
@@ -36,15 +36,8 @@ export function createFirewallService(db: Database) {
     if (!row) throw notFound('Ruleset');
     return row;
   }
-  async function named<T>(write: () => Promise<T>, name: string): Promise<T> {
-    try {
-      return await write();
-    } catch (error) {
-      if (isUniqueViolation(error))
-        throw new AppError('conflict', `A ruleset named '${name}' already exists`);
-      throw error;
-    }
-  }
+  const named = <T>(write: () => Promise<T>, name: string) =>
+    orConflict(write, `A ruleset named '${name}' already exists`);
 
   return {
     async list(principal: Principal, query: ListQuery): Promise<ListResponse<FirewallRuleset>> {

@@ -1,5 +1,5 @@
 import type { Queryable } from '../../db/client.js';
-import type { ListSql, ListSpec } from '../../db/list-query.js';
+import { pagedList, type ListSql, type ListSpec } from '../../db/list-query.js';
 
 export interface GroupRow {
   id: number;
@@ -28,20 +28,12 @@ export const GROUP_LIST_SPEC: ListSpec = {
 };
 
 export const groupsRepository = {
-  async list(db: Queryable, sql: ListSql): Promise<{ rows: GroupRow[]; total: number }> {
-    const where = `g.org_id = $1 AND ${sql.where}`;
-    const n = sql.params.length;
-    const [rows, count] = await Promise.all([
-      db.query<GroupRow>(
-        `${SELECT_GROUP} WHERE ${where} ORDER BY ${sql.orderBy} LIMIT $${n + 1} OFFSET $${n + 2}`,
-        [...sql.params, sql.limit, sql.offset],
-      ),
-      db.query<{ total: number }>(
-        `SELECT count(*)::int AS total FROM rule_groups g WHERE ${where}`,
-        sql.params,
-      ),
-    ]);
-    return { rows, total: count[0]?.total ?? 0 };
+  list(db: Queryable, sql: ListSql) {
+    return pagedList<GroupRow>(
+      db,
+      { select: SELECT_GROUP, countFrom: 'FROM rule_groups g', scope: 'g.org_id = $1' },
+      sql,
+    );
   },
 
   async find(db: Queryable, orgId: number, id: number): Promise<GroupRow | undefined> {

@@ -7,7 +7,7 @@ import type {
 } from '@palisade/contract';
 import type { z } from 'zod';
 import type { Database, Queryable } from '../../db/client.js';
-import { isUniqueViolation } from '../../db/errors.js';
+import { orConflict } from '../../db/errors.js';
 import { buildListSql } from '../../db/list-query.js';
 import { AppError, notFound } from '../../lib/app-error.js';
 import { assertRole, type Principal } from '../../plugins/auth.js';
@@ -39,15 +39,8 @@ export function createGroupsService(db: Database) {
     if ((await repo.countOwnedRules(tx, orgId, unique)) !== unique.length) throw notFound('Rule');
   }
 
-  async function named<T>(write: () => Promise<T>, name: string | undefined): Promise<T> {
-    try {
-      return await write();
-    } catch (error) {
-      if (isUniqueViolation(error))
-        throw new AppError('conflict', `A group named '${name ?? ''}' already exists`);
-      throw error;
-    }
-  }
+  const named = <T>(write: () => Promise<T>, name: string | undefined) =>
+    orConflict(write, `A group named '${name ?? ''}' already exists`);
 
   return {
     async list(principal: Principal, query: ListQuery): Promise<ListResponse<RuleGroup>> {

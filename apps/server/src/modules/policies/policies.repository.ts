@@ -1,6 +1,6 @@
 import type { OverrideAction, PolicyMatcher, Threshold } from '@palisade/contract';
 import type { Queryable } from '../../db/client.js';
-import type { ListSql, ListSpec } from '../../db/list-query.js';
+import { pagedList, type ListSql, type ListSpec } from '../../db/list-query.js';
 import type { RenderableRule } from './policy-render.js';
 
 export interface PolicyRow {
@@ -43,20 +43,12 @@ export const POLICY_LIST_SPEC: ListSpec = {
 };
 
 export const policiesRepository = {
-  async list(db: Queryable, sql: ListSql): Promise<{ rows: PolicyRow[]; total: number }> {
-    const where = `p.org_id = $1 AND ${sql.where}`;
-    const n = sql.params.length;
-    const [rows, count] = await Promise.all([
-      db.query<PolicyRow>(
-        `${SELECT_POLICY} WHERE ${where} ORDER BY ${sql.orderBy} LIMIT $${n + 1} OFFSET $${n + 2}`,
-        [...sql.params, sql.limit, sql.offset],
-      ),
-      db.query<{ total: number }>(
-        `SELECT count(*)::int AS total FROM policies p WHERE ${where}`,
-        sql.params,
-      ),
-    ]);
-    return { rows, total: count[0]?.total ?? 0 };
+  list(db: Queryable, sql: ListSql) {
+    return pagedList<PolicyRow>(
+      db,
+      { select: SELECT_POLICY, countFrom: 'FROM policies p', scope: 'p.org_id = $1' },
+      sql,
+    );
   },
 
   async find(db: Queryable, orgId: number, id: number): Promise<PolicyRow | undefined> {

@@ -11,7 +11,7 @@ import {
 } from '@palisade/contract';
 import type { z } from 'zod';
 import type { Database, Queryable } from '../../db/client.js';
-import { isUniqueViolation } from '../../db/errors.js';
+import { orConflict } from '../../db/errors.js';
 import { buildListSql } from '../../db/list-query.js';
 import { AppError, notFound } from '../../lib/app-error.js';
 import { assertRole, type Principal } from '../../plugins/auth.js';
@@ -154,13 +154,10 @@ export function createPoliciesService(db: Database) {
   }
 
   async function write(tx: Queryable, orgId: number, id: number, changes: Changes) {
-    try {
-      await repo.updateFields(tx, id, changes);
-    } catch (error) {
-      if (isUniqueViolation(error))
-        throw new AppError('conflict', `A policy named '${changes.name ?? ''}' already exists`);
-      throw error;
-    }
+    await orConflict(
+      () => repo.updateFields(tx, id, changes),
+      `A policy named '${changes.name ?? ''}' already exists`,
+    );
     if (changes.group_ids) await repo.setGroups(tx, id, [...new Set(changes.group_ids)]);
     if (changes.overrides) await repo.setOverrides(tx, id, changes.overrides);
     if (changes.matchers) await repo.setMatchers(tx, id, changes.matchers);
@@ -197,14 +194,10 @@ export function createPoliciesService(db: Database) {
       assertRole(principal, ...EDITORS);
       return db.transaction(async (tx) => {
         await assertOwned(tx, principal, body);
-        let id: number;
-        try {
-          id = await repo.insert(tx, principal.orgId, body);
-        } catch (error) {
-          if (isUniqueViolation(error))
-            throw new AppError('conflict', `A policy named '${body.name}' already exists`);
-          throw error;
-        }
+        const id = await orConflict(
+          () => repo.insert(tx, principal.orgId, body),
+          `A policy named '${body.name}' already exists`,
+        );
         // Whoever restricts a new policy stays among its editors.
         const editors = body.restricted
           ? [...new Set([...body.editors, principal.userId])]

@@ -1,5 +1,5 @@
 import type { Queryable } from '../../db/client.js';
-import type { ListSql, ListSpec } from '../../db/list-query.js';
+import { pagedList, type ListSql, type ListSpec } from '../../db/list-query.js';
 
 export interface ProfileRow {
   id: number;
@@ -27,20 +27,12 @@ export const PROFILE_LIST_SPEC: ListSpec = {
 };
 
 export const profilesRepository = {
-  async list(db: Queryable, sql: ListSql): Promise<{ rows: ProfileRow[]; total: number }> {
-    const where = `f.org_id = $1 AND ${sql.where}`;
-    const n = sql.params.length;
-    const [rows, count] = await Promise.all([
-      db.query<ProfileRow>(
-        `${SELECT_PROFILE} WHERE ${where} ORDER BY ${sql.orderBy} LIMIT $${n + 1} OFFSET $${n + 2}`,
-        [...sql.params, sql.limit, sql.offset],
-      ),
-      db.query<{ total: number }>(
-        `SELECT count(*)::int AS total FROM device_profiles f WHERE ${where}`,
-        sql.params,
-      ),
-    ]);
-    return { rows, total: count[0]?.total ?? 0 };
+  list(db: Queryable, sql: ListSql) {
+    return pagedList<ProfileRow>(
+      db,
+      { select: SELECT_PROFILE, countFrom: 'FROM device_profiles f', scope: 'f.org_id = $1' },
+      sql,
+    );
   },
 
   async find(db: Queryable, orgId: number, id: number): Promise<ProfileRow | undefined> {

@@ -7,7 +7,7 @@ import type {
 } from '@palisade/contract';
 import type { z } from 'zod';
 import type { Database, Queryable } from '../../db/client.js';
-import { isUniqueViolation } from '../../db/errors.js';
+import { orConflict } from '../../db/errors.js';
 import { buildListSql } from '../../db/list-query.js';
 import { AppError, notFound } from '../../lib/app-error.js';
 import { assertRole, type Principal } from '../../plugins/auth.js';
@@ -42,15 +42,8 @@ export function createProfilesService(db: Database) {
     if (!row) throw notFound('Profile');
     return row;
   }
-  async function named<T>(write: () => Promise<T>, name: string | undefined): Promise<T> {
-    try {
-      return await write();
-    } catch (error) {
-      if (isUniqueViolation(error))
-        throw new AppError('conflict', `A profile named '${name ?? ''}' already exists`);
-      throw error;
-    }
-  }
+  const named = <T>(write: () => Promise<T>, name: string | undefined) =>
+    orConflict(write, `A profile named '${name ?? ''}' already exists`);
 
   return {
     async list(principal: Principal, query: ListQuery): Promise<ListResponse<DeviceProfile>> {

@@ -1,5 +1,5 @@
 import type { Queryable } from '../../db/client.js';
-import type { ListSql, ListSpec } from '../../db/list-query.js';
+import { pagedList, type ListSql, type ListSpec } from '../../db/list-query.js';
 
 export interface RuleRow {
   id: number;
@@ -114,20 +114,12 @@ export const RULE_LIST_SPEC: ListSpec = {
 };
 
 export const rulesRepository = {
-  async list(db: Queryable, sql: ListSql): Promise<{ rows: RuleRow[]; total: number }> {
-    const where = `r.org_id = $1 AND ${sql.where}`;
-    const n = sql.params.length;
-    const [rows, count] = await Promise.all([
-      db.query<RuleRow>(
-        `SELECT ${SUMMARY_COLUMNS} ${FROM} WHERE ${where} ORDER BY ${sql.orderBy} LIMIT $${n + 1} OFFSET $${n + 2}`,
-        [...sql.params, sql.limit, sql.offset],
-      ),
-      db.query<{ total: number }>(
-        `SELECT count(*)::int AS total ${FROM} WHERE ${where}`,
-        sql.params,
-      ),
-    ]);
-    return { rows, total: count[0]?.total ?? 0 };
+  list(db: Queryable, sql: ListSql) {
+    return pagedList<RuleRow>(
+      db,
+      { select: `SELECT ${SUMMARY_COLUMNS} ${FROM}`, countFrom: FROM, scope: 'r.org_id = $1' },
+      sql,
+    );
   },
 
   async details(db: Queryable, orgId: number, ids: number[]): Promise<RuleDetailRow[]> {

@@ -1,6 +1,6 @@
 import type { Role } from '@palisade/contract';
 import type { Queryable } from '../../db/client.js';
-import type { ListSql, ListSpec } from '../../db/list-query.js';
+import { pagedList, type ListSql, type ListSpec } from '../../db/list-query.js';
 
 export interface UserRow {
   id: number;
@@ -81,20 +81,12 @@ export const usersRepository = {
     return row;
   },
 
-  async list(db: Queryable, sql: ListSql): Promise<{ rows: UserRow[]; total: number }> {
-    const where = `u.org_id = $1 AND ${sql.where}`;
-    const [rows, count] = await Promise.all([
-      db.query<UserRow>(
-        `${SELECT_USER} WHERE ${where} ORDER BY ${sql.orderBy}
-          LIMIT $${sql.params.length + 1} OFFSET $${sql.params.length + 2}`,
-        [...sql.params, sql.limit, sql.offset],
-      ),
-      db.query<{ total: number }>(
-        `SELECT count(*)::int AS total FROM users u WHERE ${where}`,
-        sql.params,
-      ),
-    ]);
-    return { rows, total: count[0]?.total ?? 0 };
+  list(db: Queryable, sql: ListSql) {
+    return pagedList<UserRow>(
+      db,
+      { select: SELECT_USER, countFrom: 'FROM users u', scope: 'u.org_id = $1' },
+      sql,
+    );
   },
 
   async insert(db: Queryable, user: NewUser): Promise<number> {

@@ -8,7 +8,7 @@ import type {
 import { type ListResponse, type User } from '@palisade/contract';
 import type { z } from 'zod';
 import type { Database, Queryable } from '../../db/client.js';
-import { isUniqueViolation } from '../../db/errors.js';
+import { orConflict } from '../../db/errors.js';
 import { buildListSql } from '../../db/list-query.js';
 import { AppError, notFound } from '../../lib/app-error.js';
 import { hashSecret, verifySecret } from '../../lib/passwords.js';
@@ -52,15 +52,6 @@ export function createUsersService(db: Database) {
     }
   }
 
-  async function writeOrConflict<T>(write: () => Promise<T>, message: string): Promise<T> {
-    try {
-      return await write();
-    } catch (error) {
-      if (isUniqueViolation(error)) throw new AppError('conflict', message);
-      throw error;
-    }
-  }
-
   return {
     me: (principal: Principal) => reload(principal.userId),
 
@@ -77,7 +68,7 @@ export function createUsersService(db: Database) {
         }
         patch.passwordHash = await hashSecret(body.password);
       }
-      await writeOrConflict(
+      await orConflict(
         () => repo.update(db, row.id, patch),
         'The user with this e-mail already exists',
       );
@@ -102,7 +93,7 @@ export function createUsersService(db: Database) {
     async create(principal: Principal, body: z.output<typeof UserCreate>): Promise<User> {
       assertRole(principal, 'Administrator');
       const passwordHash = await hashSecret(body.password);
-      const id = await writeOrConflict(
+      const id = await orConflict(
         () =>
           repo.insert(db, {
             orgId: principal.orgId,
@@ -132,7 +123,7 @@ export function createUsersService(db: Database) {
           role: body.role ?? target.role,
           isActive: body.is_active ?? target.is_active,
         });
-        await writeOrConflict(
+        await orConflict(
           () =>
             repo.update(tx, id, {
               email: body.email,
@@ -166,7 +157,7 @@ export function createUsersService(db: Database) {
       const id = await db
         .transaction(async (tx) => {
           const orgId = await repo.insertOrganization(tx, body.organization, false);
-          return writeOrConflict(
+          return orConflict(
             () =>
               repo.insert(tx, {
                 orgId,

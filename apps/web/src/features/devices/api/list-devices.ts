@@ -37,3 +37,15 @@ export const allDevicesQueryOptions = devicesListQueryOptions({
   filter: '',
   sorting: [{ id: 'name', desc: false }],
 });
+
+/** Merges a saved device into a loaded list by id (spec §4); a new one joins the end. */
+export function mergeDevice(
+  list: ListResponse<Device> | undefined,
+  device: Device,
+): ListResponse<Device> | undefined {
+  if (list === undefined) return list;
+  const exists = list.data.some((d) => d.id === device.id);
+  return exists
+    ? { ...list, data: list.data.map((d) => (d.id === device.id ? device : d)) }
+    : { data: [...list.data, device], recordsTotal: list.recordsTotal + 1 };
+}

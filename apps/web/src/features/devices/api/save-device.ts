@@ -1,8 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { Device, DeviceUpdate, DeviceWrite } from '@palisade/contract';
+import type { Device, DeviceUpdate, DeviceWrite, ListResponse } from '@palisade/contract';
 import type { z } from 'zod';
 import { call, http } from '../../../lib/api-client';
-import { devicesListKey } from './list-devices';
+import { devicesListKey, mergeDevice } from './list-devices';
 
 export type DeviceSave =
   | { id?: undefined; body: z.input<typeof DeviceWrite> }
@@ -18,7 +18,12 @@ export function useSaveDevice() {
           ? http.post('devices/', { json: save.body }).json<Device>()
           : http.put(`devices/${save.id}`, { json: save.body }).json<Device>(),
       ),
-    // Lists are filtered and sorted by the server, so every loaded one is fetched again.
-    onSuccess: () => client.invalidateQueries({ queryKey: devicesListKey }),
+    onSuccess: async (device) => {
+      // Merged by id at once (spec §4); then read again, since the server filters and sorts.
+      client.setQueriesData<ListResponse<Device>>({ queryKey: devicesListKey }, (list) =>
+        mergeDevice(list, device),
+      );
+      await client.invalidateQueries({ queryKey: devicesListKey });
+    },
   });
 }

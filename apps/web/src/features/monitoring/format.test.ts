@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { formatBytes, formatPercent, formatRate, isWindowId } from './format';
+import { monitorLimit } from './api/device-monitor';
+import { WINDOWS, formatBytes, formatPercent, formatRate, isWindowId } from './format';
 
 describe('monitoring formats', () => {
   it('scales bytes to decimal units', () => {
@@ -18,5 +19,10 @@ describe('monitoring formats', () => {
   it('knows its windows', () => {
     expect(isWindowId('6h')).toBe(true);
     expect(isWindowId('2h')).toBe(false);
+  });
+
+  it('asks for enough samples to cover every window at 30 s heartbeats', () => {
+    for (const w of WINDOWS) expect(monitorLimit(w.ms)).toBeGreaterThanOrEqual(w.ms / 30_000);
+    expect(monitorLimit(7 * 86_400_000)).toBe(100_000);
   });
 });

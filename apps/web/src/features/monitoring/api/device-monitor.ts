@@ -7,8 +7,12 @@ import { monitoringKey } from './keys';
 export type DeviceMonitorData = z.infer<typeof DeviceMonitor>;
 export type MetricSample = DeviceMonitorData['data'][number];
 
-/** Samples asked for at most: one per pixel of a wide chart is plenty. */
-export const MONITOR_LIMIT = 5000;
+/**
+ * Samples asked for: the server returns the newest `limit` of the window, so the limit must
+ * cover the whole window. Heartbeats come every 30 s by default; this allows one per 5 s,
+ * within the API's maximum of 100,000.
+ */
+export const monitorLimit = (windowMs: number) => Math.min(100_000, Math.ceil(windowMs / 5000));
 
 /** GET /devicemonitor/{id}?since=<ISO>&limit=N : metric samples, oldest first. */
 export const deviceMonitorQueryOptions = (deviceId: number, windowMs: number) =>
@@ -20,7 +24,7 @@ export const deviceMonitorQueryOptions = (deviceId: number, windowMs: number) =>
           .get(`devicemonitor/${deviceId}`, {
             searchParams: {
               since: new Date(Date.now() - windowMs).toISOString(),
-              limit: String(MONITOR_LIMIT),
+              limit: String(monitorLimit(windowMs)),
             },
             signal,
           })

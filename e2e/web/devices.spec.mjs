@@ -56,6 +56,33 @@ export const tests = [
         assert.match(await listed.textContent(), new RegExp(variable));
       }
       await shot('profiles');
+
+      await listed.getByRole('button', { name: `Delete ${name}` }).click();
+      await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
+      await waitForNotice(page, 'Profile deleted');
+      await listed.waitFor({ state: 'detached' });
+    },
+  },
+  {
+    name: 'profiles: one a device uses is not deleted',
+    async run({ page, api, baseUrl }) {
+      const token = await api.token(ADMIN.email, ADMIN.password);
+      const profile = await apiCall(baseUrl, token, 'POST', 'deviceconfigurationprofiles/', {
+        name: `Kept ${Date.now().toString(36)}`,
+        variables: { HOME_NET: '10.9.0.0/16' },
+      });
+      await apiCall(baseUrl, token, 'POST', 'devices/', {
+        name: `keeper-${Date.now().toString(36)}`,
+        password: 'profile-device-pw-1',
+        profile_id: profile.id,
+      });
+      await signIn(page);
+      await page.goto('/firewall?tab=profiles');
+      const row = page.getByRole('row', { name: new RegExp(profile.name) });
+      await row.getByRole('button', { name: `Delete ${profile.name}` }).click();
+      await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
+      await waitForNotice(page, 'Devices use this profile');
+      await visible(row);
     },
   },
   {

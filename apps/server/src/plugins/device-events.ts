@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Queryable } from '../db/client.js';
+import { notifyConsole } from './console-events.js';
 
 /** NOTIFY channel: the payload is the organization whose devices may run something new. */
 export const DEVICE_CHANNEL = 'palisade_devices';
@@ -33,8 +34,10 @@ export class DeviceEventHub {
   }
 }
 
+/** Agents re-read their versions; consoles refresh their device views (versions, pending). */
 export async function notifyDevices(tx: Queryable, orgId: number): Promise<void> {
   await tx.query('SELECT pg_notify($1, $2)', [DEVICE_CHANNEL, String(orgId)]);
+  await notifyConsole(tx, orgId, 'devices');
 }
 
 declare module 'fastify' {

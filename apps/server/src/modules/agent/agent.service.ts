@@ -151,8 +151,10 @@ export function createAgentService(ctx: AppContext) {
         time: Number.isNaN(Date.parse(line.time)) ? now : line.time,
       }));
       return db.transaction(async (tx) => {
-        if (await repo.claimBatch(tx, 'logs_ack', device.deviceId, seq))
+        if (await repo.claimBatch(tx, 'logs_ack', device.deviceId, seq)) {
           await repo.insertLogs(tx, device.deviceId, stamped);
+          await notifyConsole(tx, device.orgId, 'devices');
+        }
         return { ack: await repo.ack(tx, 'logs_ack', device.deviceId) };
       });
     },

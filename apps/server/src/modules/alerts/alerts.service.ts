@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import type { Database } from '../../db/client.js';
 import { AppError, notFound } from '../../lib/app-error.js';
 import { assertRole, type Principal } from '../../plugins/auth.js';
+import { notifyConsole } from '../../plugins/console-events.js';
 import { createPoliciesService } from '../policies/policies.service.js';
 import { cursorOf } from './alert-filters.js';
 import { alertsRepository as repo, type AlertRow } from './alerts.repository.js';
@@ -106,13 +107,18 @@ export function createAlertsService(db: Database) {
 
     async acknowledge(principal: Principal, ids: number[], acknowledged: boolean) {
       assertRole(principal, 'Administrator', 'Operator');
-      const changed = await repo.acknowledge(
-        db,
-        principal.orgId,
-        ids,
-        principal.userId,
-        acknowledged,
-      );
+      const changed = await db.transaction(async (tx) => {
+        const count = await repo.acknowledge(
+          tx,
+          principal.orgId,
+          ids,
+          principal.userId,
+          acknowledged,
+        );
+        // Other consoles show the new state live.
+        await notifyConsole(tx, principal.orgId, 'alerts');
+        return count;
+      });
       return { msg: `${changed} alert(s) ${acknowledged ? 'acknowledged' : 'reopened'}` };
     },
 

@@ -60,6 +60,7 @@ export const DEVICE_LIST_SPEC: ListSpec = {
     update_pending: { sql: PENDING, type: 'bool' },
     policy_id: { sql: 'd.policy_id', type: 'int' },
     profile_id: { sql: 'd.profile_id', type: 'int' },
+    firewall_id: { sql: 'd.firewall_id', type: 'int' },
   },
   searchable: ['d.name', 'd.description', 'd.address', 'd.city', 'd.last_error'],
   defaultSort: 'd.id ASC',

@@ -154,6 +154,7 @@ export function createDevicesService(db: Database) {
       await db.transaction(async (tx) => {
         await load(tx, principal.orgId, id);
         await repo.delete(tx, id);
+        await notifyDevices(tx, principal.orgId);
       });
     },
 

@@ -117,6 +117,7 @@ export const rulesRoutes: FastifyPluginAsyncZod = async (app) => {
         throw new AppError('bad_request', 'Send the rule files as multipart/form-data');
       }
       const uploads: UnpackedUpload[] = [];
+      let received = 0;
       for await (const part of request.files()) {
         let bytes: Buffer;
         try {
@@ -129,6 +130,14 @@ export const rulesRoutes: FastifyPluginAsyncZod = async (app) => {
             );
           }
           throw error;
+        }
+        // Each file has its own limit; the whole upload has one too, so 50 files cannot add up.
+        received += bytes.length;
+        if (received > MAX_UPLOAD_BYTES) {
+          throw new AppError(
+            'payload_too_large',
+            `The upload is larger than the ${MAX_UPLOAD_BYTES / 1024 / 1024} MiB limit`,
+          );
         }
         uploads.push(await unpackUpload(part.filename, bytes));
       }

@@ -80,6 +80,9 @@ export function principalOf(request: FastifyRequest): Principal {
   return request.principal;
 }
 
+/** Roles that may change the fleet's configuration (everything but user management). */
+export const EDITOR_ROLES = ['Administrator', 'Operator'] as const;
+
 export function assertRole(principal: Principal, ...allowed: Role[]): void {
   if (!allowed.includes(principal.role)) throw new AppError('forbidden', 'Not enough privileges');
 }

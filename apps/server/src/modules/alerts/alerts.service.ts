@@ -2,7 +2,7 @@ import type { Alert, AlertDetail, AlertFilters, AlertTune } from '@palisade/cont
 import type { z } from 'zod';
 import type { Database } from '../../db/client.js';
 import { AppError, notFound } from '../../lib/app-error.js';
-import { assertRole, type Principal } from '../../plugins/auth.js';
+import { assertRole, EDITOR_ROLES, type Principal } from '../../plugins/auth.js';
 import { notifyConsole } from '../../plugins/console-events.js';
 import { createPoliciesService } from '../policies/policies.service.js';
 import { cursorOf } from './alert-filters.js';
@@ -106,7 +106,7 @@ export function createAlertsService(db: Database) {
     },
 
     async acknowledge(principal: Principal, ids: number[], acknowledged: boolean) {
-      assertRole(principal, 'Administrator', 'Operator');
+      assertRole(principal, ...EDITOR_ROLES);
       const changed = await db.transaction(async (tx) => {
         const count = await repo.acknowledge(
           tx,

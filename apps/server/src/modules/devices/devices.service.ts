@@ -13,7 +13,7 @@ import { orConflict } from '../../db/errors.js';
 import { buildListSql } from '../../db/list-query.js';
 import { AppError, notFound } from '../../lib/app-error.js';
 import { hashSecret } from '../../lib/passwords.js';
-import { assertRole, type Principal } from '../../plugins/auth.js';
+import { assertRole, EDITOR_ROLES, type Principal } from '../../plugins/auth.js';
 import { notifyDevices } from '../../plugins/device-events.js';
 import { refreshDeviceConfigs, renderDeviceConfig } from './device-config.js';
 import { routeProblems } from './routes-check.js';
@@ -23,7 +23,6 @@ import {
   type DeviceRow,
 } from './devices.repository.js';
 
-const EDITORS = ['Administrator', 'Operator'] as const;
 const LOG_LINES_SHOWN = 500;
 
 export function presentDevice(row: DeviceRow): Device {
@@ -94,7 +93,7 @@ export function createDevicesService(db: Database) {
       presentDevice(await load(db, principal.orgId, id)),
 
     async create(principal: Principal, body: z.output<typeof DeviceWrite>): Promise<Device> {
-      assertRole(principal, ...EDITORS);
+      assertRole(principal, ...EDITOR_ROLES);
       const passwordHash = await hashSecret(body.password);
       return db.transaction(async (tx) => {
         await assertAssignable(tx, principal.orgId, body);
@@ -123,7 +122,7 @@ export function createDevicesService(db: Database) {
       id: number,
       body: z.output<typeof DeviceUpdate>,
     ): Promise<Device> {
-      assertRole(principal, ...EDITORS);
+      assertRole(principal, ...EDITOR_ROLES);
       const passwordHash =
         body.password === undefined ? undefined : await hashSecret(body.password);
       return db.transaction(async (tx) => {
@@ -150,7 +149,7 @@ export function createDevicesService(db: Database) {
     },
 
     async remove(principal: Principal, id: number): Promise<void> {
-      assertRole(principal, ...EDITORS);
+      assertRole(principal, ...EDITOR_ROLES);
       await db.transaction(async (tx) => {
         await load(tx, principal.orgId, id);
         await repo.delete(tx, id);
@@ -160,7 +159,7 @@ export function createDevicesService(db: Database) {
 
     /** GET /deviceupdate/{id}: the device re-pulls and re-applies everything. */
     async flush(principal: Principal, id: number): Promise<void> {
-      assertRole(principal, ...EDITORS);
+      assertRole(principal, ...EDITOR_ROLES);
       await db.transaction(async (tx) => {
         await load(tx, principal.orgId, id);
         await repo.requestFlush(tx, id);
@@ -179,7 +178,7 @@ export function createDevicesService(db: Database) {
       id: number,
       network: DeviceNetwork,
     ): Promise<DeviceNetwork> {
-      assertRole(principal, ...EDITORS);
+      assertRole(principal, ...EDITOR_ROLES);
       const problems = routeProblems(network);
       if (problems.length > 0)
         throw new AppError('validation_failed', problems[0]?.msg ?? 'Invalid routes', problems);

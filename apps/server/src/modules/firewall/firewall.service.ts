@@ -9,7 +9,7 @@ import type { Database, Queryable } from '../../db/client.js';
 import { orConflict } from '../../db/errors.js';
 import { buildListSql } from '../../db/list-query.js';
 import { AppError, notFound } from '../../lib/app-error.js';
-import { assertRole, type Principal } from '../../plugins/auth.js';
+import { assertRole, EDITOR_ROLES, type Principal } from '../../plugins/auth.js';
 import { refreshDeviceConfigs } from '../devices/device-config.js';
 import { checkRuleset } from './firewall-render.js';
 import {
@@ -17,8 +17,6 @@ import {
   firewallRepository as repo,
   type RulesetRow,
 } from './firewall.repository.js';
-
-const EDITORS = ['Administrator', 'Operator'] as const;
 
 const present = (row: RulesetRow): FirewallRuleset => ({
   id: row.id,
@@ -54,7 +52,7 @@ export function createFirewallService(db: Database) {
       principal: Principal,
       body: z.output<typeof FirewallRulesetWrite>,
     ): Promise<FirewallRuleset> {
-      assertRole(principal, ...EDITORS);
+      assertRole(principal, ...EDITOR_ROLES);
       checkRuleset(body.rules);
       return db.transaction(async (tx) => {
         const id = await named(() => repo.insert(tx, principal.orgId, body), body.name);
@@ -68,7 +66,7 @@ export function createFirewallService(db: Database) {
       id: number,
       body: z.output<typeof FirewallRulesetWrite>,
     ): Promise<FirewallRuleset> {
-      assertRole(principal, ...EDITORS);
+      assertRole(principal, ...EDITOR_ROLES);
       checkRuleset(body.rules);
       return db.transaction(async (tx) => {
         await load(tx, principal.orgId, id);
@@ -80,7 +78,7 @@ export function createFirewallService(db: Database) {
     },
 
     async remove(principal: Principal, id: number): Promise<void> {
-      assertRole(principal, ...EDITORS);
+      assertRole(principal, ...EDITOR_ROLES);
       await db.transaction(async (tx) => {
         const row = await load(tx, principal.orgId, id);
         if (row.device_count > 0)

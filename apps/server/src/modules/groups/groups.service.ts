@@ -10,11 +10,9 @@ import type { Database, Queryable } from '../../db/client.js';
 import { orConflict } from '../../db/errors.js';
 import { buildListSql } from '../../db/list-query.js';
 import { AppError, notFound } from '../../lib/app-error.js';
-import { assertRole, type Principal } from '../../plugins/auth.js';
+import { assertRole, EDITOR_ROLES, type Principal } from '../../plugins/auth.js';
 import { refreshPolicyVersions } from '../policies/policies.service.js';
 import { GROUP_LIST_SPEC, groupsRepository as repo, type GroupRow } from './groups.repository.js';
-
-const EDITORS = ['Administrator', 'Operator'] as const;
 
 const present = (row: GroupRow): RuleGroup => ({
   id: row.id,
@@ -52,7 +50,7 @@ export function createGroupsService(db: Database) {
     },
 
     async create(principal: Principal, body: z.output<typeof RuleGroupCreate>): Promise<RuleGroup> {
-      assertRole(principal, ...EDITORS);
+      assertRole(principal, ...EDITOR_ROLES);
       return db.transaction(async (tx) => {
         await assertOwnRules(tx, principal.orgId, body.rule_ids);
         const id = await named(
@@ -69,7 +67,7 @@ export function createGroupsService(db: Database) {
       id: number,
       body: z.output<typeof RuleGroupUpdate>,
     ): Promise<RuleGroup> {
-      assertRole(principal, ...EDITORS);
+      assertRole(principal, ...EDITOR_ROLES);
       return db.transaction(async (tx) => {
         await load(tx, principal.orgId, id);
         await assertOwnRules(tx, principal.orgId, [
@@ -89,7 +87,7 @@ export function createGroupsService(db: Database) {
     },
 
     async remove(principal: Principal, id: number): Promise<void> {
-      assertRole(principal, ...EDITORS);
+      assertRole(principal, ...EDITOR_ROLES);
       await db.transaction(async (tx) => {
         const group = await load(tx, principal.orgId, id);
         const usedBy = await repo.policiesUsing(tx, id);

@@ -14,7 +14,7 @@ import type { Database, Queryable } from '../../db/client.js';
 import { orConflict } from '../../db/errors.js';
 import { buildListSql } from '../../db/list-query.js';
 import { AppError, notFound } from '../../lib/app-error.js';
-import { assertRole, type Principal } from '../../plugins/auth.js';
+import { assertRole, EDITOR_ROLES, type Principal } from '../../plugins/auth.js';
 import { notifyDevices } from '../../plugins/device-events.js';
 import { compileMatcher, parseConfFile, regexError } from './policy-matchers.js';
 import { renderPolicy } from './policy-render.js';
@@ -25,7 +25,6 @@ import {
   type PolicyRow,
 } from './policies.repository.js';
 
-const EDITORS = ['Administrator', 'Operator'] as const;
 type Changes = Partial<z.output<typeof PolicyWrite>>;
 
 export interface UploadedPolicyFile {
@@ -168,7 +167,7 @@ export function createPoliciesService(db: Database) {
   }
 
   async function editable(tx: Queryable, principal: Principal, id: number) {
-    assertRole(principal, ...EDITORS);
+    assertRole(principal, ...EDITOR_ROLES);
     const row = await load(tx, principal, id);
     const { editors } = await repo.parts(tx, id);
     if (!canEdit(principal, row, editors))
@@ -191,7 +190,7 @@ export function createPoliciesService(db: Database) {
     get: (principal: Principal, id: number) => view(db, principal, id),
 
     async create(principal: Principal, body: z.output<typeof PolicyWrite>): Promise<Policy> {
-      assertRole(principal, ...EDITORS);
+      assertRole(principal, ...EDITOR_ROLES);
       return db.transaction(async (tx) => {
         await assertOwned(tx, principal, body);
         const id = await orConflict(

@@ -10,7 +10,7 @@ import type { Database, Queryable } from '../../db/client.js';
 import { orConflict } from '../../db/errors.js';
 import { buildListSql } from '../../db/list-query.js';
 import { AppError, notFound } from '../../lib/app-error.js';
-import { assertRole, type Principal } from '../../plugins/auth.js';
+import { assertRole, EDITOR_ROLES, type Principal } from '../../plugins/auth.js';
 import { refreshDeviceConfigs } from '../devices/device-config.js';
 import { variableProblems } from './profile-variables.js';
 import {
@@ -18,8 +18,6 @@ import {
   profilesRepository as repo,
   type ProfileRow,
 } from './profiles.repository.js';
-
-const EDITORS = ['Administrator', 'Operator'] as const;
 
 const present = (row: ProfileRow): DeviceProfile => ({
   id: row.id,
@@ -58,7 +56,7 @@ export function createProfilesService(db: Database) {
       principal: Principal,
       body: z.output<typeof DeviceProfileWrite>,
     ): Promise<DeviceProfile> {
-      assertRole(principal, ...EDITORS);
+      assertRole(principal, ...EDITOR_ROLES);
       assertValid(body.variables);
       return db.transaction(async (tx) => {
         const id = await named(() => repo.insert(tx, principal.orgId, body), body.name);
@@ -71,18 +69,20 @@ export function createProfilesService(db: Database) {
       id: number,
       body: z.output<typeof DeviceProfileUpdate>,
     ): Promise<DeviceProfile> {
-      assertRole(principal, ...EDITORS);
+      assertRole(principal, ...EDITOR_ROLES);
       assertValid(body.variables);
       return db.transaction(async (tx) => {
         await load(tx, principal.orgId, id);
         await named(() => repo.update(tx, id, body), body.name);
-        await refreshDeviceConfigs(tx, principal.orgId);
+        // Only the devices with this profile run its variables.
+        const devices = await repo.deviceIdsUsing(tx, id);
+        if (devices.length > 0) await refreshDeviceConfigs(tx, principal.orgId, devices);
         return present(await load(tx, principal.orgId, id));
       });
     },
 
     async remove(principal: Principal, id: number): Promise<void> {
-      assertRole(principal, ...EDITORS);
+      assertRole(principal, ...EDITOR_ROLES);
       await db.transaction(async (tx) => {
         const row = await load(tx, principal.orgId, id);
         if (row.device_count > 0) {

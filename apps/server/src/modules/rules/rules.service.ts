@@ -12,7 +12,7 @@ import type { z } from 'zod';
 import type { Database, Queryable } from '../../db/client.js';
 import { buildListSql } from '../../db/list-query.js';
 import { AppError, notFound } from '../../lib/app-error.js';
-import { assertRole, type Principal } from '../../plugins/auth.js';
+import { assertRole, EDITOR_ROLES, type Principal } from '../../plugins/auth.js';
 import { refreshPolicyVersions } from '../policies/policies.service.js';
 import type { UnpackedUpload } from './rule-archive.js';
 import { toRecord } from './rule-record.js';
@@ -20,7 +20,6 @@ import { importRules } from './rules-import.js';
 import { presentRule, presentRuleDetail } from './rules.presenter.js';
 import { RULE_LIST_SPEC, rulesRepository as repo } from './rules.repository.js';
 
-const EDITORS = ['Administrator', 'Operator'] as const;
 export const CUSTOM_GROUP = 'custom';
 
 /** Parses one rule typed by a user; a bad one is a 422 naming the column and the problem. */
@@ -71,7 +70,7 @@ export function createRulesService(db: Database) {
       uploads: UnpackedUpload[],
       strict: boolean,
     ): Promise<ImportReport> {
-      assertRole(principal, ...EDITORS);
+      assertRole(principal, ...EDITOR_ROLES);
       return db.transaction(async (tx) => {
         const report = await importRules(tx, principal.orgId, uploads, { strict });
         await refreshPolicyVersions(tx, principal.orgId);
@@ -80,7 +79,7 @@ export function createRulesService(db: Database) {
     },
 
     async create(principal: Principal, body: z.output<typeof RuleWrite>): Promise<RuleDetail> {
-      assertRole(principal, ...EDITORS);
+      assertRole(principal, ...EDITOR_ROLES);
       const rule = parseOrReject(body.text);
       return db.transaction(async (tx) => {
         await assertFree(tx, principal.orgId, rule);
@@ -107,7 +106,7 @@ export function createRulesService(db: Database) {
       id: number,
       body: z.output<typeof RuleUpdate>,
     ): Promise<RuleDetail> {
-      assertRole(principal, ...EDITORS);
+      assertRole(principal, ...EDITOR_ROLES);
       return db.transaction(async (tx) => {
         const current = await detail(principal.orgId, id, tx);
         let text = body.text ?? current.text;

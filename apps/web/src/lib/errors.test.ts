@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from './api-client';
-import { apiErrorMessage, loginErrorKey, recoveryErrorKey, registerErrorKey } from './errors';
+import {
+  apiErrorMessage,
+  errorText,
+  loginErrorKey,
+  recoveryErrorKey,
+  registerErrorKey,
+} from './errors';
 
 const http = (status: number, msg?: string) => new ApiError(status, msg, undefined);
 const noAnswer = new ApiError(undefined, undefined, 'network');
@@ -40,5 +46,14 @@ describe('spec §8 error catalogue', () => {
     expect(apiErrorMessage(http(500))).toEqual({ key: 'errors.unknownBackend' });
     expect(apiErrorMessage(http(401))).toBeNull();
     expect(apiErrorMessage(http(403))).toBeNull();
+  });
+});
+
+describe('errorText', () => {
+  const t = (key: string) => `translated:${key}`;
+  it('translates catalogue keys and shows server texts as they are', () => {
+    expect(errorText({ key: 'errors.network' }, t)).toBe('translated:errors.network');
+    expect(errorText({ text: 'HOME_NET: not an address' }, t)).toBe('HOME_NET: not an address');
+    expect(errorText(null, t)).toBeNull();
   });
 });

@@ -62,3 +62,17 @@ export function apiErrorMessage(error: unknown): ErrorMessage | null {
   }
   return { key: 'errors.unknownBackend' };
 }
+
+/** A message as the reader sees it: translated when it is a catalogue key, else the server's text. */
+export function errorText(message: ErrorMessage, t: (key: ErrorKey) => string): string;
+export function errorText(
+  message: ErrorMessage | null,
+  t: (key: ErrorKey) => string,
+): string | null;
+export function errorText(
+  message: ErrorMessage | null,
+  t: (key: ErrorKey) => string,
+): string | null {
+  if (message === null) return null;
+  return 'key' in message ? t(message.key) : message.text;
+}

@@ -18,7 +18,7 @@ import { notifyApiError, notifySuccess } from '../../../components/notifications
 import { notifications } from '../../../components/notifications/queue';
 import { ConfirmDialog } from '../../../components/page/ConfirmDialog';
 import { ApiError } from '../../../lib/api-client';
-import { apiErrorMessage } from '../../../lib/errors';
+import { apiErrorMessage, errorText } from '../../../lib/errors';
 import { useAcknowledgeAlerts } from '../api/ack-alerts';
 import { alertDetailQueryOptions, type AlertDetailData } from '../api/get-alert';
 import { useTuneAlert, type TuneAction } from '../api/tune-alert';
@@ -89,11 +89,7 @@ function AlertDetailBody({ id, canWrite }: { id: number; canWrite: boolean }) {
   const detail = useQuery(alertDetailQueryOptions(id));
   if (detail.isError) {
     const error = apiErrorMessage(detail.error);
-    return (
-      <MuiAlert severity="error">
-        {error === null ? null : 'key' in error ? t(error.key) : error.text}
-      </MuiAlert>
-    );
+    return <MuiAlert severity="error">{errorText(error, t)}</MuiAlert>;
   }
   if (detail.data === undefined) return <Skeleton variant="rounded" height={400} />;
   return <AlertDetailView alert={detail.data} canWrite={canWrite} />;

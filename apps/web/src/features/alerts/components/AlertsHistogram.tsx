@@ -7,7 +7,7 @@ import Typography from '@mui/material/Typography';
 import { useTheme } from '@mui/material/styles';
 import type { AlertFilters } from '@palisade/contract';
 import { TimeChart } from '../../../components/charts/TimeChart';
-import { apiErrorMessage } from '../../../lib/errors';
+import { apiErrorMessage, errorText } from '../../../lib/errors';
 import { alertHistogramQueryOptions } from '../api/alert-histogram';
 
 /** Alerts matching the filters, counted over time. */
@@ -41,7 +41,7 @@ export function AlertsHistogram({ filters }: { filters: AlertFilters }) {
         {label}
       </Typography>
       {error !== null ? (
-        <Typography color="error">{'key' in error ? t(error.key) : error.text}</Typography>
+        <Typography color="error">{errorText(error, t)}</Typography>
       ) : histogram.isPending ? (
         <Box sx={{ height: 120 }} />
       ) : buckets.length === 0 ? (

@@ -15,7 +15,7 @@ import { DataTable } from '../../../components/data-table/DataTable';
 import { ALL_ROWS, type TableState } from '../../../components/data-table/list-params';
 import type { DataColumn } from '../../../components/data-table/types';
 import { notifyApiError, notifySuccess } from '../../../components/notifications/notify';
-import { apiErrorMessage } from '../../../lib/errors';
+import { apiErrorMessage, errorText } from '../../../lib/errors';
 import { useAcknowledgeAlerts } from '../api/ack-alerts';
 import { alertPageQueryOptions } from '../api/list-alerts';
 import { endpoint, formatDateTime } from '../format';
@@ -230,7 +230,7 @@ export function AlertsTable({ filters, canWrite, onOpen }: AlertsTableProps) {
         state={state}
         onStateChange={onStateChange}
         loading={page.isFetching}
-        error={error === null ? null : 'key' in error ? t(error.key) : error.text}
+        error={errorText(error, t)}
         onRetry={() => void page.refetch()}
         emptyText={t('alerts.empty')}
         searchable={false}

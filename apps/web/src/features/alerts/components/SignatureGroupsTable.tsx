@@ -7,7 +7,7 @@ import { DataTable } from '../../../components/data-table/DataTable';
 import { initialTableState } from '../../../components/data-table/list-params';
 import { localPage } from '../../../components/data-table/local-page';
 import type { DataColumn } from '../../../components/data-table/types';
-import { apiErrorMessage } from '../../../lib/errors';
+import { apiErrorMessage, errorText } from '../../../lib/errors';
 import { alertGroupsQueryOptions, type SignatureGroup } from '../api/alert-groups';
 import { formatDateTime } from '../format';
 import { SeverityChip } from './SeverityChip';
@@ -116,7 +116,7 @@ export function SignatureGroupsTable({ filters, onShowSignature }: SignatureGrou
       state={state}
       onStateChange={setState}
       loading={groups.isFetching}
-      error={error === null ? null : 'key' in error ? t(error.key) : error.text}
+      error={errorText(error, t)}
       onRetry={() => void groups.refetch()}
       emptyText={t('alerts.empty')}
       height="calc(100vh - 420px)"

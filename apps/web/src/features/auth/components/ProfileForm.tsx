@@ -8,9 +8,8 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { UserCreate, type User } from '@palisade/contract';
 import { FormTextField } from '../../../components/form/FormTextField';
-import { notifyApiError, notifyErrorKey } from '../../../components/notifications/notify';
+import { notifyApiError } from '../../../components/notifications/notify';
 import { withProgress } from '../../../components/notifications/queue';
-import { ApiError } from '../../../lib/api-client';
 import { roleLabelKey } from '../../../lib/role-label';
 import { formatDate } from '../../../lib/format-date';
 import { useUpdateMe } from '../api/update-me';
@@ -35,9 +34,7 @@ export function ProfileForm({ user }: { user: User }) {
         update.mutateAsync(body),
       );
     } catch (failure) {
-      if (failure instanceof ApiError && failure.status === 409)
-        notifyErrorKey('errors.emailTaken');
-      else notifyApiError(failure);
+      notifyApiError(failure, { conflict: 'errors.emailTaken' });
     }
   });
 

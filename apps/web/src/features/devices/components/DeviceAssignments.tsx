@@ -9,7 +9,7 @@ import { localPage } from '../../../components/data-table/local-page';
 import type { DataColumn } from '../../../components/data-table/types';
 import { notifyApiError } from '../../../components/notifications/notify';
 import { withProgress } from '../../../components/notifications/queue';
-import { apiErrorMessage } from '../../../lib/errors';
+import { apiErrorMessage, errorText } from '../../../lib/errors';
 import { devicesListQueryOptions } from '../api/list-devices';
 import { useSaveDevice } from '../api/save-device';
 import { AssignSelect } from './AssignSelect';
@@ -107,13 +107,7 @@ export function DeviceAssignments({ tools, rowActions }: DeviceAssignmentsProps)
       state={state}
       onStateChange={setState}
       loading={list.isFetching}
-      error={
-        errorMessage === null
-          ? null
-          : 'key' in errorMessage
-            ? t(errorMessage.key)
-            : errorMessage.text
-      }
+      error={errorText(errorMessage, t)}
       onRetry={() => void list.refetch()}
       emptyText={t('devices.empty')}
       rowHeight={60}

@@ -15,9 +15,8 @@ import { DeviceWrite, type Device } from '@palisade/contract';
 import { FormIdSelect } from '../../../components/form/FormIdSelect';
 import { FormSwitch } from '../../../components/form/FormSwitch';
 import { FormTextField } from '../../../components/form/FormTextField';
-import { notifyApiError, notifyErrorKey } from '../../../components/notifications/notify';
+import { notifyApiError } from '../../../components/notifications/notify';
 import { withProgress } from '../../../components/notifications/queue';
-import { ApiError } from '../../../lib/api-client';
 import { useSaveDevice } from '../api/save-device';
 import { generateDevicePassword } from './device-status';
 import type { DeviceTools } from './tools';
@@ -78,9 +77,7 @@ export function DeviceDialog({ device, tools, onClose, onSecret }: DeviceDialogP
       onClose();
       if (password !== '') onSecret(saved, password);
     } catch (failure) {
-      if (failure instanceof ApiError && failure.status === 409)
-        notifyErrorKey('devices.notices.nameTaken');
-      else notifyApiError(failure);
+      notifyApiError(failure, { conflict: 'devices.notices.nameTaken' });
     }
   };
 

@@ -20,7 +20,7 @@ import { notifyApiError } from '../../../components/notifications/notify';
 import { withProgress } from '../../../components/notifications/queue';
 import { ConfirmDialog } from '../../../components/page/ConfirmDialog';
 import { PageShell } from '../../../components/page/PageShell';
-import { apiErrorMessage } from '../../../lib/errors';
+import { apiErrorMessage, errorText } from '../../../lib/errors';
 import { formatDate } from '../../../lib/format-date';
 import { useDeleteDevice } from '../api/delete-device';
 import { useFlushDevice } from '../api/flush-device';
@@ -222,13 +222,7 @@ export function DevicesPage({ tools }: { tools: DeviceTools }) {
         state={state}
         onStateChange={setState}
         loading={list.isFetching}
-        error={
-          errorMessage === null
-            ? null
-            : 'key' in errorMessage
-              ? t(errorMessage.key)
-              : errorMessage.text
-        }
+        error={errorText(errorMessage, t)}
         onRetry={() => void list.refetch()}
         emptyText={emptyText}
         rowHeight={60}

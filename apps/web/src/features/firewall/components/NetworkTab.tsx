@@ -10,7 +10,7 @@ import Typography from '@mui/material/Typography';
 import CodeIcon from '@mui/icons-material/Code';
 import RouterIcon from '@mui/icons-material/Router';
 import { EmptyState } from '../../../components/page/EmptyState';
-import { apiErrorMessage } from '../../../lib/errors';
+import { apiErrorMessage, errorText } from '../../../lib/errors';
 import { deviceNetworkQueryOptions } from '../api/device-network';
 import { NetworkEditor } from './NetworkEditor';
 import { PreviewDialog } from './PreviewDialog';
@@ -84,9 +84,7 @@ function DeviceNetwork({ deviceId, canWrite }: { deviceId: number; canWrite: boo
     const message = apiErrorMessage(network.error);
     return (
       <Stack direction="row" sx={{ alignItems: 'center', gap: 2 }}>
-        <Typography color="error">
-          {message === null ? '' : 'key' in message ? t(message.key) : message.text}
-        </Typography>
+        <Typography color="error">{message === null ? '' : errorText(message, t)}</Typography>
         <Button onClick={() => void network.refetch()}>{t('common.retry')}</Button>
       </Stack>
     );

@@ -9,7 +9,7 @@ import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
 import LinearProgress from '@mui/material/LinearProgress';
 import Typography from '@mui/material/Typography';
-import { apiErrorMessage } from '../../../lib/errors';
+import { apiErrorMessage, errorText } from '../../../lib/errors';
 import { deviceFirewallQueryOptions } from '../api/device-firewall';
 
 const codeSx = {
@@ -43,9 +43,7 @@ export function PreviewDialog({ device, onClose }: PreviewDialogProps) {
       </DialogTitle>
       <DialogContent dividers>
         {preview.isPending && <LinearProgress aria-label={t('common.loading')} />}
-        {message !== null && (
-          <Alert severity="error">{'key' in message ? t(message.key) : message.text}</Alert>
-        )}
+        {message !== null && <Alert severity="error">{errorText(message, t)}</Alert>}
         {preview.data !== undefined && (
           <>
             <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>

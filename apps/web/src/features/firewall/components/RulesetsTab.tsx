@@ -18,11 +18,10 @@ import { DataTable } from '../../../components/data-table/DataTable';
 import { initialTableState } from '../../../components/data-table/list-params';
 import { localPage } from '../../../components/data-table/local-page';
 import type { DataColumn } from '../../../components/data-table/types';
-import { notifyApiError, notifyErrorKey } from '../../../components/notifications/notify';
+import { notifyApiError } from '../../../components/notifications/notify';
 import { withProgress } from '../../../components/notifications/queue';
 import { ConfirmDialog } from '../../../components/page/ConfirmDialog';
-import { ApiError } from '../../../lib/api-client';
-import { apiErrorMessage } from '../../../lib/errors';
+import { apiErrorMessage, errorText } from '../../../lib/errors';
 import { formatDate } from '../../../lib/format-date';
 import { useDeleteRuleset } from '../api/delete-ruleset';
 import { rulesetQueryOptions } from '../api/get-ruleset';
@@ -138,9 +137,7 @@ export function RulesetsTab({ canWrite }: { canWrite: boolean }) {
         () => remove.mutateAsync(ruleset.id),
       );
     } catch (failure) {
-      if (failure instanceof ApiError && failure.status === 409)
-        notifyErrorKey('firewall.notices.inUse');
-      else notifyApiError(failure);
+      notifyApiError(failure, { conflict: 'firewall.notices.inUse' });
     }
   };
 
@@ -163,13 +160,7 @@ export function RulesetsTab({ canWrite }: { canWrite: boolean }) {
         state={state}
         onStateChange={setState}
         loading={list.isFetching}
-        error={
-          errorMessage === null
-            ? null
-            : 'key' in errorMessage
-              ? t(errorMessage.key)
-              : errorMessage.text
-        }
+        error={errorText(errorMessage, t)}
         onRetry={() => void list.refetch()}
         emptyText={t('firewall.rulesets.empty')}
         height="calc(100vh - 380px)"
@@ -216,7 +207,7 @@ function LoadedEditor({
             <LinearProgress />
           </>
         ) : (
-          <Typography color="error">{'key' in message ? t(message.key) : message.text}</Typography>
+          <Typography color="error">{errorText(message, t)}</Typography>
         )}
       </DialogContent>
       <DialogActions>

@@ -6,7 +6,7 @@ import { DataTable } from '../../../components/data-table/DataTable';
 import { initialTableState } from '../../../components/data-table/list-params';
 import { localPage } from '../../../components/data-table/local-page';
 import type { DataColumn } from '../../../components/data-table/types';
-import { apiErrorMessage } from '../../../lib/errors';
+import { apiErrorMessage, errorText } from '../../../lib/errors';
 import { useDeviceAlerts } from '../api/device-alerts';
 import { formatDateTime } from '../format';
 
@@ -104,7 +104,7 @@ export function DeviceAlertsTable({ deviceId }: { deviceId: number }) {
       state={state}
       onStateChange={setState}
       loading={alerts.isFetching}
-      error={error === null ? null : 'key' in error ? t(error.key) : error.text}
+      error={errorText(error, t)}
       onRetry={() => void alerts.refetch()}
       emptyText={t('monitoring.alerts.empty')}
       height={420}

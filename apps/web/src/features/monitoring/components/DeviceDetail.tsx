@@ -16,7 +16,7 @@ import Tabs from '@mui/material/Tabs';
 import Typography from '@mui/material/Typography';
 import NotificationsActiveIcon from '@mui/icons-material/NotificationsActive';
 import { DEVICE_ALERTS_SHOWN, type Device } from '@palisade/contract';
-import { apiErrorMessage } from '../../../lib/errors';
+import { apiErrorMessage, errorText } from '../../../lib/errors';
 import { useMonitoredDevice } from '../api/get-device';
 import { formatBytes, formatDateTime, formatPercent, formatRate, type WindowId } from '../format';
 import { DeviceAlertsTable } from './DeviceAlertsTable';
@@ -39,11 +39,7 @@ export function DeviceDetail({ deviceId, windowId, onWindowChange }: DeviceDetai
   const [tab, setTab] = useState<'alerts' | 'log'>('alerts');
   if (device.isError) {
     const error = apiErrorMessage(device.error);
-    return (
-      <MuiAlert severity="error">
-        {error === null ? null : 'key' in error ? t(error.key) : error.text}
-      </MuiAlert>
-    );
+    return <MuiAlert severity="error">{errorText(error, t)}</MuiAlert>;
   }
   if (device.data === undefined) return <Skeleton variant="rounded" height={320} />;
   const d = device.data;

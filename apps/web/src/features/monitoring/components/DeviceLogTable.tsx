@@ -5,7 +5,7 @@ import { DataTable } from '../../../components/data-table/DataTable';
 import { initialTableState } from '../../../components/data-table/list-params';
 import { localPage } from '../../../components/data-table/local-page';
 import type { DataColumn } from '../../../components/data-table/types';
-import { apiErrorMessage } from '../../../lib/errors';
+import { apiErrorMessage, errorText } from '../../../lib/errors';
 import { useDeviceLog, type DeviceLogLine } from '../api/device-log';
 import { formatDateTime } from '../format';
 
@@ -67,7 +67,7 @@ export function DeviceLogTable({ deviceId }: { deviceId: number }) {
       state={state}
       onStateChange={setState}
       loading={log.isFetching}
-      error={error === null ? null : 'key' in error ? t(error.key) : error.text}
+      error={errorText(error, t)}
       onRetry={() => void log.refetch()}
       emptyText={t('monitoring.log.empty')}
       height={420}

@@ -6,7 +6,7 @@ import { DataTable } from '../../../components/data-table/DataTable';
 import { initialTableState } from '../../../components/data-table/list-params';
 import { localPage } from '../../../components/data-table/local-page';
 import type { DataColumn } from '../../../components/data-table/types';
-import { apiErrorMessage } from '../../../lib/errors';
+import { apiErrorMessage, errorText } from '../../../lib/errors';
 import { useMonitoredDevices } from '../api/list-devices';
 import { formatPercent } from '../format';
 import { DeviceStatusChips } from './DeviceStatusChips';
@@ -82,7 +82,7 @@ export function DevicesList({ selectedId, onSelect }: DevicesListProps) {
       state={state}
       onStateChange={setState}
       loading={list.isFetching}
-      error={error === null ? null : 'key' in error ? t(error.key) : error.text}
+      error={errorText(error, t)}
       onRetry={() => void list.refetch()}
       emptyText={state.search === '' ? t('monitoring.noDevices') : t('monitoring.noMatch')}
       height="calc(100vh - 330px)"

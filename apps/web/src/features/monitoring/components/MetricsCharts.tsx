@@ -8,7 +8,7 @@ import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
 import Typography from '@mui/material/Typography';
 import { useTheme } from '@mui/material/styles';
 import { TimeChart, type TimeSeries } from '../../../components/charts/TimeChart';
-import { apiErrorMessage } from '../../../lib/errors';
+import { apiErrorMessage, errorText } from '../../../lib/errors';
 import { useDeviceMonitor, type MetricSample } from '../api/device-monitor';
 import { WINDOWS, formatBytes, formatPercent, formatRate, type WindowId } from '../format';
 
@@ -142,7 +142,7 @@ export function MetricsCharts({ deviceId, windowId, onWindowChange }: MetricsCha
       <Box sx={{ height: 4 }}>{monitor.isFetching && <LinearProgress />}</Box>
       {error !== null ? (
         <Typography color="error" sx={{ py: 2 }}>
-          {'key' in error ? t(error.key) : error.text}
+          {errorText(error, t)}
         </Typography>
       ) : !monitor.isPending && samples.length === 0 ? (
         <Typography color="text.secondary" sx={{ py: 2 }} data-testid="metrics-empty">

@@ -15,7 +15,7 @@ import type { DataColumn } from '../../../components/data-table/types';
 import { notifyApiError } from '../../../components/notifications/notify';
 import { withProgress } from '../../../components/notifications/queue';
 import { ConfirmDialog } from '../../../components/page/ConfirmDialog';
-import { apiErrorMessage } from '../../../lib/errors';
+import { apiErrorMessage, errorText } from '../../../lib/errors';
 import { formatDate } from '../../../lib/format-date';
 import { useDeletePolicy } from '../api/delete-policy';
 import { policiesListQueryOptions } from '../api/list-policies';
@@ -159,7 +159,7 @@ export function PoliciesTab({ tools, access }: { tools: PolicyTools; access: Pol
         state={state}
         onStateChange={setState}
         loading={list.isFetching}
-        error={error === null ? null : 'key' in error ? t(error.key) : error.text}
+        error={errorText(error, t)}
         onRetry={() => void list.refetch()}
         emptyText={state.search === '' ? t('policies.empty') : t('table.noData')}
       />

@@ -14,7 +14,7 @@ import Typography from '@mui/material/Typography';
 import DownloadIcon from '@mui/icons-material/Download';
 import type { Policy } from '@palisade/contract';
 import { notifyApiError } from '../../../components/notifications/notify';
-import { apiErrorMessage } from '../../../lib/errors';
+import { apiErrorMessage, errorText } from '../../../lib/errors';
 import { downloadPolicyRules } from '../api/download-policy';
 import { policyRenderQueryOptions } from '../api/render-policy';
 
@@ -61,9 +61,7 @@ function Preview({ policy, onClose }: { policy: Policy; onClose: () => void }) {
     <>
       <DialogContent>
         {render.isPending && <LinearProgress aria-label={t('common.loading')} />}
-        {error !== null && (
-          <Alert severity="error">{'key' in error ? t(error.key) : error.text}</Alert>
-        )}
+        {error !== null && <Alert severity="error">{errorText(error, t)}</Alert>}
         {render.data !== undefined && (
           <Stack spacing={2}>
             <Stack direction="row" sx={{ gap: 1, flexWrap: 'wrap' }}>

@@ -15,7 +15,7 @@ import UploadFileIcon from '@mui/icons-material/UploadFile';
 import type { Policy } from '@palisade/contract';
 import { withProgress } from '../../../components/notifications/queue';
 import { ApiError } from '../../../lib/api-client';
-import { apiErrorMessage } from '../../../lib/errors';
+import { apiErrorMessage, errorText } from '../../../lib/errors';
 import type { UploadProgress } from '../../../lib/upload';
 import {
   POLICY_UPLOAD_ACCEPT,
@@ -65,7 +65,7 @@ function UploadBody({ policy, onClose }: { policy: Policy; onClose: () => void }
         setError(t('policies.upload.tooLarge'));
       } else {
         const message = apiErrorMessage(failure);
-        setError(message === null ? null : 'key' in message ? t(message.key) : message.text);
+        setError(errorText(message, t));
       }
     } finally {
       setProgress(null);

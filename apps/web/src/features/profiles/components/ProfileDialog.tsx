@@ -9,9 +9,8 @@ import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
 import type { DeviceProfile } from '@palisade/contract';
 import { FormTextField } from '../../../components/form/FormTextField';
-import { notifyApiError, notifyErrorKey } from '../../../components/notifications/notify';
+import { notifyApiError } from '../../../components/notifications/notify';
 import { withProgress } from '../../../components/notifications/queue';
-import { ApiError } from '../../../lib/api-client';
 import { fieldErrors } from '../../../lib/field-errors';
 import { useSaveProfile } from '../api/save-profile';
 import {
@@ -54,9 +53,7 @@ export function ProfileDialog({ profile, readOnly, onClose }: ProfileDialogProps
       onClose();
     } catch (failure) {
       setServerErrors(fieldErrors(failure, 'variables'));
-      if (failure instanceof ApiError && failure.status === 409)
-        notifyErrorKey('profiles.notices.nameTaken');
-      else notifyApiError(failure);
+      notifyApiError(failure, { conflict: 'profiles.notices.nameTaken' });
     }
   };
 

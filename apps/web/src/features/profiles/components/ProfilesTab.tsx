@@ -14,11 +14,10 @@ import { DataTable } from '../../../components/data-table/DataTable';
 import { initialTableState } from '../../../components/data-table/list-params';
 import { localPage } from '../../../components/data-table/local-page';
 import type { DataColumn } from '../../../components/data-table/types';
-import { notifyApiError, notifyErrorKey } from '../../../components/notifications/notify';
+import { notifyApiError } from '../../../components/notifications/notify';
 import { withProgress } from '../../../components/notifications/queue';
 import { ConfirmDialog } from '../../../components/page/ConfirmDialog';
-import { ApiError } from '../../../lib/api-client';
-import { apiErrorMessage } from '../../../lib/errors';
+import { apiErrorMessage, errorText } from '../../../lib/errors';
 import { formatDate } from '../../../lib/format-date';
 import { useDeleteProfile } from '../api/delete-profile';
 import { profilesListQueryOptions } from '../api/list-profiles';
@@ -115,9 +114,7 @@ export function ProfilesTab({ canWrite }: { canWrite: boolean }) {
         () => remove.mutateAsync(profile.id),
       );
     } catch (failure) {
-      if (failure instanceof ApiError && failure.status === 409)
-        notifyErrorKey('profiles.notices.inUse');
-      else notifyApiError(failure);
+      notifyApiError(failure, { conflict: 'profiles.notices.inUse' });
     }
   };
 
@@ -140,13 +137,7 @@ export function ProfilesTab({ canWrite }: { canWrite: boolean }) {
         state={state}
         onStateChange={setState}
         loading={list.isFetching}
-        error={
-          errorMessage === null
-            ? null
-            : 'key' in errorMessage
-              ? t(errorMessage.key)
-              : errorMessage.text
-        }
+        error={errorText(errorMessage, t)}
         onRetry={() => void list.refetch()}
         emptyText={t('profiles.empty')}
         height="calc(100vh - 380px)"

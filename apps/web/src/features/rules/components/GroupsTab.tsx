@@ -14,11 +14,10 @@ import { DataTable } from '../../../components/data-table/DataTable';
 import { initialTableState } from '../../../components/data-table/list-params';
 import { localPage } from '../../../components/data-table/local-page';
 import type { DataColumn } from '../../../components/data-table/types';
-import { notifyApiError, notifyErrorKey } from '../../../components/notifications/notify';
+import { notifyApiError } from '../../../components/notifications/notify';
 import { withProgress } from '../../../components/notifications/queue';
 import { ConfirmDialog } from '../../../components/page/ConfirmDialog';
-import { ApiError } from '../../../lib/api-client';
-import { apiErrorMessage } from '../../../lib/errors';
+import { apiErrorMessage, errorText } from '../../../lib/errors';
 import { formatDate } from '../../../lib/format-date';
 import { useDeleteGroup } from '../api/delete-group';
 import { groupsListQueryOptions } from '../api/list-groups';
@@ -120,8 +119,7 @@ export function GroupsTab({ canWrite }: { canWrite: boolean }) {
         () => remove.mutateAsync(group.id),
       );
     } catch (failure) {
-      if (failure instanceof ApiError && failure.status === 409) notifyErrorKey('groups.inUse');
-      else notifyApiError(failure);
+      notifyApiError(failure, { conflict: 'groups.inUse' });
     }
   };
 
@@ -148,7 +146,7 @@ export function GroupsTab({ canWrite }: { canWrite: boolean }) {
         state={state}
         onStateChange={setState}
         loading={list.isFetching}
-        error={error === null ? null : 'key' in error ? t(error.key) : error.text}
+        error={errorText(error, t)}
         onRetry={() => void list.refetch()}
         emptyText={state.search === '' ? t('groups.empty') : t('table.noData')}
       />

@@ -15,7 +15,7 @@ import UploadFileIcon from '@mui/icons-material/UploadFile';
 import type { ImportReport } from '@palisade/contract';
 import { withProgress } from '../../../components/notifications/queue';
 import { ApiError } from '../../../lib/api-client';
-import { apiErrorMessage } from '../../../lib/errors';
+import { apiErrorMessage, errorText } from '../../../lib/errors';
 import type { UploadProgress } from '../../../lib/upload';
 import { IMPORT_ACCEPT, useImportRules } from '../api/import-rules';
 import { ImportReportView } from './ImportReportView';
@@ -127,5 +127,5 @@ function importErrorText(failure: unknown, t: TFunction): string {
   if (failure instanceof ApiError && failure.status === 413) return t('rules.import.tooLarge');
   const message = apiErrorMessage(failure);
   if (message === null) return '';
-  return 'key' in message ? t(message.key) : message.text;
+  return errorText(message, t);
 }

@@ -14,7 +14,7 @@ import Typography from '@mui/material/Typography';
 import type { RuleDetail, RuleSummary } from '@palisade/contract';
 import { notifyApiError } from '../../../components/notifications/notify';
 import { withProgress } from '../../../components/notifications/queue';
-import { apiErrorMessage } from '../../../lib/errors';
+import { apiErrorMessage, errorText } from '../../../lib/errors';
 import { rulesCache } from '../api/rules-cache';
 import { ruleDetailQueryOptions } from '../api/rules-multi';
 import { useSetRuleEnabled } from '../api/save-rule';
@@ -76,9 +76,7 @@ function RuleText({ rule, onClose, onEdit }: RuleTextDialogProps & { rule: RuleS
             <span>{t('common.loading')}</span>
           </Stack>
         )}
-        {error !== null && (
-          <Alert severity="error">{'key' in error ? t(error.key) : error.text}</Alert>
-        )}
+        {error !== null && <Alert severity="error">{errorText(error, t)}</Alert>}
         {detail.data !== undefined && (
           <>
             <Box

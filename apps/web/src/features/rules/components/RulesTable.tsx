@@ -13,7 +13,7 @@ import type { RuleSummary } from '@palisade/contract';
 import { DataTable } from '../../../components/data-table/DataTable';
 import { initialTableState } from '../../../components/data-table/list-params';
 import type { DataColumn } from '../../../components/data-table/types';
-import { apiErrorMessage } from '../../../lib/errors';
+import { apiErrorMessage, errorText } from '../../../lib/errors';
 import { RULES_PAGE_SIZE, rulesListQueryOptions } from '../api/list-rules';
 
 export interface RuleSelection {
@@ -154,7 +154,7 @@ export function RulesTable(props: RulesTableProps) {
         state={state}
         onStateChange={setState}
         loading={list.isFetching}
-        error={error === null ? null : 'key' in error ? t(error.key) : error.text}
+        error={errorText(error, t)}
         onRetry={() => void list.refetch()}
         emptyText={emptyText ?? t('rules.empty')}
         height={height}

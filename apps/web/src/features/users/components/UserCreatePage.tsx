@@ -1,10 +1,9 @@
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { Role } from '@palisade/contract';
-import { notifyApiError, notifyErrorKey } from '../../../components/notifications/notify';
+import { notifyApiError } from '../../../components/notifications/notify';
 import { withProgress } from '../../../components/notifications/queue';
 import { PageShell } from '../../../components/page/PageShell';
-import { ApiError } from '../../../lib/api-client';
 import { useCreateUser } from '../api/create-user';
 import { UserForm, type UserFormValues } from './UserForm';
 
@@ -20,9 +19,7 @@ export function UserCreatePage() {
       );
       await navigate('/admin/users/all');
     } catch (failure) {
-      if (failure instanceof ApiError && failure.status === 409)
-        notifyErrorKey('errors.emailTaken');
-      else notifyApiError(failure);
+      notifyApiError(failure, { conflict: 'errors.emailTaken' });
     }
   };
   return (

@@ -2,12 +2,11 @@ import { useNavigate, useParams } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Role } from '@palisade/contract';
-import { notifyApiError, notifyErrorKey } from '../../../components/notifications/notify';
+import { notifyApiError } from '../../../components/notifications/notify';
 import { withProgress } from '../../../components/notifications/queue';
 import { EmptyState } from '../../../components/page/EmptyState';
 import { FullPageSpinner } from '../../../components/page/FullPageSpinner';
 import { PageShell } from '../../../components/page/PageShell';
-import { ApiError } from '../../../lib/api-client';
 import { userQueryOptions } from '../api/get-user';
 import { useUpdateUser } from '../api/update-user';
 import { UserForm, type UserFormValues } from './UserForm';
@@ -30,9 +29,7 @@ export function UserEditPage() {
       );
       await navigate('/admin/users/all');
     } catch (failure) {
-      if (failure instanceof ApiError && failure.status === 409)
-        notifyErrorKey('errors.emailTaken');
-      else notifyApiError(failure);
+      notifyApiError(failure, { conflict: 'errors.emailTaken' });
     }
   };
   return (

@@ -16,7 +16,7 @@ import { notifyApiError } from '../../../components/notifications/notify';
 import { withProgress } from '../../../components/notifications/queue';
 import { ConfirmDialog } from '../../../components/page/ConfirmDialog';
 import { PageShell } from '../../../components/page/PageShell';
-import { apiErrorMessage } from '../../../lib/errors';
+import { apiErrorMessage, errorText } from '../../../lib/errors';
 import { formatDate } from '../../../lib/format-date';
 import { roleLabelKey } from '../../../lib/role-label';
 import { useDeleteUser } from '../api/delete-user';
@@ -136,13 +136,7 @@ export function UsersListPage() {
         state={state}
         onStateChange={setState}
         loading={list.isFetching}
-        error={
-          errorMessage === null
-            ? null
-            : 'key' in errorMessage
-              ? t(errorMessage.key)
-              : errorMessage.text
-        }
+        error={errorText(errorMessage, t)}
         onRetry={() => void list.refetch()}
       />
       <ConfirmDialog

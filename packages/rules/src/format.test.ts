@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildRuleText, formatRule, parseRule } from './index.js';
+import { buildRuleText, formatRule, parseRule, ruleOptions } from './index.js';
 import type { Rule } from './index.js';
 
 function parsed(text: string): Rule {
@@ -53,7 +53,7 @@ describe('formatRule', () => {
     expect(text.startsWith('# drop dnp3 any any')).toBe(true);
     const again = parsed(text);
     expect(again).toMatchObject({ enabled: false, action: 'drop', sid: 2270000 });
-    expect(again.options).toEqual(rule.options);
+    expect(ruleOptions(again)).toEqual(ruleOptions(rule));
   });
 
   it('joins a rule continued over carriage-return lines too', () => {
@@ -79,10 +79,15 @@ describe('formatRule', () => {
 describe('buildRuleText', () => {
   it('writes a rule from its fields that parses back to them', () => {
     const rule = parsed(SNORT2);
-    const text = buildRuleText({ ...rule, enabled: false, action: 'drop' });
+    const text = buildRuleText({
+      ...rule,
+      options: ruleOptions(rule),
+      enabled: false,
+      action: 'drop',
+    });
     expect(text).toBe(`# drop${SNORT2.slice('alert'.length)}`);
     const again = parsed(text);
-    expect(again.options).toEqual(rule.options);
+    expect(ruleOptions(again)).toEqual(ruleOptions(rule));
     expect(again).toMatchObject({ enabled: false, action: 'drop', source: rule.source });
   });
 

@@ -1,12 +1,14 @@
 // The rule header: `[# ]action [protocol [src_addr src_port dir dst_addr dst_port]] (`.
-// A hand-written scanner over the logical text; every failure is reported with its offset.
+// A hand-written scanner over the logical text, or over a rule's line within a whole file (the
+// header is s[from, end)); every failure is reported with its offset in `s`.
 
+import type { CharIndex } from './char-index.js';
 import { isSimpleSpec, parseAddressSpec, parsePortSpec } from './endpoint.js';
 import type { Direction, Endpoint } from './types.js';
-import { hashOf, internSlice } from './intern.js';
+import { detached, hashOf, internSlice } from './intern.js';
 import { isBlank } from './logical-text.js';
 import type { Failure } from './failure.js';
-import { fail } from './failure.js';
+import { fail, isFailure } from './failure.js';
 
 /** Actions of Snort 2.9, Snort 3 and Suricata (8 adds `accept` and the scoped forms). */
 export const RULE_ACTIONS: ReadonlySet<string> = new Set([
@@ -42,11 +44,14 @@ export interface Header {
 }
 
 /** Where the action starts: past blanks and any run of `#` and blanks (a disabled rule). */
-export function skipDisabledPrefix(s: string): { enabled: boolean; start: number } {
-  let i = 0;
-  const n = s.length;
+export function skipDisabledPrefix(
+  s: string,
+  from = 0,
+  n = s.length,
+): { enabled: boolean; start: number } {
+  let i = from;
   while (i < n && isBlank(s.charCodeAt(i))) i++;
-  if (s.charCodeAt(i) !== 35 /* # */) return { enabled: true, start: i };
+  if (i >= n || s.charCodeAt(i) !== 35 /* # */) return { enabled: true, start: i };
   while (i < n) {
     const c = s.charCodeAt(i);
     if (c !== 35 && !isBlank(c)) break;
@@ -80,10 +85,9 @@ export function checkAction(action: string): string | null {
 }
 
 /** End of a header token: stops at a blank or `(` outside brackets. */
-function tokenEnd(s: string, start: number, what: string): number | Failure {
+function tokenEnd(s: string, start: number, n: number, what: string): number | Failure {
   let depth = 0;
   let i = start;
-  const n = s.length;
   for (; i < n; i++) {
     const c = s.charCodeAt(i);
     if (c === 91 /* [ */) depth++;
@@ -97,8 +101,8 @@ function tokenEnd(s: string, start: number, what: string): number | Failure {
   return i;
 }
 
-function skipBlanks(s: string, i: number): number {
-  while (i < s.length && isBlank(s.charCodeAt(i))) i++;
+function skipBlanks(s: string, i: number, n: number): number {
+  while (i < n && isBlank(s.charCodeAt(i))) i++;
   return i;
 }
 
@@ -134,9 +138,68 @@ function toDirection(value: string): Direction | null {
   return null;
 }
 
-export function parseHeader(s: string): Header | Failure {
-  const { enabled, start } = skipDisabledPrefix(s);
-  const n = s.length;
+/** A header read before: the words of s[start, `(`), which decide everything but `enabled`. */
+interface KnownHeader {
+  action: string;
+  protocol: string | null;
+  source: Endpoint | null;
+  direction: Direction | null;
+  destination: Endpoint | null;
+}
+
+/**
+ * Headers repeat across the rules of a ruleset (`alert tcp $EXTERNAL_NET any -> $HOME_NET any`):
+ * the text from the action to the `(` is looked up here before it is read. Bounded, emptied
+ * when full; keys and values are copies, never views into a caller's text.
+ */
+const knownHeaders = new Map<string, KnownHeader>();
+const MAX_KNOWN_HEADERS = 4096;
+
+function remember(key: string, header: Header): void {
+  if (knownHeaders.size >= MAX_KNOWN_HEADERS) knownHeaders.clear();
+  const copy = (e: Endpoint | null): Endpoint | null =>
+    e === null ? null : { address: detached(e.address), port: detached(e.port) };
+  knownHeaders.set(detached(key), {
+    action: detached(header.action),
+    protocol: header.protocol === null ? null : detached(header.protocol),
+    source: copy(header.source),
+    direction: header.direction,
+    destination: copy(header.destination),
+  });
+}
+
+/** Reads the header of the rule in s[from, n); `index`, when `s` is a file, is its own. */
+export function parseHeader(
+  s: string,
+  from: number,
+  n: number,
+  index: CharIndex | null = null,
+): Header | Failure {
+  const { enabled, start } = skipDisabledPrefix(s, from, n);
+  const open = index === null ? s.indexOf('(', start) : index.paren.from(start);
+  if (open < 0 || open >= n) return readHeader(s, start, n, enabled);
+  const key = s.slice(start, open);
+  const known = knownHeaders.get(key);
+  if (known === undefined) {
+    const header = readHeader(s, start, n, enabled);
+    if (!isFailure(header) && header.optionsStart === open) remember(key, header);
+    return header;
+  }
+  const { source, destination } = known;
+  return {
+    enabled,
+    action: known.action,
+    protocol: known.protocol,
+    source: source === null ? null : { address: source.address, port: source.port },
+    direction: known.direction,
+    destination:
+      destination === null ? null : { address: destination.address, port: destination.port },
+    optionsStart: open,
+  };
+}
+
+/** Reads the header whose action starts at `start` (past any `#`), word by word. */
+function readHeader(s: string, start: number, n: number, enabled: boolean): Header | Failure {
   let i = start;
   while (i < n) {
     const c = s.charCodeAt(i);
@@ -157,7 +220,7 @@ export function parseHeader(s: string): Header | Failure {
     destination: null,
     optionsStart: 0,
   };
-  i = skipBlanks(s, i);
+  i = skipBlanks(s, i, n);
   if (i < n && s.charCodeAt(i) !== 40) {
     const protoStart = i;
     while (i < n) {
@@ -167,7 +230,7 @@ export function parseHeader(s: string): Header | Failure {
       i++;
     }
     header.protocol = internSlice(s, protoStart, i, hashOf(s, protoStart, i));
-    i = skipBlanks(s, i);
+    i = skipBlanks(s, i, n);
     if (i < n && s.charCodeAt(i) !== 40) {
       const parts = ['', '', '', '', ''];
       for (let part = 0; part < 5; part++) {
@@ -175,13 +238,13 @@ export function parseHeader(s: string): Header | Failure {
         if (i >= n || s.charCodeAt(i) === 40) {
           return fail(i, 'incomplete-header', `header ends before its ${what}`);
         }
-        const end = tokenEnd(s, i, what);
+        const end = tokenEnd(s, i, n, what);
         if (typeof end !== 'number') return end;
         const value = end - i <= 32 ? internSlice(s, i, end, hashOf(s, i, end)) : s.slice(i, end);
         const problem = checkPart(value, i, part);
         if (problem !== null) return problem;
         parts[part] = value;
-        i = skipBlanks(s, end);
+        i = skipBlanks(s, end, n);
       }
       header.source = { address: parts[0] ?? '', port: parts[1] ?? '' };
       header.direction = toDirection(parts[2] ?? '');

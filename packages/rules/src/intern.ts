@@ -11,10 +11,15 @@ export function internSlice(s: string, start: number, end: number, hash: number)
   if (hit !== undefined && hit.length === end - start && s.startsWith(hit, start)) return hit;
   const fresh = s.slice(start, end);
   if (hit === undefined && table.size < MAX_ENTRIES && fresh.length <= 64) {
-    // A concatenation flattened by slice: a copy that does not keep `s` alive.
-    table.set(hash, ` ${fresh}`.slice(1));
+    table.set(hash, detached(fresh));
   }
   return fresh;
+}
+
+/** A copy of `s` that does not keep alive the text it was sliced from, for long-lived tables. */
+export function detached(s: string): string {
+  // A concatenation flattened by slice: a new string, not a view into the old one.
+  return ` ${s}`.slice(1);
 }
 
 /** The hash `internSlice` expects, for callers that did not compute it while scanning. */

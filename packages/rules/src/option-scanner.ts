@@ -1,5 +1,5 @@
-// Splits the option list `(keyword[:value]; …)` one option at a time, without building strings
-// for values: a value is a range of the rule text, sliced only by whoever needs it.
+// Splits the option list `(keyword[:value]; …)` one option at a time, without building strings:
+// a keyword and a value are ranges of the text, sliced only by whoever needs them. The text may be a whole file: the option list ends at `end`.
 //
 // A `;` ends an option unless it is escaped (`\;`) or inside double quotes, so `pcre:"/a;b/"`
 // is one option; `\\` is an escaped backslash, so `content:"a\\";` ends there. Only a quote
@@ -9,7 +9,8 @@
 
 import type { Failure } from './failure.js';
 import { fail } from './failure.js';
-import { internSlice } from './intern.js';
+import { CharIndex } from './char-index.js';
+import { hashOf, internSlice } from './intern.js';
 import { isBlank } from './logical-text.js';
 
 function isKeywordChar(c: number): boolean {
@@ -28,18 +29,18 @@ function isKeywordChar(c: number): boolean {
  * a part of it: `;`, `,` (Snort 3 `content:"x",nocase`), `)` or the end. Otherwise it is a
  * quote inside the value (`pcre:"/[^"]+/"`).
  */
-function closesQuote(s: string, from: number): boolean {
+function closesQuote(s: string, from: number, end: number): boolean {
   let j = from;
-  while (j < s.length && isBlank(s.charCodeAt(j))) j++;
-  if (j >= s.length) return true;
+  while (j < end && isBlank(s.charCodeAt(j))) j++;
+  if (j >= end) return true;
   const c = s.charCodeAt(j);
   return c === 59 || c === 44 || c === 41;
 }
 
 export class OptionScanner {
-  /** The current option, after `next` returned true. */
-  keyword = '';
+  /** The current option's keyword is s[keywordStart, keywordEnd). */
   keywordStart = 0;
+  keywordEnd = 0;
   /** Whether the option has a `:value`; the trimmed value is s[valueStart, valueEnd). */
   hasValue = false;
   valueStart = 0;
@@ -51,8 +52,18 @@ export class OptionScanner {
   constructor(
     private readonly s: string,
     private readonly open: number,
+    /** Where the text of the rule ends (the closing `)` must be its last non-blank). */
+    private readonly end: number,
+    /** Shared by the rules of one file, so that its searches never cover a character twice. */
+    private readonly index: CharIndex = new CharIndex(s),
   ) {
     this.pos = open + 1;
+  }
+
+  /** The current option's keyword (an interned string: keywords repeat in every rule). */
+  keyword(): string {
+    const { s, keywordStart: start, keywordEnd: end } = this;
+    return internSlice(s, start, end, hashOf(s, start, end));
   }
 
   /** The value as written (quotes and escapes kept), or null for a bare keyword. */
@@ -62,8 +73,7 @@ export class OptionScanner {
 
   /** Reads the next option: true, false after the closing `)`, or the failure. */
   next(): boolean | Failure {
-    const { s } = this;
-    const n = s.length;
+    const { s, end: n } = this;
     let i = this.pos;
     while (i < n && isBlank(s.charCodeAt(i))) i++;
     if (i >= n) {
@@ -77,18 +87,12 @@ export class OptionScanner {
       return false;
     }
     const kStart = i;
-    let hash = 0;
-    for (; i < n; i++) {
-      const k = s.charCodeAt(i);
-      if (!isKeywordChar(k)) break;
-      hash = (Math.imul(hash, 31) + k) | 0;
-    }
+    while (i < n && isKeywordChar(s.charCodeAt(i))) i++;
     if (i === kStart) {
       return fail(i, 'bad-keyword', `expected an option keyword, found '${s[i] ?? ''}'`);
     }
-    const keyword = internSlice(s, kStart, i, hash);
-    this.keyword = keyword;
     this.keywordStart = kStart;
+    this.keywordEnd = i;
     while (i < n && isBlank(s.charCodeAt(i))) i++;
     const c = s.charCodeAt(i);
     if (c === 59 /* ; */) {
@@ -98,9 +102,17 @@ export class OptionScanner {
     }
     if (c !== 58 /* : */) {
       if (i >= n || c === 41) {
-        return fail(kStart, 'unterminated-option', `option '${keyword}' does not end with ';'`);
+        return fail(
+          kStart,
+          'unterminated-option',
+          `option '${this.keyword()}' does not end with ';'`,
+        );
       }
-      return fail(i, 'bad-keyword', `unexpected '${s[i] ?? ''}' after option keyword '${keyword}'`);
+      return fail(
+        i,
+        'bad-keyword',
+        `unexpected '${s[i] ?? ''}' after option keyword '${this.keyword()}'`,
+      );
     }
     const end = this.findValueEnd(i + 1);
     if (typeof end !== 'number') return end;
@@ -117,13 +129,43 @@ export class OptionScanner {
 
   /** Offset of the `;` that ends the value starting at `from`. */
   private findValueEnd(from: number): number | Failure {
-    const { s } = this;
-    const n = s.length;
+    const { s, end: n } = this;
     // Only a quote that starts the value (after blanks and a `!`) opens a quoted string.
     let opening = from;
     while (opening < n && isBlank(s.charCodeAt(opening))) opening++;
     if (s.charCodeAt(opening) === 33 /* ! */) opening++;
     while (opening < n && isBlank(s.charCodeAt(opening))) opening++;
+    const quick = this.quickValueEnd(opening);
+    return quick >= 0 ? quick : this.scanValueEnd(from, opening);
+  }
+
+  /**
+   * The common case by native searches: no `\` before the end, and a quoted value closed by
+   * its next `"`. -1 when the character loop (`scanValueEnd`) has to decide.
+   */
+  private quickValueEnd(opening: number): number {
+    const { s, end: n, index } = this;
+    let from = opening;
+    if (opening < n && s.charCodeAt(opening) === 34 /* " */) {
+      if (!this.quoteAware) return -1;
+      const close = index.quote.from(opening + 1);
+      if (close < 0 || close >= n) return -1;
+      const escape = index.backslash.from(opening + 1);
+      if (escape >= 0 && escape < close) return -1;
+      if (!closesQuote(s, close + 1, n)) return -1;
+      from = close + 1;
+    }
+    // Unquoted from here: quotes no longer matter, only escapes.
+    const semicolon = index.semicolon.from(from);
+    if (semicolon < 0 || semicolon >= n) return -1;
+    const escape = index.backslash.from(from);
+    if (escape >= 0 && escape < semicolon) return -1;
+    return semicolon;
+  }
+
+  /** `findValueEnd` one character at a time, for escapes, inner quotes and errors. */
+  private scanValueEnd(from: number, opening: number): number | Failure {
+    const { s, end: n } = this;
     let inQuote = false;
     let quoteAt = -1;
     let quotedSemicolon = -1;
@@ -135,7 +177,7 @@ export class OptionScanner {
         if (i === opening) {
           inQuote = true;
           quoteAt = i;
-        } else if (inQuote && closesQuote(s, i + 1)) inQuote = false;
+        } else if (inQuote && closesQuote(s, i + 1, n)) inQuote = false;
       } else if (v === 59 /* ; */) {
         if (!inQuote || !this.quoteAware) return i;
         if (quotedSemicolon < 0) quotedSemicolon = i;
@@ -150,13 +192,13 @@ export class OptionScanner {
       return fail(
         quoteAt,
         'unterminated-string',
-        `the quoted text in '${this.keyword}' never ends`,
+        `the quoted text in '${this.keyword()}' never ends`,
       );
     }
     return fail(
       this.keywordStart,
       'unterminated-option',
-      `option '${this.keyword}' does not end with ';'`,
+      `option '${this.keyword()}' does not end with ';'`,
     );
   }
 }

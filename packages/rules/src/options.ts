@@ -1,14 +1,15 @@
 // A rule's options, split in order, and the well-known ones read on the way: msg, gid, sid,
 // rev, classtype, priority, metadata, references and flowbits.
 
+import { CharIndex } from './char-index.js';
 import type { Failure } from './failure.js';
 import { fail } from './failure.js';
+import { hashOf, internSlice } from './intern.js';
 import { isBlank } from './logical-text.js';
 import { OptionScanner } from './option-scanner.js';
 import type { MetadataEntry, RuleOption, RuleReference } from './types.js';
 
 export interface OptionFields {
-  options: RuleOption[];
   msg: string | null;
   gid: number;
   sid: number;
@@ -56,35 +57,74 @@ function readMsg(s: string, start: number, end: number): string {
   return unescapeValue(quoted ? s.slice(start + 1, end - 1) : s.slice(start, end));
 }
 
+/** s[start, end) for words that repeat across rules (classtypes). */
+function interned(s: string, start: number, end: number): string {
+  return internSlice(s, start, end, hashOf(s, start, end));
+}
+
+/** Offset of the first `c` in s[start, end), or `end`: bounded, as `s` may be a whole file. */
+function indexIn(s: string, c: number, start: number, end: number): number {
+  let i = start;
+  while (i < end && s.charCodeAt(i) !== c) i++;
+  return i;
+}
+
 /** Appends the entries of the metadata value s[start, end): `k v, k v`. */
-function addMetadata(target: MetadataEntry[], s: string, start: number, end: number): void {
+function addMetadata(
+  target: MetadataEntry[],
+  s: string,
+  start: number,
+  end: number,
+  index: CharIndex,
+): void {
   let i = start;
   while (i < end) {
-    let stop = s.indexOf(',', i);
+    let stop = index.comma.from(i);
     if (stop < 0 || stop > end) stop = end;
     let a = i;
-    let b = stop;
-    while (a < b && isBlank(s.charCodeAt(a))) a++;
-    while (b > a && isBlank(s.charCodeAt(b - 1))) b--;
-    if (a < b) {
-      let k = a;
-      while (k < b && !isBlank(s.charCodeAt(k))) k++;
+    while (a < stop && isBlank(s.charCodeAt(a))) a++;
+    // The key (interned: keys repeat), hashed on the way.
+    let k = a;
+    let hash = 0;
+    for (; k < stop; k++) {
+      const c = s.charCodeAt(k);
+      if (isBlank(c)) break;
+      hash = (Math.imul(hash, 31) + c) | 0;
+    }
+    if (k > a) {
       let v = k;
-      while (v < b && isBlank(s.charCodeAt(v))) v++;
-      target.push({ key: s.slice(a, k), value: v < b ? s.slice(v, b) : '' });
+      while (v < stop && isBlank(s.charCodeAt(v))) v++;
+      let b = stop;
+      while (b > v && isBlank(s.charCodeAt(b - 1))) b--;
+      target.push({ key: internSlice(s, a, k, hash), value: v < b ? s.slice(v, b) : '' });
     }
     i = stop + 1;
   }
 }
 
-function readReference(value: string): RuleReference {
-  const comma = value.indexOf(',');
-  if (comma < 0) return { system: value, id: '' };
-  return { system: value.slice(0, comma).trim(), id: value.slice(comma + 1).trim() };
+function readReference(s: string, start: number, end: number): RuleReference {
+  const comma = indexIn(s, 44 /* , */, start, end);
+  if (comma === end) return { system: s.slice(start, end), id: '' };
+  return { system: s.slice(start, comma).trim(), id: s.slice(comma + 1, end).trim() };
 }
 
 /** The keywords read here; each needs a value (Suricata and Snort refuse them bare). */
-const NEEDS_VALUE: ReadonlySet<string> = new Set([
+const enum Known {
+  Other,
+  Msg,
+  Sid,
+  Gid,
+  Rev,
+  Priority,
+  Classtype,
+  Metadata,
+  Reference,
+  Flowbits,
+}
+
+/** The well-known keywords, at their `Known` index. */
+const KNOWN_WORDS = [
+  '',
   'msg',
   'sid',
   'gid',
@@ -94,32 +134,66 @@ const NEEDS_VALUE: ReadonlySet<string> = new Set([
   'metadata',
   'reference',
   'flowbits',
-]);
+] as const;
 
-function readNumber(scan: OptionScanner, fields: OptionFields, s: string): Failure | null {
-  const { keyword, keywordStart: at } = scan;
-  const number = readUint(s, scan.valueStart, scan.valueEnd);
-  if (number < 0)
-    return fail(at, 'bad-number', `${keyword} '${scan.value() ?? ''}' is not a number`);
-  if (number > MAX_U32) {
-    return fail(at, 'bad-number', `${keyword} ${scan.value() ?? ''} is above ${MAX_U32}`);
+/**
+ * `Known` by keyword length (below 16) and first character (keywords are ASCII): no two of the
+ * well-known keywords share both, and most other options differ from each in one of them.
+ */
+const KNOWN_BY_SHAPE = new Uint8Array(16 << 7);
+for (let known = 1; known < KNOWN_WORDS.length; known++) {
+  const word = KNOWN_WORDS[known] ?? '';
+  KNOWN_BY_SHAPE[(word.length << 7) | word.charCodeAt(0)] = known;
+}
+
+/** Which well-known keyword s[start, end) is (no string built). */
+function knownKeyword(s: string, start: number, end: number): Known {
+  const length = end - start;
+  if (length >= 16) return Known.Other;
+  const known: Known = KNOWN_BY_SHAPE[(length << 7) | (s.charCodeAt(start) & 127)] ?? 0;
+  if (known === Known.Other) return Known.Other;
+  const word = KNOWN_WORDS[known];
+  for (let k = 1; k < length; k++) {
+    if (s.charCodeAt(start + k) !== word.charCodeAt(k)) return Known.Other;
   }
-  if (keyword === 'sid') {
+  return known;
+}
+
+function readNumber(
+  scan: OptionScanner,
+  fields: OptionFields,
+  s: string,
+  known: Known,
+): Failure | null {
+  const at = scan.keywordStart;
+  const number = readUint(s, scan.valueStart, scan.valueEnd);
+  if (number < 0) {
+    return fail(at, 'bad-number', `${scan.keyword()} '${scan.value() ?? ''}' is not a number`);
+  }
+  if (number > MAX_U32) {
+    return fail(at, 'bad-number', `${scan.keyword()} ${scan.value() ?? ''} is above ${MAX_U32}`);
+  }
+  if (known === Known.Sid) {
     if (number === 0) return fail(at, 'bad-number', 'sid 0 is not allowed');
     fields.sid = number;
-  } else if (keyword === 'gid') fields.gid = number;
-  else if (keyword === 'rev') fields.rev = number;
+  } else if (known === Known.Gid) fields.gid = number;
+  else if (known === Known.Rev) fields.rev = number;
   else fields.priority = number;
   return null;
 }
 
 /**
  * Splits the options of `s` from the `(` at `open` to the closing `)`, which must end the text
- * (blanks aside), and reads the well-known ones.
+ * at `end` (blanks aside), and reads the well-known ones. The options themselves are not kept:
+ * `readOptionList` gives them when asked (an import reads only the well-known ones).
  */
-export function parseOptions(s: string, open: number): OptionFields | Failure {
+export function parseOptions(
+  s: string,
+  open: number,
+  end: number,
+  index: CharIndex = new CharIndex(s),
+): OptionFields | Failure {
   const fields: OptionFields = {
-    options: [],
     msg: null,
     gid: 1,
     sid: -1,
@@ -130,48 +204,53 @@ export function parseOptions(s: string, open: number): OptionFields | Failure {
     references: [],
     flowbits: [],
   };
-  const scan = new OptionScanner(s, open);
+  const scan = new OptionScanner(s, open, end, index);
   for (;;) {
     const more = scan.next();
-    if (typeof more !== 'boolean') return more;
-    if (!more) break;
-    const { keyword } = scan;
-    const value = scan.value();
-    fields.options.push({ keyword, value });
-    if (value === null) {
-      if (NEEDS_VALUE.has(keyword)) {
-        return fail(scan.keywordStart, 'missing-value', `option '${keyword}' needs a value`);
-      }
-      continue;
+    if (more === false) break;
+    if (more !== true) return more;
+    const known = knownKeyword(s, scan.keywordStart, scan.keywordEnd);
+    if (known === Known.Other) continue;
+    if (!scan.hasValue) {
+      return fail(scan.keywordStart, 'missing-value', `option '${scan.keyword()}' needs a value`);
     }
-    switch (keyword) {
-      case 'sid':
-      case 'gid':
-      case 'rev':
-      case 'priority': {
-        const failure = readNumber(scan, fields, s);
+    switch (known) {
+      case Known.Sid:
+      case Known.Gid:
+      case Known.Rev:
+      case Known.Priority: {
+        const failure = readNumber(scan, fields, s, known);
         if (failure !== null) return failure;
         break;
       }
-      case 'msg':
+      case Known.Msg:
         fields.msg = readMsg(s, scan.valueStart, scan.valueEnd);
         break;
-      case 'classtype':
-        fields.classtype = value;
+      case Known.Classtype:
+        fields.classtype = interned(s, scan.valueStart, scan.valueEnd);
         break;
-      case 'metadata':
-        addMetadata(fields.metadata, s, scan.valueStart, scan.valueEnd);
+      case Known.Metadata:
+        addMetadata(fields.metadata, s, scan.valueStart, scan.valueEnd, index);
         break;
-      case 'reference':
-        fields.references.push(readReference(value));
+      case Known.Reference:
+        fields.references.push(readReference(s, scan.valueStart, scan.valueEnd));
         break;
-      case 'flowbits':
-        fields.flowbits.push(value);
-        break;
-      default:
+      case Known.Flowbits:
+        fields.flowbits.push(s.slice(scan.valueStart, scan.valueEnd));
         break;
     }
   }
   if (fields.sid < 0) return fail(open, 'missing-sid', 'the rule has no sid');
   return fields;
+}
+
+/**
+ * Every option of the option list at `open` (in a text that `parseOptions` accepted), in
+ * order: keyword and raw value.
+ */
+export function readOptionList(s: string, open: number, end: number): RuleOption[] {
+  const options: RuleOption[] = [];
+  const scan = new OptionScanner(s, open, end);
+  while (scan.next() === true) options.push({ keyword: scan.keyword(), value: scan.value() });
+  return options;
 }

@@ -2,9 +2,11 @@
 // A commented-out line that parses as a rule is a disabled rule; any other comment is ignored.
 // An uncommented line that is not a valid rule gives an error diagnostic and no rule.
 
+import { CharIndex } from './char-index.js';
 import { checkAction } from './header.js';
 import { isBlank, LineReader, toLogical, trimEnd } from './logical-text.js';
-import { parseRuleCore, toDiagnostic } from './parse-rule.js';
+import { isFailure } from './failure.js';
+import { parseRuleAt, parseRuleCore, toDiagnostic } from './parse-rule.js';
 import type { Diagnostic, ParseOptions, ParseRulesFileResult, Rule } from './types.js';
 
 /** True when the text after the `#`s starts with a rule action (`# alert …`, `#drop:flow …`). */
@@ -31,6 +33,7 @@ export function parseRulesFile(text: string, options: ParseOptions = {}): ParseR
   const diagnostics: Diagnostic[] = [];
   const n = text.length;
   const lines = new LineReader(text);
+  const index = new CharIndex(text);
   let pos = text.charCodeAt(0) === 0xfeff ? 1 : 0; // byte-order mark
   let lineNo = 1;
   while (pos < n) {
@@ -76,10 +79,21 @@ export function parseRulesFile(text: string, options: ParseOptions = {}): ParseR
       }
       continue;
     }
-    const result = parseRuleCore(unit, unitLine);
-    if ('rule' in result) rules.push(result.rule);
+    if (continued) {
+      const result = parseRuleCore(unit, unitLine);
+      if ('rule' in result) rules.push(result.rule);
+      else if (!commented) {
+        diagnostics.push(toDiagnostic(result.logical, result.failure, unitLine, fileName));
+      }
+      continue;
+    }
+    // One physical line: parsed where it stands in the file, without a copy to scan.
+    const rule = parseRuleAt(text, unitStart, unitEnd, unit, unitLine, index);
+    if (!isFailure(rule)) rules.push(rule);
     else if (!commented) {
-      diagnostics.push(toDiagnostic(result.logical, result.failure, unitLine, fileName));
+      const failure = { ...rule, offset: rule.offset - unitStart };
+      const logical = { text: unit, lineStarts: null, strayBreak: -1 };
+      diagnostics.push(toDiagnostic(logical, failure, unitLine, fileName));
     }
   }
   return { rules, diagnostics };

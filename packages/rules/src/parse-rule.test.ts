@@ -2,7 +2,7 @@
 // test suite) and the tricky cases around them.
 
 import { describe, expect, it } from 'vitest';
-import { parseRule } from './index.js';
+import { parseRule, ruleOptions } from './index.js';
 import type { Rule } from './index.js';
 
 function parsed(text: string): Rule {
@@ -37,7 +37,7 @@ describe('parseRule: real rules', () => {
       references: [{ system: 'nessus', id: '11157' }],
       flowbits: [],
     });
-    expect(rule.options.map((o) => o.keyword)).toEqual([
+    expect(ruleOptions(rule).map((o) => o.keyword)).toEqual([
       'msg',
       'flow',
       'content',
@@ -48,7 +48,7 @@ describe('parseRule: real rules', () => {
       'sid',
       'rev',
     ]);
-    expect(rule.options[2]).toEqual({ keyword: 'content', value: '"WHATISIT"' });
+    expect(ruleOptions(rule)[2]).toEqual({ keyword: 'content', value: '"WHATISIT"' });
   });
 
   it('reads a Snort 3 rule without addresses (the reference refuses it)', () => {
@@ -64,8 +64,8 @@ describe('parseRule: real rules', () => {
       sid: 42886,
       rev: 4,
     });
-    expect(rule.options).toContainEqual({ keyword: 'http_header', value: 'field user-agent' });
-    expect(rule.options).toContainEqual({
+    expect(ruleOptions(rule)).toContainEqual({ keyword: 'http_header', value: 'field user-agent' });
+    expect(ruleOptions(rule)).toContainEqual({
       keyword: 'content',
       value: '"HttpBrowser/1.0",fast_pattern,nocase',
     });
@@ -79,7 +79,7 @@ describe('parseRule: real rules', () => {
       { key: 'policy', value: 'max-detect-ips drop' },
       { key: 'ruleset', value: 'community' },
     ]);
-    expect(rule.options).toContainEqual({ keyword: 'byte_test', value: '1,!&,0xF8,4' });
+    expect(ruleOptions(rule)).toContainEqual({ keyword: 'byte_test', value: '1,!&,0xF8,4' });
   });
 
   it('reads a header-less decoder rule', () => {
@@ -95,7 +95,7 @@ describe('parseRule: real rules', () => {
       '      app-layer-event:dnp3.flooded; classtype:protocol-command-decode; sid:2270000; rev:2;)';
     const rule = parsed(text);
     expect(rule.text).toBe(text);
-    expect(rule.options).toContainEqual({ keyword: 'app-layer-event', value: 'dnp3.flooded' });
+    expect(ruleOptions(rule)).toContainEqual({ keyword: 'app-layer-event', value: 'dnp3.flooded' });
     expect(rule.sid).toBe(2270000);
   });
 
@@ -103,7 +103,7 @@ describe('parseRule: real rules', () => {
     const rule = parsed(
       'alert sip any any -> any any (flow:to_server; sip.uri; content:"sip:192.168.43.100\\;transport=TCP"; sid:1;)',
     );
-    expect(rule.options[2]).toEqual({
+    expect(ruleOptions(rule)[2]).toEqual({
       keyword: 'content',
       value: '"sip:192.168.43.100\\;transport=TCP"',
     });
@@ -123,17 +123,20 @@ describe('parseRule: real rules', () => {
     );
     expect(rule.flowbits).toEqual(['set,file.realplayer.playlist', 'noalert']);
     expect(rule.priority).toBe(3);
-    expect(rule.options).toContainEqual({ keyword: 'http_uri', value: null });
-    expect(rule.options).toContainEqual({
+    expect(ruleOptions(rule)).toContainEqual({ keyword: 'http_uri', value: null });
+    expect(ruleOptions(rule)).toContainEqual({
       keyword: 'pcre',
       value: '"/\\x2eram?([\\?\\x5c\\x2f]|$)/smiU"',
     });
   });
 
   it('reads Suricata 8 transactional direction and firewall actions', () => {
-    expect(parsed('alert http any any => any any (requires: version >= 10; sid:3;)')).toMatchObject(
-      { direction: '=>', options: [{ keyword: 'requires', value: 'version >= 10' }, {}] },
-    );
+    const transactional = parsed('alert http any any => any any (requires: version >= 10; sid:3;)');
+    expect(transactional.direction).toBe('=>');
+    expect(ruleOptions(transactional)).toMatchObject([
+      { keyword: 'requires', value: 'version >= 10' },
+      {},
+    ]);
     expect(
       parsed('accept:hook tcp:all any any <> any 80 (app-layer-protocol:unknown; sid:1000;)'),
     ).toMatchObject({ action: 'accept:hook', protocol: 'tcp:all', direction: '<>' });
@@ -157,7 +160,7 @@ describe('parseRule: quoting and escapes', () => {
   it('does not end an option at a semicolon inside quotes', () => {
     const rule = parsed('alert tcp any any -> any any (msg:"a; b"; pcre:"/x;y/i"; sid:9;)');
     expect(rule.msg).toBe('a; b');
-    expect(rule.options[1]).toEqual({ keyword: 'pcre', value: '"/x;y/i"' });
+    expect(ruleOptions(rule)[1]).toEqual({ keyword: 'pcre', value: '"/x;y/i"' });
   });
 
   it('resolves escaped quotes, semicolons and backslashes in msg', () => {
@@ -167,12 +170,12 @@ describe('parseRule: quoting and escapes', () => {
 
   it('ends an option after an escaped backslash', () => {
     const rule = parsed('alert tcp any any -> any any (content:"a\\\\"; sid:9;)');
-    expect(rule.options[0]).toEqual({ keyword: 'content', value: '"a\\\\"' });
+    expect(ruleOptions(rule)[0]).toEqual({ keyword: 'content', value: '"a\\\\"' });
   });
 
   it('falls back to the first semicolon when the quotes do not balance', () => {
     const rule = parsed('alert tcp any any -> any any (pcre:"/[^"]+/"; sid:9; msg:"x";)');
-    expect(rule.options.map((o) => o.keyword)).toEqual(['pcre', 'sid', 'msg']);
+    expect(ruleOptions(rule).map((o) => o.keyword)).toEqual(['pcre', 'sid', 'msg']);
     expect(rule.msg).toBe('x');
   });
 

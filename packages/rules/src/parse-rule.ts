@@ -1,14 +1,15 @@
 // One rule: header, then options, over the logical text (continuations joined).
 
+import { CharIndex } from './char-index.js';
 import type { Failure } from './failure.js';
 import { isFailure } from './failure.js';
 import { parseHeader } from './header.js';
 import type { Header } from './header.js';
 import { locate, toLogical } from './logical-text.js';
 import type { LogicalText } from './logical-text.js';
-import { parseOptions } from './options.js';
+import { parseOptions, readOptionList } from './options.js';
 import type { OptionFields } from './options.js';
-import type { Diagnostic, ParseRuleOptions, ParseRuleResult, Rule } from './types.js';
+import type { Diagnostic, ParseRuleOptions, ParseRuleResult, Rule, RuleOption } from './types.js';
 
 export function toDiagnostic(
   logical: LogicalText,
@@ -28,6 +29,18 @@ export function toDiagnostic(
   return diagnostic;
 }
 
+/**
+ * Every option of a parsed rule, in order: keyword and raw value (quotes and escapes kept),
+ * read again from its text. A `Rule` does not carry them: an import reads only the well-known
+ * fields, and one object per option of every rule was most of the cost of parsing a file.
+ * `[]` for a text that is not a rule.
+ */
+export function ruleOptions(rule: { text: string }): RuleOption[] {
+  const { text: s } = toLogical(rule.text);
+  const header = parseHeader(s, 0, s.length);
+  return isFailure(header) ? [] : readOptionList(s, header.optionsStart, s.length);
+}
+
 function makeRule(text: string, line: number, header: Header, fields: OptionFields): Rule {
   return {
     text,
@@ -38,7 +51,6 @@ function makeRule(text: string, line: number, header: Header, fields: OptionFiel
     source: header.source,
     direction: header.direction,
     destination: header.destination,
-    options: fields.options,
     msg: fields.msg,
     gid: fields.gid,
     sid: fields.sid,
@@ -49,6 +61,26 @@ function makeRule(text: string, line: number, header: Header, fields: OptionFiel
     references: fields.references,
     flowbits: fields.flowbits,
   };
+}
+
+/**
+ * Parses the rule in s[from, end): a line of a file (`s` the whole file, no copy made) or a
+ * logical text. `text` is the rule as written; failure offsets are offsets in `s`. `index`
+ * is shared by the rules of one file.
+ */
+export function parseRuleAt(
+  s: string,
+  from: number,
+  end: number,
+  text: string,
+  line: number,
+  index: CharIndex = new CharIndex(s),
+): Rule | Failure {
+  const header = parseHeader(s, from, end, index);
+  if (isFailure(header)) return header;
+  const fields = parseOptions(s, header.optionsStart, end, index);
+  if (isFailure(fields)) return fields;
+  return makeRule(text, line, header, fields);
 }
 
 /** Parses the rule in `text`; returns the rule or the failure (no diagnostic objects built). */
@@ -67,11 +99,8 @@ export function parseRuleCore(
     };
     return { failure, logical };
   }
-  const header = parseHeader(s);
-  if (isFailure(header)) return { failure: header, logical };
-  const fields = parseOptions(s, header.optionsStart);
-  if (isFailure(fields)) return { failure: fields, logical };
-  const rule = makeRule(text, line, header, fields);
+  const rule = parseRuleAt(s, 0, s.length, text, line);
+  if (isFailure(rule)) return { failure: rule, logical };
   return { rule };
 }
 

@@ -29,7 +29,10 @@ export interface RuleReference {
   id: string;
 }
 
-/** A parsed rule. `text` is the source of truth; the other fields are read from it. */
+/**
+ * A parsed rule. `text` is the source of truth; the other fields are read from it. The full
+ * option list is not kept: `ruleOptions(rule)` reads it from the text when it is needed.
+ */
 export interface Rule {
   /** The rule exactly as written, continuation lines included, without the final newline. */
   text: string;
@@ -45,7 +48,6 @@ export interface Rule {
   source: Endpoint | null;
   direction: Direction | null;
   destination: Endpoint | null;
-  options: RuleOption[];
   /** The message with its quotes removed and escapes resolved; `null` when there is none. */
   msg: string | null;
   /** 1 unless the rule says otherwise. */

@@ -3,6 +3,7 @@
 // never from a list of expected answers, and each says why. Test code only.
 
 import { RULE_ACTIONS } from '../header.js';
+import { ruleOptions } from '../parse-rule.js';
 import type { Rule } from '../types.js';
 import type { OracleRule } from './corpus.js';
 
@@ -202,7 +203,7 @@ export function whyWeRefuse(reference: OracleRule): string | null {
 
 /** Why a field of a rule both parse may differ (a reference quirk), or null. */
 export function whyFieldsDiffer(rule: Rule): string | null {
-  for (const option of rule.options) {
+  for (const option of ruleOptions(rule)) {
     if (option.value !== null && /(^|[^\\])(\\\\)*;/.test(option.value)) {
       return `option '${option.keyword}' has a ';' inside quotes: the reference ends the option there`;
     }

@@ -1,8 +1,9 @@
 // Applying a rendered script for real, in a scratch network namespace: other tables stay as they
-// were, Palisade's table is replaced on every apply, and a script that fails changes nothing.
+// were, Palisade's table is replaced on every apply, a script that fails changes nothing, and
+// the removal script deletes Palisade's table (and only it), however often it runs.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { renderFirewall } from './index.js';
+import { renderFirewall, renderFirewallRemoval } from './index.js';
 import { CASES } from './testing/cases.js';
 import {
   IP,
@@ -105,6 +106,19 @@ describe.skipIf(unavailable !== null)(
       );
       expect(() => apply(broken)).toThrow();
       expect(palisade()).toBe(before);
+      expect(listOther()).toBe(otherBefore);
+    });
+
+    it('the removal script deletes table inet palisade, NAT chains and all, and nothing else', () => {
+      expect(palisade()).toContain('chain nat_postrouting');
+      apply(renderFirewallRemoval());
+      expect(tables()).toEqual(['table inet other', 'table ip nat']);
+      expect(listOther()).toBe(otherBefore);
+    });
+
+    it('the removal script applied again, with the table already gone, succeeds and changes nothing', () => {
+      apply(renderFirewallRemoval());
+      expect(tables()).toEqual(['table inet other', 'table ip nat']);
       expect(listOther()).toBe(otherBefore);
     });
   },

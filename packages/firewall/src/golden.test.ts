@@ -4,7 +4,7 @@
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { renderFirewall, renderRoutes } from './index.js';
+import { renderFirewall, renderFirewallRemoval, renderRoutes } from './index.js';
 import { CASES } from './testing/cases.js';
 import { nftCheck, removeScratch } from './testing/nft.js';
 
@@ -33,6 +33,8 @@ describe('golden nftables scripts', () => {
   it('has no golden file without a case', () => {
     const expected = new Set(Object.keys(CASES).map((name) => `${name}.nft`));
     expected.add('l3-router.routes.sh');
+    expected.add('removal.nft');
+    expected.add('removal.routes.sh');
     expect(readdirSync(GOLDEN).filter((file) => !expected.has(file))).toEqual([]);
   });
 
@@ -51,6 +53,19 @@ describe('golden nftables scripts', () => {
     });
     golden('l3-router.routes.sh', routes ?? '');
   });
+
+  it('removal: a device no longer managed gets the table deleted, and nft -c accepts it', () => {
+    const script = renderFirewallRemoval();
+    golden('removal.nft', script);
+    expect(nftCheck(script)).toBeNull();
+  });
+
+  it('removal: the last route removed, routes render to the cleanup alone', () => {
+    const network = CASES['l3-router']?.network;
+    expect(network).toBeDefined();
+    if (network === undefined) return;
+    golden('removal.routes.sh', renderRoutes({ ...network, routes: [] }, { managed: true }) ?? '');
+  });
 });
 
 describe('the script as a whole', () => {
@@ -65,6 +80,13 @@ describe('the script as a whole', () => {
       'table inet palisade {',
     ]);
     expect(script).not.toMatch(/flush ruleset/);
+  });
+
+  it('the removal script deletes only table inet palisade, safely when it is already gone', () => {
+    const lines = renderFirewallRemoval()
+      .split('\n')
+      .filter((line) => line !== '' && !line.startsWith('#'));
+    expect(lines).toEqual(['add table inet palisade', 'delete table inet palisade']);
   });
 
   it('writes no anonymous set in any rule (each would be a kernel set of its own)', () => {

@@ -1,7 +1,8 @@
 // @palisade/firewall: firewall rulesets, NAT and routes → nftables and iproute2 text; pure.
-export { renderFirewall, TABLE } from './render.js';
+export { renderFirewall, renderFirewallRemoval, TABLE } from './render.js';
 export type { FirewallInput, FirewallOutput } from './render.js';
 export { renderRoutes } from './routes.js';
+export type { RoutesOptions } from './routes.js';
 export { validateNetwork, validateRuleset } from './validate.js';
 export type { Problem } from './problems.js';
 export { INLINE_MAX } from './sets.js';

@@ -84,10 +84,30 @@ describe('intervals', () => {
 });
 
 describe('renderRoutes', () => {
-  it('is null outside L3 mode or without routes', () => {
+  it('is null outside L3 mode or without routes, when it never managed any', () => {
     const routes = [{ address: '10.0.0.0/8', gateway: '192.0.2.1' }];
     expect(renderRoutes(network({ l3_mode: false, routes }))).toBeNull();
     expect(renderRoutes(network({ l3_mode: true }))).toBeNull();
+  });
+
+  it('deletes every proto 250 route, and adds none, once routes it managed are gone', () => {
+    const routes = [{ address: '10.0.0.0/8', gateway: '192.0.2.1' }];
+    const removed = renderRoutes(network({ l3_mode: true }), { managed: true });
+    const l3Off = renderRoutes(network({ l3_mode: false, routes }), { managed: true });
+    expect(l3Off).toBe(removed);
+    expect(removed).not.toContain('route replace');
+    expect(removed?.split('\n').slice(3, 6)).toEqual([
+      'set -e',
+      "keep='  '",
+      'ip -4 route show proto 250 | while read -r dst rest; do',
+    ]);
+    expect(removed).toContain('ip -6 route show proto 250 | while read -r dst rest; do');
+    expect(removed).toContain('*) ip -4 route del "$dst" proto 250 metric "$metric" ;;');
+    expect(removed).toContain('*) ip -6 route del "$dst" proto 250 metric "$metric" ;;');
+    // Configured routes render the same whether or not earlier ones were managed.
+    expect(renderRoutes(network({ l3_mode: true, routes }), { managed: true })).toBe(
+      renderRoutes(network({ l3_mode: true, routes })),
+    );
   });
 
   it('leaves a bad route out, saying why, and keeps the good ones', () => {

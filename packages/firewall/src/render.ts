@@ -113,6 +113,22 @@ export function renderFirewall(input: FirewallInput): FirewallOutput {
   return { script: out.join('\n'), problems };
 }
 
+/**
+ * The script for a device Palisade managed before and no longer does (no ruleset, no NAT): it
+ * deletes table inet palisade, and with it the NAT chains, in one transaction. The `add` makes
+ * the `delete` safe when the table is already gone, so it can be applied any number of times.
+ */
+export function renderFirewallRemoval(): string {
+  return [
+    '#!/usr/sbin/nft -f',
+    '# Palisade firewall, rendered by @palisade/firewall. No ruleset is assigned any more: removes',
+    `# table ${TABLE} (filter and NAT chains) in one transaction and leaves every other table alone.`,
+    `add table ${TABLE}`,
+    `delete table ${TABLE}`,
+    '',
+  ].join('\n');
+}
+
 function baseChain(name: string, header: string, rules: readonly string[]): string[] {
   return [`\tchain ${name} {`, `\t\t${header}`, ...rules.map((rule) => `\t\t${rule}`), '\t}'];
 }

@@ -88,20 +88,40 @@ export function routeProblems(network: DeviceNetwork): Problem[] {
   });
 }
 
+export interface RoutesOptions {
+  /**
+   * Palisade has installed routes on this device before. With no route configured (or L3 mode
+   * off) the script is then the cleanup alone, deleting every `proto 250` route, instead of null.
+   */
+  managed?: boolean;
+}
+
 /**
- * A /bin/sh script of `ip route replace` commands for the device's routes; null when the device
- * is not in L3 mode or has none. A route with a problem is left out, with a comment saying why.
+ * A /bin/sh script of `ip route replace` commands for the device's routes. A route with a
+ * problem is left out, with a comment saying why. Outside L3 mode or without routes: null, or,
+ * when `managed`, the script that deletes the routes an earlier run installed. Only when managed,
+ * not always: a sensor that never had Palisade routes gets no iproute2 script at all, and a
+ * device's rendered text (hence its config version) does not change until routes are removed.
  */
-export function renderRoutes(network: DeviceNetwork): string | null {
-  if (!network.l3_mode || network.routes.length === 0) return null;
-  const lines = [
-    '#!/bin/sh',
-    '# Palisade routes, rendered by @palisade/firewall. Idempotent: `ip route replace`, then the',
-    `# routes an earlier run added (proto ${ROUTE_PROTOCOL}) and no longer configured are deleted.`,
-    'set -e',
-  ];
+export function renderRoutes(network: DeviceNetwork, options: RoutesOptions = {}): string | null {
+  const routes = network.l3_mode ? network.routes : [];
+  if (routes.length === 0 && options.managed !== true) return null;
+  // With no route, the cleanup below deletes every proto-tagged route. It lists and deletes
+  // rather than `ip route flush proto …`, which fails ("FIB table does not exist") on a table
+  // with no route at all; a failing `ip route del` still fails the script.
+  const what =
+    routes.length === 0
+      ? [
+          '# Palisade routes, rendered by @palisade/firewall. No route is managed any more: the',
+          `# routes an earlier run added (proto ${ROUTE_PROTOCOL}) are deleted, and no other route.`,
+        ]
+      : [
+          '# Palisade routes, rendered by @palisade/firewall. Idempotent: `ip route replace`, then the',
+          `# routes an earlier run added (proto ${ROUTE_PROTOCOL}) and no longer configured are deleted.`,
+        ];
+  const lines = ['#!/bin/sh', ...what, 'set -e'];
   const keep: Record<Family, string[]> = { 4: [], 6: [] };
-  network.routes.forEach((route, k) => {
+  routes.forEach((route, k) => {
     const result = routeCommand(route, k);
     if (result.ok) {
       lines.push(result.command);

@@ -11,7 +11,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { renderFirewall, renderRoutes } from './index.js';
+import { renderFirewall, renderFirewallRemoval, renderRoutes } from './index.js';
 import { network, rule } from './testing/cases.js';
 import {
   IP,
@@ -378,6 +378,46 @@ describe.skipIf(unavailable !== null)(
       expect(routes).toContain('10.213.7.0/24 via 10.213.2.2 dev lan');
       expect(routes).toContain('10.213.1.0/24 dev wan proto kernel');
       expect(connect(CLIENT, ADDR.far, 7004, DROP_WAIT_MS).ok).toBe(false);
+    });
+
+    it('routes: once the last route is removed, the cleanup deletes every Palisade route, both families, and only those', () => {
+      const ipv6 = renderRoutes({
+        ...input.network,
+        routes: [
+          { address: '10.213.8.0/24', gateway: ADDR.server, interface: '', metric: 20 },
+          { address: 'fd00:213:9::/64', gateway: ADDR6.server, interface: '', metric: null },
+        ],
+      });
+      inNs(ROUTER, 'sh', [writeScratch('routes.sh', ipv6 ?? '')]);
+      expect(inNs(ROUTER, IP, ['-6', 'route', 'show', 'proto', '250'])).toContain(
+        'fd00:213:9::/64 via fd00:213:2::2 dev lan',
+      );
+      const cleanup = renderRoutes({ ...input.network, routes: [] }, { managed: true });
+      expect(cleanup).not.toBeNull();
+      const file = writeScratch('routes.sh', cleanup ?? '');
+      inNs(ROUTER, 'sh', [file]);
+      inNs(ROUTER, 'sh', [file]); // nothing left to delete: still succeeds
+      expect(inNs(ROUTER, IP, ['-4', 'route', 'show', 'proto', '250'])).toBe('');
+      expect(inNs(ROUTER, IP, ['-6', 'route', 'show', 'proto', '250'])).toBe('');
+      const routes = inNs(ROUTER, IP, ['-4', 'route', 'show']);
+      expect(routes).not.toContain('10.213.8.0/24');
+      expect(routes).toContain('10.213.7.0/24 via 10.213.2.2 dev lan');
+      expect(routes).toContain('10.213.1.0/24 dev wan proto kernel');
+      expect(inNs(ROUTER, IP, ['-6', 'route', 'show'])).toContain('fd00:213:2::/64 dev lan');
+    });
+
+    it('removal: the removal script deletes the table, so the router filters and translates no more', () => {
+      inNs(ROUTER, NFT, ['-f', writeScratch('nftables.nft', renderFirewallRemoval())]);
+      expect(inNs(ROUTER, NFT, ['list', 'tables'])).not.toContain('palisade');
+      // Dropped by the input policy before; now open.
+      expect(connect(CLIENT, ADDR.routerWan, 2203)).toMatchObject({ ok: true, reply: ADDR.client });
+      // Forwarded before to the inner host; now nothing listens on the router's 8080.
+      expect(connect(CLIENT, ADDR.routerWan, 8080)).toMatchObject({
+        ok: false,
+        code: 'ECONNREFUSED',
+      });
+      // Masqueraded before; now the client sees the inner host's own address.
+      expect(connect(SERVER, ADDR.client, 9001)).toMatchObject({ ok: true, reply: ADDR.server });
     });
 
     it('the host saw none of it: no palisade table and no test address outside the namespaces', () => {

@@ -7,9 +7,12 @@ import { renderDeviceFirewall } from '../firewall/firewall-render.js';
 /** What a device runs besides its policy: profile variables, firewall, routes. */
 export interface DeviceConfig {
   variables: Record<string, string>;
-  /** nftables script; null until the device has a firewall ruleset. */
+  /**
+   * nftables script; null until the device has a firewall ruleset (or NAT). Once it had one,
+   * the script that removes Palisade's table when it has none any more.
+   */
   nftables: string | null;
-  /** iproute2 commands; null while no route is managed. */
+  /** iproute2 commands; null until a route is managed, then the cleanup when none is left. */
   routes: string | null;
 }
 
@@ -27,8 +30,10 @@ export async function renderDeviceConfig(
     network: DeviceNetwork;
     rules: FirewallRule[] | null;
     policies: ChainPolicies | null;
+    nftables_managed: boolean;
+    routes_managed: boolean;
   }>(
-    `SELECT f.variables, d.network, s.rules, s.policies
+    `SELECT f.variables, d.network, s.rules, s.policies, d.nftables_managed, d.routes_managed
        FROM devices d LEFT JOIN device_profiles f ON f.id = d.profile_id
        LEFT JOIN firewall_rulesets s ON s.id = d.firewall_id
       WHERE d.id = $1`,
@@ -45,6 +50,7 @@ export async function renderDeviceConfig(
     variables,
     network: row.network,
     hasRuleset: row.rules !== null,
+    managed: { nftables: row.nftables_managed, routes: row.routes_managed },
   });
   return {
     variables,
@@ -56,8 +62,9 @@ export async function renderDeviceConfig(
 
 /**
  * Re-renders the configuration of an organization's devices (or the given ones); a device's
- * config version moves exactly when its rendered configuration does. Connected agents hear
- * of it on commit.
+ * config version moves exactly when its rendered configuration does. A device that gets an
+ * nftables script or routes is marked as managed, so that it gets their removal once it has
+ * none (which moves its version too). Connected agents hear of it on commit.
  */
 export async function refreshDeviceConfigs(
   tx: Queryable,
@@ -76,8 +83,10 @@ export async function refreshDeviceConfigs(
       .digest('hex');
     await tx.query(
       `UPDATE devices SET config_version = CASE WHEN config_sha256 = $2 THEN config_version ELSE config_version + 1 END,
-              config_sha256 = $2 WHERE id = $1`,
-      [id, sha256],
+              config_sha256 = $2,
+              nftables_managed = nftables_managed OR $3, routes_managed = routes_managed OR $4
+        WHERE id = $1`,
+      [id, sha256, nftables !== null, routes !== null],
     );
   }
   await notifyDevices(tx, orgId);

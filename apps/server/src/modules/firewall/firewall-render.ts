@@ -1,5 +1,10 @@
 import type { ChainPolicies, DeviceNetwork, FirewallRule } from '@palisade/contract';
-import { renderFirewall, renderRoutes, validateRuleset } from '@palisade/firewall';
+import {
+  renderFirewall,
+  renderFirewallRemoval,
+  renderRoutes,
+  validateRuleset,
+} from '@palisade/firewall';
 import { AppError } from '../../lib/app-error.js';
 
 type Problem = { rule: number | null; field: string; message: string };
@@ -32,18 +37,24 @@ export interface DeviceFirewallInput {
   variables: Record<string, string>;
   network: DeviceNetwork;
   hasRuleset: boolean;
+  /** What Palisade has sent the device before (devices.nftables_managed, routes_managed). */
+  managed: { nftables: boolean; routes: boolean };
 }
 
 /**
- * The device's nftables script and route commands. Null script: nothing to manage (no ruleset
- * and no NAT). Problems (e.g. a variable the device's profile lacks) are returned, not thrown:
- * the console shows them and the device keeps its last good configuration.
+ * The device's nftables script and route commands. With nothing to manage (no ruleset and no
+ * NAT; no route): null for a device Palisade never managed, which is left alone, and for one it
+ * did, the scripts that remove Palisade's table and routes. Problems (e.g. a variable the
+ * device's profile lacks) are returned, not thrown: the console shows them and the device keeps
+ * its last good configuration (a null script, never the removal).
  */
 export function renderDeviceFirewall(input: DeviceFirewallInput) {
   const managesNat = input.network.source_nat.length > 0 || input.network.port_forwards.length > 0;
-  const routes = renderRoutes(input.network);
-  if (!input.hasRuleset && !managesNat)
-    return { nftables: null, routes, problems: [] as Problem[] };
+  const routes = renderRoutes(input.network, { managed: input.managed.routes });
+  if (!input.hasRuleset && !managesNat) {
+    const nftables = input.managed.nftables ? renderFirewallRemoval() : null;
+    return { nftables, routes, problems: [] as Problem[] };
+  }
   const { script, problems } = renderFirewall({
     rules: input.rules,
     policies: input.policies,

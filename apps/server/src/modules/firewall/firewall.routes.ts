@@ -1,5 +1,4 @@
 import {
-  ErrorResponse,
   FirewallRuleset,
   FirewallRulesetWrite,
   IdParams,
@@ -8,17 +7,11 @@ import {
   MessageResponse,
 } from '@palisade/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { errorResponses } from '../../plugins/errors.js';
 import { principalOf } from '../../plugins/auth.js';
 import { createFirewallService } from './firewall.service.js';
 
-const errors = {
-  401: ErrorResponse,
-  403: ErrorResponse,
-  404: ErrorResponse,
-  409: ErrorResponse,
-  413: ErrorResponse,
-  422: ErrorResponse,
-};
+const errors = errorResponses(401, 403, 404, 409, 413, 422);
 /** A 10,000-rule ruleset is a few MiB of JSON. */
 const RULESET_BODY_LIMIT = 16 * 1024 * 1024;
 

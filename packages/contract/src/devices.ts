@@ -178,10 +178,14 @@ export const AgentApplied = z.object({
   error: z.string().max(8000).nullable().optional(),
 });
 
-/** A batch of eve.json alert events; seq increases by one per batch per device. */
+/**
+ * A batch of eve.json alert events; seq increases by one per batch per device. Events are
+ * taken as they come (not copied key by key by the validator: this is the fleet's hot path);
+ * what is not an alert object is skipped by the server.
+ */
 export const AgentAlertBatch = z.object({
   seq: z.number().int().positive(),
-  events: z.array(z.record(z.string(), z.unknown())).max(10_000),
+  events: z.array(z.unknown().describe('an eve.json event object')).max(10_000),
 });
 
 export const AgentLogBatch = z.object({
@@ -203,13 +207,26 @@ export const AgentAck = z.object({ ack: z.number().int() });
 // ---- What the console reads of a device's reports. ----
 
 export const DeviceMetricSample = DeviceMetrics.extend({ time: z.string() });
+/** Most points GET /devicemonitor/{id} answers for any window. */
+export const MONITOR_MAX_POINTS = 500;
 export const DeviceMonitorQuery = z.object({
-  /** Window start (ISO time); default the last hour. */
+  /** Window start (ISO time); default the last hour. The window ends now. */
   since: z.iso.datetime({ offset: true }).optional(),
-  limit: z.coerce.number().int().min(1).max(100_000).default(5000),
+  /**
+   * Most points to answer, at most MONITOR_MAX_POINTS (larger values, which older consoles
+   * send, are capped). A window with more samples than that is averaged into time buckets.
+   */
+  limit: z.coerce.number().int().min(1).max(100_000).default(MONITOR_MAX_POINTS),
 });
 export const DeviceMonitor = z.object({
   device_id: z.number().int(),
+  /**
+   * Null: `data` holds the raw samples. Otherwise each point averages the samples of one
+   * bucket this many seconds wide (cpu, used memory and disk, network rates; totals are the
+   * bucket's largest), its time being the bucket's start; buckets are aligned to the epoch.
+   */
+  bucket_seconds: z.number().int().positive().nullable(),
+  /** Oldest first. */
   data: z.array(DeviceMetricSample),
 });
 

@@ -8,13 +8,9 @@ export type DeviceMonitorData = z.infer<typeof DeviceMonitor>;
 export type MetricSample = DeviceMonitorData['data'][number];
 
 /**
- * Samples asked for: the server returns the newest `limit` of the window, so the limit must
- * cover the whole window. Heartbeats come every 30 s by default; this allows one per 5 s,
- * within the API's maximum of 100,000.
+ * GET /devicemonitor/{id}?since=<ISO> : the window's metrics, oldest first, in at most
+ * MONITOR_MAX_POINTS points (the raw samples, or bucket averages on long windows).
  */
-export const monitorLimit = (windowMs: number) => Math.min(100_000, Math.ceil(windowMs / 5000));
-
-/** GET /devicemonitor/{id}?since=<ISO>&limit=N : metric samples, oldest first. */
 export const deviceMonitorQueryOptions = (deviceId: number, windowMs: number) =>
   queryOptions({
     queryKey: [...monitoringKey, 'monitor', deviceId, windowMs],
@@ -22,10 +18,7 @@ export const deviceMonitorQueryOptions = (deviceId: number, windowMs: number) =>
       call(() =>
         http
           .get(`devicemonitor/${deviceId}`, {
-            searchParams: {
-              since: new Date(Date.now() - windowMs).toISOString(),
-              limit: String(monitorLimit(windowMs)),
-            },
+            searchParams: { since: new Date(Date.now() - windowMs).toISOString() },
             signal,
           })
           .json<DeviceMonitorData>(),

@@ -6,10 +6,10 @@ import { DataTable } from '../../../components/data-table/DataTable';
 import { initialTableState } from '../../../components/data-table/list-params';
 import { localPage } from '../../../components/data-table/local-page';
 import type { DataColumn } from '../../../components/data-table/types';
-import { apiErrorMessage, errorText } from '../../../lib/errors';
 import { useMonitoredDevices } from '../api/list-devices';
 import { formatPercent } from '../format';
 import { DeviceStatusChips } from './DeviceStatusChips';
+import { tableQueryStatus } from '../../../components/data-table/query-status';
 
 interface DevicesListProps {
   selectedId: number | null;
@@ -71,7 +71,6 @@ export function DevicesList({ selectedId, onSelect }: DevicesListProps) {
     [t, i18n.language, selectedId, onSelect],
   );
 
-  const error = list.isError ? apiErrorMessage(list.error) : null;
   return (
     <DataTable
       label={t('monitoring.devices')}
@@ -81,9 +80,7 @@ export function DevicesList({ selectedId, onSelect }: DevicesListProps) {
       getRowId={(d) => String(d.id)}
       state={state}
       onStateChange={setState}
-      loading={list.isFetching}
-      error={errorText(error, t)}
-      onRetry={() => void list.refetch()}
+      {...tableQueryStatus(list, t)}
       emptyText={state.search === '' ? t('monitoring.noDevices') : t('monitoring.noMatch')}
       height="calc(100vh - 330px)"
     />

@@ -9,22 +9,16 @@ import {
   AlertPage,
   AlertTune,
   AlertTuneResult,
-  ErrorResponse,
   IdParams,
   MessageResponse,
 } from '@palisade/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { errorResponses } from '../../plugins/errors.js';
 import { principalOf } from '../../plugins/auth.js';
 import { createAlertsService } from './alerts.service.js';
 import { openConsoleStream } from './console-stream.js';
 
-const errors = {
-  401: ErrorResponse,
-  403: ErrorResponse,
-  404: ErrorResponse,
-  409: ErrorResponse,
-  422: ErrorResponse,
-};
+const errors = errorResponses(401, 403, 404, 409, 422);
 
 export const alertsRoutes: FastifyPluginAsyncZod = async (app) => {
   const alerts = createAlertsService(app.ctx.db);

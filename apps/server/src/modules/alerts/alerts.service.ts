@@ -125,53 +125,66 @@ export function createAlertsService(db: Database) {
     /**
      * Tuning from an alert, in the policy of the device that raised it: disable the rule, or
      * suppress the alert's source for that signature. It goes through the policy's own checks
-     * (role, restricted access) and reaches the device like any other policy change.
+     * (role, restricted access) and reaches the device like any other policy change. Each
+     * refusal has its own code (TuneErrorCode); one that would change nothing is refused too.
      */
     async tune(principal: Principal, id: number, action: z.infer<typeof AlertTune>['action']) {
       const alert = await this.detail(principal, id);
+      assertRole(principal, ...EDITOR_ROLES);
       if (alert.policy_id === null)
-        throw new AppError('conflict', `Device '${alert.device}' has no policy to tune`);
+        throw new AppError('tune_no_policy', `Device '${alert.device}' has no policy to tune`);
       if (alert.gid === null || alert.sid === null)
-        throw new AppError('conflict', 'The alert names no signature');
+        throw new AppError('tune_no_signature', 'The alert names no signature');
       const policy = await policies.get(principal, alert.policy_id);
+      if (!policy.can_edit)
+        throw new AppError(
+          'tune_policy_restricted',
+          `Policy '${policy.name}' is restricted to its editors`,
+        );
+      const signature = `${alert.gid}:${alert.sid}`;
       let msg: string;
       if (action === 'disable_rule') {
         if (!alert.rule)
           throw new AppError(
-            'not_found',
-            `Rule ${alert.gid}:${alert.sid} is not among this console's rules`,
+            'tune_rule_unknown',
+            `Rule ${signature} is not among this console's rules`,
           );
         const ruleId = alert.rule.id;
+        if (policy.overrides.some((o) => o.rule_id === ruleId && o.action === 'disable'))
+          throw new AppError(
+            'tune_rule_already_disabled',
+            `Rule ${signature} is already disabled in policy '${policy.name}'`,
+          );
         const overrides = [
           ...policy.overrides.filter((o) => o.rule_id !== ruleId),
           { rule_id: ruleId, action: 'disable' as const },
         ];
         await policies.update(principal, policy.id, { overrides });
-        msg = `Rule ${alert.gid}:${alert.sid} disabled in policy '${policy.name}'`;
+        msg = `Rule ${signature} disabled in policy '${policy.name}'`;
       } else {
-        if (!alert.src_ip) throw new AppError('conflict', 'The alert has no source address');
+        const source = alert.src_ip;
+        if (!source) throw new AppError('tune_no_source', 'The alert has no source address');
         const exists = policy.thresholds.some(
           (t) =>
-            t.kind === 'suppress' &&
-            t.gid === alert.gid &&
-            t.sid === alert.sid &&
-            t.ip === alert.src_ip,
+            t.kind === 'suppress' && t.gid === alert.gid && t.sid === alert.sid && t.ip === source,
         );
-        const thresholds = exists
-          ? policy.thresholds
-          : [
-              ...policy.thresholds,
-              {
-                kind: 'suppress' as const,
-                gid: alert.gid,
-                sid: alert.sid,
-                track: 'by_src' as const,
-                ip: alert.src_ip,
-                comment: `from alert ${alert.id} by ${principal.email}`,
-              },
-            ];
-        await policies.update(principal, policy.id, { thresholds });
-        msg = `Alerts of ${alert.gid}:${alert.sid} from ${alert.src_ip} suppressed in policy '${policy.name}'`;
+        if (exists)
+          throw new AppError(
+            'tune_source_already_suppressed',
+            `Alerts of ${signature} from ${source} are already suppressed in policy '${policy.name}'`,
+          );
+        const suppress = {
+          kind: 'suppress' as const,
+          gid: alert.gid,
+          sid: alert.sid,
+          track: 'by_src' as const,
+          ip: source,
+          comment: `from alert ${alert.id} by ${principal.email}`,
+        };
+        await policies.update(principal, policy.id, {
+          thresholds: [...policy.thresholds, suppress],
+        });
+        msg = `Alerts of ${signature} from ${source} suppressed in policy '${policy.name}'`;
       }
       const updated = await policies.get(principal, policy.id);
       return { policy_id: policy.id, policy_version: updated.version, msg };

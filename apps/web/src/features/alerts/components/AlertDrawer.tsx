@@ -17,12 +17,12 @@ import VolumeOffIcon from '@mui/icons-material/VolumeOff';
 import { notifyApiError, notifySuccess } from '../../../components/notifications/notify';
 import { notifications } from '../../../components/notifications/queue';
 import { ConfirmDialog } from '../../../components/page/ConfirmDialog';
-import { ApiError } from '../../../lib/api-client';
 import { apiErrorMessage, errorText } from '../../../lib/errors';
 import { useAcknowledgeAlerts } from '../api/ack-alerts';
 import { alertDetailQueryOptions, type AlertDetailData } from '../api/get-alert';
 import { useTuneAlert, type TuneAction } from '../api/tune-alert';
 import { endpoint, formatDateTime } from '../format';
+import { TUNE_ERROR_KEYS } from '../tune-errors';
 import { SeverityChip } from './SeverityChip';
 
 interface AlertDrawerProps {
@@ -119,10 +119,10 @@ function AlertDetailView({ alert: a, canWrite }: { alert: AlertDetailData; canWr
       notifications.push({ content: result.msg, raw: true, color: 'success' });
     } catch (failure) {
       notifications.remove(progress);
-      // 409: the device has no policy, or the alert names no signature; the server says which.
-      if (failure instanceof ApiError && failure.status === 409 && failure.serverMsg)
-        notifications.push({ content: failure.serverMsg, raw: true, color: 'error' });
-      else notifyApiError(failure);
+      notifyApiError(failure, {
+        codes: TUNE_ERROR_KEYS,
+        params: { sid: a.sid ?? '', device: a.device, source: a.src_ip ?? '' },
+      });
     }
   };
 

@@ -8,7 +8,8 @@
 //  2. time from a change in the console (PUT /policies/{id}) to the agent reporting it applied
 //     (the device's local policy version equal to the new one), median and p95 over many changes
 //     (target p95 under 1 s), alone and with a connected fleet listening on the push channel.
-// Prints figures; asserts nothing about time.
+// BENCH_DB=postgres (or pglite) runs only that database's heartbeat figures. Prints figures; asserts nothing
+// about time.
 
 import http from 'node:http';
 import pg from 'pg';
@@ -251,6 +252,12 @@ async function postgresFigures(dir: string): Promise<void> {
 }
 
 const dir = await mkdtemp(path.join(os.tmpdir(), 'palisade-agent-bench-'));
+if (process.env.BENCH_DB === 'postgres') {
+  // Only the PostgreSQL heartbeat figures (while working on that path).
+  await postgresFigures(dir);
+  await rm(dir, { recursive: true, force: true });
+  process.exit(0);
+}
 const server = new ServerProcess(
   await freePort(),
   path.join(dir, 'data'),
@@ -282,6 +289,11 @@ try {
       `${os.cpus().length} cores`,
   );
   await heartbeatFigures('PGlite', server, ids.slice(0, DEVICES));
+  if (process.env.BENCH_DB === 'pglite') {
+    await server.stop();
+    await rm(dir, { recursive: true, force: true });
+    process.exit(0);
+  }
 
   // One real agent process, push channel on, a reload command that does nothing.
   const deviceId = ids[DEVICES] ?? ids[0] ?? 1;

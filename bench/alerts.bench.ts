@@ -9,7 +9,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { PGlite } from '@electric-sql/pglite';
 import { pgliteDatabase } from '../apps/server/src/db/client.js';
-import { csvLine } from '../apps/server/src/db/csv.js';
+import { copyTextLine } from '../apps/server/src/db/copy-text.js';
 import { migrate } from '../apps/server/src/db/migrate.js';
 import { toAlertRecord } from '../apps/server/src/modules/agent/eve-alerts.js';
 import { CORPUS } from '../apps/server/src/test/corpus.js';
@@ -23,7 +23,7 @@ import {
 const TOTAL = Number(process.env['BENCH_ALERTS'] ?? 100_000);
 const BATCH = 1000;
 /** Devices sending at once; each sends its batches one at a time, in order (the protocol's rule). */
-const DEVICES = 4;
+const DEVICES = Number(process.env['BENCH_DEVICES'] ?? 4);
 
 /** Every alert event of the corpus (JSON lines and JSON arrays alike). */
 function corpusAlerts(): Record<string, unknown>[] {
@@ -53,24 +53,27 @@ function corpusAlerts(): Record<string, unknown>[] {
   return events;
 }
 
-/** TOTAL events cycling through the corpus, each a second apart so rows differ. */
+/**
+ * TOTAL events cycling through the corpus, each a second apart so rows differ, ending now:
+ * older ones would fall to the retention job while the benchmark runs.
+ */
 function workload(): Record<string, unknown>[] {
   const base = corpusAlerts();
-  const start = Date.UTC(2026, 0, 1);
+  const start = Date.now() - TOTAL * 1000;
   return Array.from({ length: TOTAL }, (_, i) => ({
     ...base[i % base.length],
     timestamp: new Date(start + i * 1000).toISOString(),
   }));
 }
 
-/** The same CSV the server's ingest builds, for the reference COPY. */
-function toCsv(events: Record<string, unknown>[], orgId: number, deviceId: number): string {
+/** The same COPY text the server's ingest builds, for the reference COPY. */
+function toCopyText(events: Record<string, unknown>[], orgId: number, deviceId: number): string {
   const received = new Date();
-  let csv = '';
+  let rows = '';
   for (const event of events) {
     const r = toAlertRecord(event, received);
     if (!r) continue;
-    csv += csvLine([
+    rows += copyTextLine([
       orgId,
       deviceId,
       r.time,
@@ -91,7 +94,7 @@ function toCsv(events: Record<string, unknown>[], orgId: number, deviceId: numbe
       r.event,
     ]);
   }
-  return csv;
+  return rows;
 }
 
 const COPY_COLUMNS =
@@ -160,39 +163,32 @@ async function viaAgentApi(kind: 'pglite' | 'postgres', events: Record<string, u
   }
 }
 
-async function psqlCopy(url: string, csv: string): Promise<number> {
+async function psqlCopy(url: string, rows: string): Promise<number> {
   const started = performance.now();
   await new Promise<void>((resolve, reject) => {
     const child = spawn(
       'psql',
-      [
-        url,
-        '-v',
-        'ON_ERROR_STOP=1',
-        '-q',
-        '-c',
-        `\\copy bench_copy (${COPY_COLUMNS}) FROM STDIN WITH (FORMAT csv)`,
-      ],
+      [url, '-v', 'ON_ERROR_STOP=1', '-q', '-c', `\\copy bench_copy (${COPY_COLUMNS}) FROM STDIN`],
       {
         stdio: ['pipe', 'inherit', 'inherit'],
       },
     );
     child.on('error', reject);
     child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`psql exited ${code}`))));
-    child.stdin.end(csv);
+    child.stdin.end(rows);
   });
   return (performance.now() - started) / 1000;
 }
 
-async function pgliteCopy(csv: string): Promise<number> {
+async function pgliteCopy(rows: string): Promise<number> {
   const pg = await PGlite.create();
   await migrate(pgliteDatabase(pg));
   await pg.exec(`INSERT INTO organizations (name) VALUES ('bench');
     INSERT INTO devices (org_id, name, password_hash) VALUES (1, 'bench', 'x');
     CREATE TABLE bench_copy (LIKE device_alerts INCLUDING ALL);`);
   const started = performance.now();
-  await pg.query(`COPY bench_copy (${COPY_COLUMNS}) FROM '/dev/blob' WITH (FORMAT csv)`, [], {
-    blob: new Blob([csv]),
+  await pg.query(`COPY bench_copy (${COPY_COLUMNS}) FROM '/dev/blob'`, [], {
+    blob: new Blob([rows]),
   });
   const seconds = (performance.now() - started) / 1000;
   await pg.close();
@@ -203,16 +199,19 @@ const events = workload();
 console.log(
   `alert ingest: ${TOTAL} eve.json alerts in batches of ${BATCH} from ${DEVICES} devices at once`,
 );
-for (const kind of ['postgres', 'pglite'] as const) {
+const kinds = (process.env['BENCH_DB'] ?? 'postgres,pglite').split(',') as (
+  'postgres' | 'pglite'
+)[];
+for (const kind of kinds) {
   const api = await viaAgentApi(kind, events);
-  const csv = toCsv(events, api.orgDevice.orgId, api.orgDevice.deviceId);
+  const rows = toCopyText(events, api.orgDevice.orgId, api.orgDevice.deviceId);
   let copySeconds: number;
   if (kind === 'postgres') {
     await api.server.db.query('CREATE TABLE bench_copy (LIKE device_alerts INCLUDING ALL)');
     const [row] = await api.server.db.query<{ db: string }>('SELECT current_database() AS db');
-    copySeconds = await psqlCopy(`postgres://postgres@127.0.0.1:5432/${row?.db ?? ''}`, csv);
+    copySeconds = await psqlCopy(`postgres://postgres@127.0.0.1:5432/${row?.db ?? ''}`, rows);
   } else {
-    copySeconds = await pgliteCopy(csv);
+    copySeconds = await pgliteCopy(rows);
   }
   await api.server.close();
   const apiRate = api.stored / api.seconds;

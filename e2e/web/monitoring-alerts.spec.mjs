@@ -166,6 +166,9 @@ export const tests = [
       await stillSameDocument(alertsPage);
 
       // Filters narrow the list: the signature by sid, then its source and port, then none.
+      // Menu options are chosen with the keyboard: this run keeps two tabs busy with live data,
+      // and a click's wait for the option to stop moving (animation frames) sometimes starves.
+      await alertsPage.bringToFront();
       const filters = alertsPage.getByRole('form', { name: 'Alert filters' });
       await filters.getByLabel('Signature (SID or text)').fill(String(sid));
       await filters.getByRole('button', { name: 'Apply' }).click();
@@ -182,7 +185,7 @@ export const tests = [
       const narrowed = fromSource.filter((e) => e.dest_port === target.dest_port).length;
       await visible(total.getByText(`Alerts: ${narrowed}`));
       await filters.getByLabel('Protocol').click();
-      await alertsPage.getByRole('option', { name: 'TCP' }).click();
+      await alertsPage.getByRole('option', { name: 'TCP' }).press('Enter');
       await filters.getByRole('button', { name: 'Apply' }).click();
       await visible(alertsPage.getByText('No alerts match these filters.'));
       await filters.getByLabel('Destination port').fill('http');
@@ -199,7 +202,7 @@ export const tests = [
       });
       const footer = alertsPage.locator('.MuiTablePagination-root');
       await footer.getByRole('combobox').click();
-      await alertsPage.getByRole('option', { name: '25', exact: true }).click();
+      await alertsPage.getByRole('option', { name: '25', exact: true }).press('Enter');
       await visible(footer.getByText(`1–25 of ${REPLAYED}`));
       await footer.getByRole('button', { name: 'Next page' }).click();
       await visible(footer.getByText(`26–${REPLAYED} of ${REPLAYED}`));
@@ -269,9 +272,19 @@ export const tests = [
       const disabled = await call('GET', `policies/${policy.id}/render`, token);
       assert.ok(disabled.version > after.version, `version ${after.version} → ${disabled.version}`);
       assert.doesNotMatch(disabled.rules, new RegExp(`sid:${sid};`));
+      // Disabling it again changes nothing, and the console says why in its own words.
+      await drawer.getByRole('button', { name: 'Disable rule' }).click();
+      await alertsPage
+        .getByRole('dialog', { name: 'Disable this rule?' })
+        .getByRole('button', { name: 'Disable rule' })
+        .click();
+      await waitForNotice(alertsPage, `Rule ${sid} is already disabled in the policy of ${name}.`);
+      const again = await call('GET', `policies/${policy.id}/render`, token);
+      assert.equal(again.version, disabled.version);
       await stillSameDocument(alertsPage);
 
       // From Monitoring to that device's alerts: the filter comes in the URL.
+      await page.bringToFront();
       await page.getByRole('link', { name: 'All alerts of this device' }).click();
       await waitForPath(page, '/alerts');
       assert.equal(new URL(page.url()).searchParams.get('device'), String(agent.device.id));

@@ -20,10 +20,11 @@ export type SqlParam =
 export interface Queryable {
   query<Row = Record<string, unknown>>(sql: string, params?: SqlParam[]): Promise<Row[]>;
   /**
-   * Bulk load: `COPY table (columns) FROM STDIN WITH (FORMAT csv)` fed with csv. The fastest
+   * Bulk load: `COPY table (columns) FROM STDIN` fed with rows in COPY's text format (see
+   * `copyTextLine`). The fastest
    * way in for many rows (alert ingest), inside the caller's transaction.
    */
-  copyFrom(copySql: string, csv: string): Promise<void>;
+  copyFrom(copySql: string, rows: string): Promise<void>;
 }
 
 /** The one database seam: PGlite (embedded) or a PostgreSQL server, same SQL on both. */
@@ -62,20 +63,20 @@ export function pgliteDatabase(db: PGlite): Database {
   const run = async <Row>(target: Pick<PGlite, 'query'>, sql: string, params?: SqlParam[]) =>
     (await target.query<Row>(sql, params as unknown[] | undefined)).rows;
   // PGlite reads COPY input from a blob it names /dev/blob.
-  const copy = async (target: Pick<PGlite, 'query'>, copySql: string, csv: string) => {
+  const copy = async (target: Pick<PGlite, 'query'>, copySql: string, rows: string) => {
     await target.query(copySql.replace(/FROM STDIN/i, "FROM '/dev/blob'"), [], {
-      blob: new Blob([csv]),
+      blob: new Blob([rows]),
     });
   };
   return {
     kind: 'pglite',
     query: (sql, params) => run(db, sql, params),
-    copyFrom: (copySql, csv) => copy(db, copySql, csv),
+    copyFrom: (copySql, rows) => copy(db, copySql, rows),
     transaction: (fn) =>
       db.transaction((tx) =>
         fn({
           query: (sql, params) => run(tx, sql, params),
-          copyFrom: (copySql, csv) => copy(tx, copySql, csv),
+          copyFrom: (copySql, rows) => copy(tx, copySql, rows),
         }),
       ),
     listen: (channel, handler) => db.listen(channel, handler),
@@ -96,16 +97,16 @@ async function openPostgres(url: string): Promise<Database> {
   probe.release();
   const run = async <Row>(target: pg.Pool | pg.PoolClient, sql: string, params?: SqlParam[]) =>
     (await target.query(sql, params)).rows as Row[];
-  const copy = async (client: pg.PoolClient, copySql: string, csv: string) => {
-    await pipeline(Readable.from([csv]), client.query(copyFrom(copySql)));
+  const copy = async (client: pg.PoolClient, copySql: string, rows: string) => {
+    await pipeline(Readable.from([rows]), client.query(copyFrom(copySql)));
   };
   return {
     kind: 'postgres',
     query: (sql, params) => run(pool, sql, params),
-    async copyFrom(copySql, csv) {
+    async copyFrom(copySql, rows) {
       const client = await pool.connect();
       try {
-        await copy(client, copySql, csv);
+        await copy(client, copySql, rows);
       } finally {
         client.release();
       }
@@ -123,7 +124,7 @@ async function openPostgres(url: string): Promise<Database> {
         };
         const result = await fn({
           query: (sql, params) => serial(() => run(client, sql, params)),
-          copyFrom: (copySql, csv) => serial(() => copy(client, copySql, csv)),
+          copyFrom: (copySql, rows) => serial(() => copy(client, copySql, rows)),
         });
         await client.query('COMMIT');
         return result;

@@ -10,6 +10,13 @@ export const STATUS_OF: Record<ErrorCode, number> = {
   validation_failed: 422,
   rate_limited: 429,
   internal: 500,
+  tune_no_policy: 409,
+  tune_no_signature: 409,
+  tune_no_source: 409,
+  tune_rule_unknown: 404,
+  tune_rule_already_disabled: 409,
+  tune_source_already_suppressed: 409,
+  tune_policy_restricted: 409,
 };
 
 /** The one error type services throw; the error handler turns it into {msg, code, details}. */

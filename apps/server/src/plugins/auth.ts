@@ -29,6 +29,8 @@ interface PrincipalRow {
   token_version: number;
 }
 
+const AGENT_ROUTES = '/api/v1/agent/';
+
 export const authPlugin = fp(async (app: FastifyInstance) => {
   const { db, tokens, config } = app.ctx;
 
@@ -60,7 +62,8 @@ export const authPlugin = fp(async (app: FastifyInstance) => {
 
   app.decorateRequest('principal', null);
   app.addHook('onRequest', async (request) => {
-    if (!request.url.startsWith('/api/')) return;
+    // Agent routes take agent tokens only (plugins/device-auth.ts): no console user to find.
+    if (!request.url.startsWith('/api/') || request.url.startsWith(AGENT_ROUTES)) return;
     request.principal =
       (await fromToken(request)) ?? (config.authDisabled ? await defaultAdministrator() : null);
   });

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError } from '../lib/app-error.js';
+import type { AccessClaims } from '../lib/tokens.js';
 
 /** The device an agent token speaks for. */
 export interface DevicePrincipal {
@@ -11,20 +12,35 @@ export interface DevicePrincipal {
 declare module 'fastify' {
   interface FastifyRequest {
     device: DevicePrincipal | null;
+    deviceToken: AccessClaims | null;
   }
   interface FastifyInstance {
     /** onRequest hook of agent routes: a valid agent token of an existing device. */
     requireDevice: (request: FastifyRequest) => Promise<void>;
+    /**
+     * onRequest hook of the heartbeat only: a valid agent token, not yet checked against the
+     * device row. The heartbeat's own write checks the device and token version (see
+     * HeartbeatBatch), which saves the fleet's most frequent call a query.
+     */
+    requireDeviceToken: (request: FastifyRequest) => Promise<void>;
   }
 }
 
 export const deviceAuthPlugin = fp(async (app: FastifyInstance) => {
   const { db, tokens } = app.ctx;
   app.decorateRequest('device', null);
-  app.decorate('requireDevice', async (request: FastifyRequest) => {
+  app.decorateRequest('deviceToken', null);
+  const verifyToken = async (request: FastifyRequest): Promise<AccessClaims> => {
     const match = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '');
     const claims = match?.[1] ? await tokens.verify(match[1], 'palisade-agent') : undefined;
     if (!claims) throw new AppError('unauthorized', 'Could not validate device credentials');
+    return claims;
+  };
+  app.decorate('requireDeviceToken', async (request: FastifyRequest) => {
+    request.deviceToken = await verifyToken(request);
+  });
+  app.decorate('requireDevice', async (request: FastifyRequest) => {
+    const claims = await verifyToken(request);
     const [row] = await db.query<{ id: number; org_id: number; token_version: number }>(
       'SELECT id, org_id, token_version FROM devices WHERE id = $1',
       [claims.subject],
@@ -35,6 +51,12 @@ export const deviceAuthPlugin = fp(async (app: FastifyInstance) => {
     request.device = { deviceId: row.id, orgId: row.org_id };
   });
 });
+
+export function deviceTokenOf(request: FastifyRequest): AccessClaims {
+  if (!request.deviceToken)
+    throw new AppError('unauthorized', 'Could not validate device credentials');
+  return request.deviceToken;
+}
 
 export function deviceOf(request: FastifyRequest): DevicePrincipal {
   if (!request.device) throw new AppError('unauthorized', 'Could not validate device credentials');

@@ -1,6 +1,6 @@
 import type { AgentHeartbeat } from '@palisade/contract';
 import type { Queryable } from '../../db/client.js';
-import { csvLine } from '../../db/csv.js';
+import { copyTextLine } from '../../db/copy-text.js';
 
 export interface RemoteVersions {
   config_version: number;
@@ -9,6 +9,26 @@ export interface RemoteVersions {
   flush_requested: boolean;
   config_version_local: number | null;
   policy_version_local: number | null;
+  heartbeat_interval: number;
+}
+
+/** A heartbeat as received, with who sent it (its token) and when. */
+export interface HeartbeatWrite {
+  deviceId: number;
+  tokenVersion: number;
+  seen: Date;
+  beat: AgentHeartbeat;
+}
+
+/** What a heartbeat's device looks like after it was recorded. */
+export interface HeartbeatRow {
+  id: number;
+  org_id: number;
+  token_version: number;
+  config_version: number;
+  policy_version: number;
+  policy_id: number | null;
+  flush_requested: boolean;
   heartbeat_interval: number;
 }
 
@@ -41,62 +61,77 @@ export const agentRepository = {
     return row;
   },
 
-  async remote(db: Queryable, deviceId: number): Promise<RemoteVersions | undefined> {
-    const [row] = await db.query<RemoteVersions>(
-      `SELECT d.config_version, coalesce(p.version, 0) AS policy_version, d.policy_id, d.flush_requested,
+  /** The remote versions of many devices at once (a change reaches a whole fleet together). */
+  async remotes(
+    db: Queryable,
+    deviceIds: readonly number[],
+  ): Promise<(RemoteVersions & { id: number })[]> {
+    return db.query<RemoteVersions & { id: number }>(
+      `SELECT d.id, d.config_version, coalesce(p.version, 0) AS policy_version, d.policy_id, d.flush_requested,
               d.config_version_local, d.policy_version_local, d.heartbeat_interval
-         FROM devices d LEFT JOIN policies p ON p.id = d.policy_id WHERE d.id = $1`,
-      [deviceId],
+         FROM devices d LEFT JOIN policies p ON p.id = d.policy_id WHERE d.id = ANY($1::int[])`,
+      [[...deviceIds]],
     );
-    return row;
   },
 
   /**
-   * Records a heartbeat (state, local versions, metrics sample) and reads the remote versions
-   * back, in one statement: a fleet's heartbeats are the server's most frequent call.
+   * Records many devices' heartbeats (state, local versions, metrics sample) and reads their
+   * remote versions back, in one statement: a fleet's heartbeats are the server's most frequent
+   * call, so they are written together (see heartbeat-batch.ts). A beat counts only while its
+   * token's version is still the device's: a revoked token or a deleted device gets no row.
    */
-  async heartbeat(
-    db: Queryable,
-    deviceId: number,
-    beat: AgentHeartbeat,
-  ): Promise<RemoteVersions | undefined> {
-    const m = beat.metrics;
-    const [row] = await db.query<RemoteVersions>(
-      `WITH beat AS (
-         UPDATE devices SET last_seen = now(), state = $2, agent_version = $3,
-                config_version_local = $4, policy_version_local = $5,
-                metrics = coalesce($6::jsonb, metrics),
-                last_error = CASE WHEN $7::boolean THEN $8 ELSE last_error END
-          WHERE id = $1
-          RETURNING id, config_version, policy_id, flush_requested, config_version_local, policy_version_local,
-                    heartbeat_interval
+  async heartbeats(db: Queryable, beats: readonly HeartbeatWrite[]): Promise<HeartbeatRow[]> {
+    const column = <T>(pick: (beat: HeartbeatWrite) => T) => beats.map(pick);
+    const metric = <K extends keyof NonNullable<AgentHeartbeat['metrics']>>(key: K) =>
+      column((b) => b.beat.metrics?.[key] ?? null);
+    return db.query<HeartbeatRow>(
+      `WITH input AS (
+         SELECT * FROM unnest($1::int[], $2::int[], $3::timestamptz[], $4::text[], $5::text[], $6::int[],
+                              $7::int[], $8::jsonb[], $9::boolean[], $10::text[], $11::real[], $12::bigint[],
+                              $13::bigint[], $14::bigint[], $15::bigint[], $16::float8[], $17::float8[])
+           AS b(id, token_version, seen, state, agent_version, config_local, policy_local, metrics,
+                set_error, last_error, cpu, memory_used, memory_total, disk_used, disk_total, net_in, net_out)
+       ), latest AS (
+         SELECT DISTINCT ON (id) * FROM input ORDER BY id, seen DESC
+       ), beat AS (
+         UPDATE devices d SET last_seen = b.seen, state = b.state, agent_version = b.agent_version,
+                config_version_local = b.config_local, policy_version_local = b.policy_local,
+                metrics = coalesce(b.metrics, d.metrics),
+                last_error = CASE WHEN b.set_error THEN b.last_error ELSE d.last_error END
+           FROM latest b
+          WHERE d.id = b.id AND d.token_version = b.token_version
+          RETURNING d.id, d.org_id, d.token_version, d.config_version, d.policy_id, d.flush_requested,
+                    d.heartbeat_interval
        ), sample AS (
          INSERT INTO device_metrics (device_id, time, cpu, memory_used, memory_total, disk_used, disk_total, net_in, net_out)
-         SELECT $1, now(), $9, $10, $11, $12, $13, $14, $15 WHERE $6::jsonb IS NOT NULL
+         SELECT i.id, i.seen, i.cpu, i.memory_used, i.memory_total, i.disk_used, i.disk_total, i.net_in, i.net_out
+           FROM input i JOIN beat ON beat.id = i.id
+          WHERE i.metrics IS NOT NULL
          ON CONFLICT DO NOTHING
        )
-       SELECT b.config_version, coalesce(p.version, 0) AS policy_version, b.policy_id, b.flush_requested,
-              b.config_version_local, b.policy_version_local, b.heartbeat_interval
+       SELECT b.id, b.org_id, b.token_version, b.config_version, coalesce(p.version, 0) AS policy_version, b.policy_id,
+              b.flush_requested, b.heartbeat_interval
          FROM beat b LEFT JOIN policies p ON p.id = b.policy_id`,
       [
-        deviceId,
-        beat.state,
-        beat.agent_version,
-        beat.local.config_version,
-        beat.local.policy_version,
-        m ? JSON.stringify(m) : null,
-        beat.last_error !== undefined,
-        beat.last_error ?? null,
-        m?.cpu ?? null,
-        m?.memory_used ?? null,
-        m?.memory_total ?? null,
-        m?.disk_used ?? null,
-        m?.disk_total ?? null,
-        m?.net_in ?? null,
-        m?.net_out ?? null,
+        column((b) => b.deviceId),
+        column((b) => b.tokenVersion),
+        column((b) => b.seen.toISOString()),
+        column((b) => b.beat.state),
+        column((b) => b.beat.agent_version),
+        column((b) => b.beat.local.config_version),
+        column((b) => b.beat.local.policy_version),
+        column((b) => (b.beat.metrics ? JSON.stringify(b.beat.metrics) : null)),
+        column((b) => b.beat.last_error !== undefined),
+        column((b) => b.beat.last_error ?? null),
+        metric('cpu'),
+        metric('memory_used'),
+        metric('memory_total'),
+        metric('disk_used'),
+        metric('disk_total'),
+        metric('net_in'),
+        metric('net_out'),
       ],
     );
-    return row;
   },
 
   async clearFlush(db: Queryable, deviceId: number) {
@@ -151,9 +186,9 @@ export const agentRepository = {
   /** Bulk-loads alerts with COPY: the ingest path of a whole fleet. */
   async insertAlerts(db: Queryable, orgId: number, deviceId: number, alerts: AlertRecord[]) {
     if (alerts.length === 0) return;
-    let csv = '';
+    let rows = '';
     for (const a of alerts) {
-      csv += csvLine([
+      rows += copyTextLine([
         orgId,
         deviceId,
         a.time,
@@ -177,8 +212,8 @@ export const agentRepository = {
     await db.copyFrom(
       `COPY device_alerts (org_id, device_id, time, gid, sid, rev, msg, category, severity, action, proto,
                            app_proto, src_ip, src_port, dest_ip, dest_port, flow_id, event)
-       FROM STDIN WITH (FORMAT csv)`,
-      csv,
+       FROM STDIN`,
+      rows,
     );
   },
 

@@ -8,28 +8,22 @@ import {
   AgentLogBatch,
   AgentLogin,
   AgentToken,
-  ErrorResponse,
   MessageResponse,
 } from '@palisade/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { errorResponses } from '../../plugins/errors.js';
 import { z } from 'zod';
-import { deviceOf } from '../../plugins/device-auth.js';
+import { deviceOf, deviceTokenOf } from '../../plugins/device-auth.js';
 import { bundleEtag, createAgentService } from './agent.service.js';
 import { openVersionStream } from './version-stream.js';
 
-const errors = {
-  400: ErrorResponse,
-  401: ErrorResponse,
-  413: ErrorResponse,
-  422: ErrorResponse,
-  429: ErrorResponse,
-};
+const errors = errorResponses(400, 401, 413, 422, 429);
 /** Alert batches can be large; everything else stays under the default limit. */
 const AGENT_BODY_LIMIT = 8 * 1024 * 1024;
 
 /** The agent protocol (docs/agent-protocol.md), under /api/v1/agent/. */
 export const agentRoutes: FastifyPluginAsyncZod = async (app) => {
-  const agent = createAgentService(app.ctx);
+  const agent = createAgentService(app.ctx, app.log);
   const asDevice = { onRequest: app.requireDevice };
   const openStreams = new Set<() => void>();
   // Push streams never finish by themselves: end them so shutdown is not held open.
@@ -47,10 +41,10 @@ export const agentRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/agent/heartbeat',
     {
-      ...asDevice,
+      onRequest: app.requireDeviceToken,
       schema: { tags, body: AgentHeartbeat, response: { 200: AgentHeartbeatReply, ...errors } },
     },
-    (request) => agent.heartbeat(deviceOf(request), request.body),
+    (request) => agent.heartbeat(deviceTokenOf(request), request.body),
   );
 
   app.get(

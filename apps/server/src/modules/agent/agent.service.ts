@@ -1,3 +1,6 @@
+import DataLoader from 'dataloader';
+import type { FastifyBaseLogger } from 'fastify';
+import { LRUCache } from 'lru-cache';
 import type { AgentBundle, AgentHeartbeat, AgentHeartbeatReply } from '@palisade/contract';
 import type { AppContext } from '../../plugins/context.js';
 import { authAttempts } from '../../db/auth-attempts.js';
@@ -5,34 +8,64 @@ import { AppError } from '../../lib/app-error.js';
 import { verifyDecoy, verifySecret } from '../../lib/passwords.js';
 import { notifyConsole } from '../../plugins/console-events.js';
 import type { DevicePrincipal } from '../../plugins/device-auth.js';
-import { renderDeviceConfig } from '../devices/device-config.js';
+import type { AccessClaims } from '../../lib/tokens.js';
+import { renderDeviceConfig, type RenderedDeviceConfig } from '../devices/device-config.js';
 import { renderPolicyById } from '../policies/policies.service.js';
-import { agentRepository as repo } from './agent.repository.js';
+import { agentRepository as repo, type RemoteVersions } from './agent.repository.js';
 import { toAlertRecord } from './eve-alerts.js';
+import { HeartbeatBatch } from './heartbeat-batch.js';
 
 const LOGIN_LIMIT = { windowSeconds: 15 * 60, perDeviceAndAddress: 10 } as const;
 const EMPTY_POLICY = { rules: '', thresholds: '' };
 
 export const bundleEtag = (config: number, policy: number) => `"${config}-${policy}"`;
 
-export function createAgentService(ctx: AppContext) {
+export function createAgentService(ctx: AppContext, log: FastifyBaseLogger) {
   const { db, tokens } = ctx;
   // Rendered policies by id, for the version they were rendered at: a fleet pulls one render.
   const renders = new Map<number, { version: number; rules: string; thresholds: string }>();
 
   // A fleet heartbeats constantly: consoles hear "devices changed" at most once a second per org.
   const lastDeviceNotice = new Map<number, number>();
-  async function tellConsoles(orgId: number) {
+  function tellConsoles(orgIds: Set<number>) {
     const now = Date.now();
-    if (now - (lastDeviceNotice.get(orgId) ?? 0) < 1000) return;
-    lastDeviceNotice.set(orgId, now);
-    await notifyConsole(db, orgId, 'devices');
+    for (const orgId of orgIds) {
+      if (now - (lastDeviceNotice.get(orgId) ?? 0) < 1000) continue;
+      lastDeviceNotice.set(orgId, now);
+      notifyConsole(db, orgId, 'devices').catch((error: unknown) =>
+        log.warn({ err: error }, 'telling consoles of heartbeats failed'),
+      );
+    }
   }
+  const heartbeats = new HeartbeatBatch(db, tellConsoles);
+
+  // A console change notifies every connected device of the organization at once; their
+  // streams and bundle pulls then ask for their versions in the same moment: one query for all.
+  const remotes = new DataLoader<number, RemoteVersions | undefined>(
+    async (ids) => {
+      const byId = new Map((await repo.remotes(db, ids)).map((row) => [row.id, row]));
+      return ids.map((id) => byId.get(id));
+    },
+    { cache: false, maxBatchSize: 5000 },
+  );
+  // A device's rendered configuration, for the config version it was rendered at: a policy
+  // change makes a fleet pull again, but their configurations did not change.
+  const configs = new LRUCache<number, { version: number; config: RenderedDeviceConfig }>({
+    max: 10_000,
+  });
 
   async function remote(deviceId: number) {
-    const row = await repo.remote(db, deviceId);
+    const row = await remotes.load(deviceId);
     if (!row) throw new AppError('unauthorized', 'Could not validate device credentials');
     return row;
+  }
+
+  async function deviceConfig(deviceId: number, version: number) {
+    const cached = configs.get(deviceId);
+    if (cached?.version === version) return cached.config;
+    const config = await renderDeviceConfig(db, deviceId);
+    configs.set(deviceId, { version, config });
+    return config;
   }
 
   async function policyText(policyId: number | null, version: number) {
@@ -73,10 +106,14 @@ export function createAgentService(ctx: AppContext) {
       };
     },
 
-    async heartbeat(device: DevicePrincipal, beat: AgentHeartbeat): Promise<AgentHeartbeatReply> {
-      const row = await repo.heartbeat(db, device.deviceId, beat);
+    async heartbeat(token: AccessClaims, beat: AgentHeartbeat): Promise<AgentHeartbeatReply> {
+      const row = await heartbeats.record({
+        deviceId: token.subject,
+        tokenVersion: token.tokenVersion,
+        seen: new Date(),
+        beat,
+      });
       if (!row) throw new AppError('unauthorized', 'Could not validate device credentials');
-      await tellConsoles(device.orgId);
       return {
         remote: { config_version: row.config_version, policy_version: row.policy_version },
         pull:
@@ -96,7 +133,7 @@ export function createAgentService(ctx: AppContext) {
       if (row.flush_requested) await repo.clearFlush(db, device.deviceId);
       else if (ifNoneMatch === bundleEtag(row.config_version, row.policy_version)) return null;
       const [config, policy] = await Promise.all([
-        renderDeviceConfig(db, device.deviceId),
+        deviceConfig(device.deviceId, row.config_version),
         policyText(row.policy_id, row.policy_version),
       ]);
       return {
@@ -128,7 +165,7 @@ export function createAgentService(ctx: AppContext) {
     },
 
     /** Stores a batch once: a retried seq is acknowledged without storing it again. */
-    async alerts(device: DevicePrincipal, seq: number, events: Record<string, unknown>[]) {
+    async alerts(device: DevicePrincipal, seq: number, events: unknown[]) {
       const receivedAt = new Date();
       const records = events.flatMap((event) => toAlertRecord(event, receivedAt) ?? []);
       return db.transaction(async (tx) => {

@@ -293,6 +293,59 @@ describe('devices and their agents', () => {
     expect((await asAgent('GET', 'bundle')).statusCode).toBe(200);
   });
 
+  it('records heartbeats arriving together, each device its own, and refuses a revoked token among them', async () => {
+    const fleet: { id: number; headers: Headers }[] = [];
+    for (let n = 0; n < 6; n += 1) {
+      const created = await console_('POST', '/devices/', {
+        name: `together-${n}`,
+        password: 'together-secret-1234',
+      });
+      const id = created.json<{ id: number }>().id;
+      const login = await agentLogin(id, 'together-secret-1234');
+      fleet.push({
+        id,
+        headers: { authorization: `Bearer ${login.json<{ access_token: string }>().access_token}` },
+      });
+    }
+    const revoked = fleet[5];
+    if (!revoked) throw new Error('no device');
+    await console_('PUT', `/devices/${revoked.id}`, { password: 'rotated-secret-1234' });
+
+    // Three beats per device, all in flight at once: they share write statements.
+    const beats = fleet.flatMap((device, n) =>
+      [0, 1, 2].map((k) =>
+        asAgent(
+          'POST',
+          'heartbeat',
+          {
+            state: k === 2 ? 'running' : 'starting',
+            metrics: { ...METRICS, cpu: n * 10 + k },
+            local: { config_version: n, policy_version: null },
+            agent_version: `0.1.${n}`,
+          },
+          device.headers,
+        ).then((response) => ({ device: device.id, status: response.statusCode })),
+      ),
+    );
+    const answers = await Promise.all(beats);
+    for (const answer of answers) {
+      expect(answer.status).toBe(answer.device === revoked.id ? 401 : 200);
+    }
+    for (const [n, device] of fleet.entries()) {
+      const seen = await view(device.id);
+      if (device === revoked) {
+        expect(seen.online).toBe(false);
+        continue;
+      }
+      expect(seen).toMatchObject({ online: true, config_version_local: n });
+      const monitor = (await console_('GET', `/devicemonitor/${device.id}`)).json<{
+        data: { cpu: number }[];
+      }>();
+      expect(monitor.data.length).toBeGreaterThanOrEqual(1);
+      expect(monitor.data.every((s) => Math.floor(s.cpu / 10) === n)).toBe(true);
+    }
+  });
+
   it('keeps other organizations and Viewers out', async () => {
     await api(server.app, {
       method: 'POST',

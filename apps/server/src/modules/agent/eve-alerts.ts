@@ -15,7 +15,9 @@ const object = (value: unknown): Json =>
  * Reads the columns the console filters on out of an eve.json `alert` event; the whole event
  * is kept as well. Returns null for events that are not alerts.
  */
-export function toAlertRecord(event: Json, receivedAt: Date): AlertRecord | null {
+export function toAlertRecord(value: unknown, receivedAt: Date): AlertRecord | null {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return null;
+  const event = value as Json;
   if (event['event_type'] !== undefined && event['event_type'] !== 'alert') return null;
   const alert = object(event['alert']);
   if (Object.keys(alert).length === 0) return null;

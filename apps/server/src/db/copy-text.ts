@@ -1,0 +1,22 @@
+/**
+ * One line of COPY … FROM STDIN input in PostgreSQL's text format: columns split by tabs,
+ * null as `\N`, and backslash, tab, newline and carriage return escaped. Chosen over CSV for
+ * the ingest hot path: eve.json text is full of quotes (which CSV must double) but almost never
+ * holds a backslash or a control character, so most values are appended as they are.
+ */
+export function copyTextLine(values: readonly (string | number | null | undefined)[]): string {
+  let line = '';
+  for (let i = 0; i < values.length; i += 1) {
+    const value = values[i];
+    if (i > 0) line += '\t';
+    if (value === null || value === undefined) line += '\\N';
+    else if (typeof value === 'number') line += String(value);
+    else line += NEEDS_ESCAPE.test(value) ? value.replace(ESCAPED, escapeChar) : value;
+  }
+  return `${line}\n`;
+}
+
+const NEEDS_ESCAPE = /[\\\t\n\r]/;
+const ESCAPED = /[\\\t\n\r]/g;
+const ESCAPES: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' };
+const escapeChar = (char: string) => ESCAPES[char] ?? char;

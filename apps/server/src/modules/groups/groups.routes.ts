@@ -1,5 +1,4 @@
 import {
-  ErrorResponse,
   IdParams,
   ListQuery,
   listResponse,
@@ -9,16 +8,11 @@ import {
   RuleGroupUpdate,
 } from '@palisade/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { errorResponses } from '../../plugins/errors.js';
 import { principalOf } from '../../plugins/auth.js';
 import { createGroupsService } from './groups.service.js';
 
-const errors = {
-  401: ErrorResponse,
-  403: ErrorResponse,
-  404: ErrorResponse,
-  409: ErrorResponse,
-  422: ErrorResponse,
-};
+const errors = errorResponses(401, 403, 404, 409, 422);
 
 export const groupsRoutes: FastifyPluginAsyncZod = async (app) => {
   const groups = createGroupsService(app.ctx.db);

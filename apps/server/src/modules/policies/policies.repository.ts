@@ -42,6 +42,8 @@ export const POLICY_LIST_SPEC: ListSpec = {
   defaultSort: 'p.id ASC',
 };
 
+const NO_METADATA: RenderableRule['metadata'] = [];
+
 export const policiesRepository = {
   list(db: Queryable, sql: ListSql) {
     return pagedList<PolicyRow>(
@@ -115,15 +117,28 @@ export const policiesRepository = {
   },
 
   /** Every rule the policy's groups hold, once. */
-  async rulesOf(db: Queryable, id: number): Promise<RenderableRule[]> {
-    return db.query<RenderableRule>(
+  /**
+   * The policy's rules as rendering needs them. A large policy holds tens of thousands of
+   * rules, most of them disabled in their files: `enabledOr` (when given) limits the read to
+   * rules that are enabled or have one of those ids, and metadata is read only when asked.
+   */
+  async rulesOf(
+    db: Queryable,
+    id: number,
+    read: { metadata: boolean; enabledOr?: number[] },
+  ): Promise<RenderableRule[]> {
+    const rows = await db.query<RenderableRule>(
       // A semi-join, not DISTINCT: de-duplicating would sort every rule's whole text.
-      `SELECT r.id, r.gid, r.sid, r.text, r.enabled, r.action, r.source, r.metadata
+      `SELECT r.id, r.gid, r.sid, r.text, r.enabled, r.action, r.source
+              ${read.metadata ? ', r.metadata' : ''}
          FROM rules r
         WHERE r.id IN (SELECT gr.rule_id FROM policy_groups pg JOIN group_rules gr ON gr.group_id = pg.group_id
-                        WHERE pg.policy_id = $1)`,
-      [id],
+                        WHERE pg.policy_id = $1)
+          ${read.enabledOr ? 'AND (r.enabled OR r.id = ANY($2::int[]))' : ''}`,
+      read.enabledOr ? [id, read.enabledOr] : [id],
     );
+    if (!read.metadata) for (const row of rows) row.metadata = NO_METADATA;
+    return rows;
   },
 
   async insert(

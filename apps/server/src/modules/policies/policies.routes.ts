@@ -1,6 +1,5 @@
 import multipart from '@fastify/multipart';
 import {
-  ErrorResponse,
   IdParams,
   ListQuery,
   listResponse,
@@ -13,20 +12,13 @@ import {
   PolicyWrite,
 } from '@palisade/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { errorResponses } from '../../plugins/errors.js';
 import { z } from 'zod';
 import { AppError } from '../../lib/app-error.js';
 import { principalOf } from '../../plugins/auth.js';
 import { createPoliciesService, type UploadedPolicyFile } from './policies.service.js';
 
-const errors = {
-  400: ErrorResponse,
-  401: ErrorResponse,
-  403: ErrorResponse,
-  404: ErrorResponse,
-  409: ErrorResponse,
-  413: ErrorResponse,
-  422: ErrorResponse,
-};
+const errors = errorResponses(400, 401, 403, 404, 409, 413, 422);
 const MAX_POLICY_FILE_BYTES = 8 * 1024 * 1024;
 const safeFileName = (name: string) => name.replace(/[^\w.-]+/g, '_').slice(0, 100) || 'policy';
 

@@ -34,7 +34,17 @@ export interface UploadedPolicyFile {
 
 /** Renders a policy as stored, without recording anything (what a sensor is sent). */
 export async function renderPolicyById(tx: Queryable, id: number) {
-  const [rules, parts] = await Promise.all([repo.rulesOf(tx, id), repo.parts(tx, id)]);
+  const parts = await repo.parts(tx, id);
+  // Only what can render is read: a rule disabled in its file renders only when an enable
+  // matcher or an enable/drop override turns it on; metadata only when a matcher reads it.
+  const enables = parts.matchers.some((m) => m.kind === 'enable');
+  const enabledByOverride = parts.overrides
+    .filter((o) => o.action === 'enable' || o.action === 'drop')
+    .map((o) => o.rule_id);
+  const rules = await repo.rulesOf(tx, id, {
+    metadata: parts.matchers.some((m) => /^\s*metadata:/i.test(m.matcher)),
+    ...(enables ? {} : { enabledOr: enabledByOverride }),
+  });
   return renderPolicy({
     rules,
     overrides: new Map(parts.overrides.map((o) => [o.rule_id, o.action])),

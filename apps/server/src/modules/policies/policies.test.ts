@@ -191,6 +191,21 @@ describe('policies', () => {
     expect(rendered.rules).toContain('any [53,5353] (msg:"DNS any"');
   });
 
+  it('renders a rule disabled in its file once an enable.conf metadata matcher turns it on', async () => {
+    const fresh = (
+      await call('POST', '/policies/', admin, { name: 'Balanced', group_ids: [localGroup] })
+    ).json<PolicyBody>();
+    expect((await render(fresh.id)).rules).not.toContain('sid:5000003');
+    const upload = await uploadTo(fresh.id, [
+      { name: 'enable.conf', bytes: 'metadata: policy balanced-ips\n' },
+    ]);
+    expect(upload.statusCode).toBe(200);
+    const rendered = await render(fresh.id);
+    expect(rendered.rules).toContain('alert udp any any -> any 53 (msg:"DNS any"');
+    expect(rendered.rules).toContain('sid:5000003');
+    expect((await call('DELETE', `/policies/${fresh.id}`, admin)).statusCode).toBe(200);
+  });
+
   it('exports to a file that rebuilds the same rendering in another policy', async () => {
     const exported = await call('GET', `/policies/${policy.id}/export`, admin);
     expect(exported.headers['content-disposition']).toContain('Perimeter_IPS.policy.json');

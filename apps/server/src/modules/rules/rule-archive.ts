@@ -1,4 +1,5 @@
-import { Gunzip, unzipSync } from 'fflate';
+import { gunzipSync } from 'node:zlib';
+import { unzipSync } from 'fflate';
 import { unpackTar } from 'modern-tar';
 import { AppError } from '../../lib/app-error.js';
 
@@ -25,7 +26,11 @@ const decoder = new TextDecoder('utf-8');
  * Unpacks one uploaded file: a `.rules` file as is, or a `.tar.gz`/`.tgz`/`.tar`/`.zip` archive
  * (e.g. Emerging Threats' `rules/*.rules` + `classification.config`). Other members are ignored.
  */
-export async function unpackUpload(fileName: string, bytes: Uint8Array): Promise<UnpackedUpload> {
+export async function unpackUpload(
+  fileName: string,
+  bytes: Uint8Array,
+  maxUnpackedBytes = MAX_UNPACKED_BYTES,
+): Promise<UnpackedUpload> {
   const lower = fileName.toLowerCase();
   if (lower.endsWith('.rules')) {
     return {
@@ -37,9 +42,9 @@ export async function unpackUpload(fileName: string, bytes: Uint8Array): Promise
     return { ruleFiles: [], classificationConfig: decodeText(fileName, bytes) };
   }
   if (lower.endsWith('.tar.gz') || lower.endsWith('.tgz'))
-    return fromTar(fileName, gunzip(fileName, bytes));
+    return fromTar(fileName, gunzip(fileName, bytes, maxUnpackedBytes));
   if (lower.endsWith('.tar')) return fromTar(fileName, bytes);
-  if (lower.endsWith('.zip')) return fromZip(fileName, bytes);
+  if (lower.endsWith('.zip')) return fromZip(fileName, bytes, maxUnpackedBytes);
   throw new AppError(
     'validation_failed',
     `${fileName}: not a rules file or rule archive (expected .rules, .tar.gz, .tgz, .tar or .zip)`,
@@ -82,7 +87,7 @@ async function fromTar(archive: string, tar: Uint8Array): Promise<UnpackedUpload
   );
 }
 
-function fromZip(archive: string, zip: Uint8Array): UnpackedUpload {
+function fromZip(archive: string, zip: Uint8Array, maxUnpackedBytes: number): UnpackedUpload {
   let total = 0;
   let files: Record<string, Uint8Array>;
   try {
@@ -90,7 +95,7 @@ function fromZip(archive: string, zip: Uint8Array): UnpackedUpload {
       filter: (file) => {
         const wanted = file.name.endsWith('.rules') || file.name.endsWith('classification.config');
         if (wanted) total += file.originalSize;
-        if (total > MAX_UNPACKED_BYTES) throw tooLarge(archive);
+        if (total > maxUnpackedBytes) throw tooLarge(archive, maxUnpackedBytes);
         return wanted;
       },
     });
@@ -104,28 +109,15 @@ function fromZip(archive: string, zip: Uint8Array): UnpackedUpload {
   );
 }
 
-/** gunzip with a ceiling on the unpacked size. */
-function gunzip(archive: string, bytes: Uint8Array): Uint8Array {
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  const stream = new Gunzip((chunk) => {
-    total += chunk.length;
-    if (total > MAX_UNPACKED_BYTES) throw tooLarge(archive);
-    chunks.push(chunk);
-  });
+/** gunzip (native zlib) with a ceiling on the unpacked size. */
+function gunzip(archive: string, bytes: Uint8Array, maxUnpackedBytes: number): Uint8Array {
   try {
-    stream.push(bytes, true);
+    return gunzipSync(bytes, { maxOutputLength: maxUnpackedBytes });
   } catch (error) {
-    if (error instanceof AppError) throw error;
+    if ((error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE')
+      throw tooLarge(archive, maxUnpackedBytes);
     throw corrupt(archive, error);
   }
-  const out = new Uint8Array(total);
-  let offset = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, offset);
-    offset += chunk.length;
-  }
-  return out;
 }
 
 function decodeText(name: string, bytes: Uint8Array): string {
@@ -144,8 +136,8 @@ const corrupt = (archive: string, error: unknown) =>
     [{ field: 'file', msg: `${archive} could not be unpacked` }],
   );
 
-const tooLarge = (archive: string) =>
+const tooLarge = (archive: string, maxUnpackedBytes: number) =>
   new AppError(
     'payload_too_large',
-    `${archive}: unpacks to more than ${MAX_UNPACKED_BYTES / 1024 / 1024} MiB`,
+    `${archive}: unpacks to more than ${maxUnpackedBytes / 1024 / 1024} MiB`,
   );

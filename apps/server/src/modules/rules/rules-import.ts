@@ -1,10 +1,11 @@
+import { createHash } from 'node:crypto';
 import type { ImportReport, RejectedLine } from '@palisade/contract';
 import { parseClassificationConfig, parseRulesFile, type Rule } from '@palisade/rules';
 import type { Queryable } from '../../db/client.js';
 import { AppError } from '../../lib/app-error.js';
 import type { UnpackedUpload } from './rule-archive.js';
 import { ruleKey, toRecord } from './rule-record.js';
-import { rulesRepository as repo, type ExistingRule, type RuleRecord } from './rules.repository.js';
+import { rulesRepository as repo, type RuleRecord } from './rules.repository.js';
 
 export interface ImportOptions {
   /** Refuse the whole import when any line is rejected (default: import the rest, report them). */
@@ -14,11 +15,26 @@ export interface ImportOptions {
 /** Group of an imported file: its name without `.rules` (`emerging-dos.rules` → `emerging-dos`). */
 export const groupNameOf = (fileName: string) => fileName.replace(/\.rules$/i, '');
 
+/** A rule as this import sees it: stored, or about to be written (id not known yet). */
+interface RuleState {
+  id: number | null;
+  rev: number | null;
+  textMd5: string;
+  source: string;
+  removed: boolean;
+}
+
+const md5 = (text: string) => createHash('md5').update(text).digest('hex');
+
 /**
  * Imports unpacked uploads into one organization inside the caller's transaction. Rules are
  * unique by (gid, sid); a newer rev (or a changed text at the same rev) replaces the stored
  * rule; each file's group becomes exactly that file's rules; a rule that left its file is
  * marked removed, and stays in policies until someone decides.
+ *
+ * Files are decided one after another in memory (a later file sees what an earlier one
+ * wrote), then written together: one COPY for the rules, one statement each for the groups,
+ * their members and the removed marks, whatever the number of files.
  */
 export async function importRules(
   tx: Queryable,
@@ -35,9 +51,6 @@ export async function importRules(
     classifications: 0,
     rejected: [],
   };
-  const existing = await repo.existing(tx, orgId);
-  const byId = new Map([...existing.values()].map((rule) => [rule.id, rule]));
-
   for (const upload of uploads) {
     if (upload.classificationConfig !== undefined) {
       const parsed = parseClassificationConfig(upload.classificationConfig, {
@@ -52,8 +65,22 @@ export async function importRules(
     }
   }
 
-  const files = uploads.flatMap((upload) => upload.ruleFiles);
-  for (const file of files) {
+  const state = new Map<string, RuleState>();
+  for (const [key, row] of await repo.existing(tx, orgId)) {
+    state.set(key, {
+      id: row.id,
+      rev: row.rev,
+      textMd5: row.text_md5,
+      source: row.source,
+      removed: row.removed,
+    });
+  }
+
+  // 1. Decide, file by file.
+  const toWrite = new Map<string, RuleRecord>();
+  const fileKeys: { name: string; keys: Set<string> }[] = [];
+  const lastSeen = new Map<string, { file: string; rule: Rule }>();
+  for (const file of uploads.flatMap((upload) => upload.ruleFiles)) {
     const parsed = parseRulesFile(file.text, { fileName: file.name });
     const errors = parsed.diagnostics.filter((d) => d.severity === 'error').map(toRejected);
     if (parsed.rules.length === 0 && errors.length > 0) {
@@ -68,51 +95,88 @@ export async function importRules(
 
     const latest = new Map<string, Rule>();
     for (const rule of parsed.rules) latest.set(ruleKey(rule), rule); // a later duplicate wins
-
-    const toWrite: RuleRecord[] = [];
-    const memberIds: number[] = [];
     for (const [key, rule] of latest) {
-      const stored = existing.get(key);
-      const verdict = compare(stored, rule, file.name);
-      if (verdict === 'keep' && stored) {
-        memberIds.push(stored.id);
+      lastSeen.set(key, { file: file.name, rule });
+      const stored = state.get(key);
+      const textMd5 = md5(rule.text);
+      const verdict = compare(stored, rule, textMd5, file.name);
+      if (verdict === 'keep') {
         report.unchanged += 1;
         continue;
       }
-      toWrite.push(toRecord(rule, file.name));
+      toWrite.set(key, toRecord(rule, file.name));
+      state.set(key, {
+        id: stored?.id ?? null,
+        rev: rule.rev,
+        textMd5,
+        source: file.name,
+        removed: false,
+      });
       if (verdict === 'add') report.added += 1;
       else report.updated += 1;
     }
-    const writtenIds = await repo.upsert(tx, orgId, toWrite);
-    toWrite.forEach((record, index) => {
-      const id = writtenIds[index] ?? -1;
-      memberIds.push(id);
-      const stored: ExistingRule = {
-        id,
-        rev: record.rev,
-        text: record.text,
-        source: record.source,
-        removed: false,
-      };
-      existing.set(ruleKey(record), stored);
-      byId.set(id, stored);
-    });
-
-    const group = await upsertFileGroup(tx, orgId, groupNameOf(file.name));
-    const left = await replaceMembers(tx, group, memberIds);
-    // Rules that left this file (and did not move to another file) stay in its group, marked
-    // removed, so that the policies using the group show them instead of losing them silently.
-    const stillHere = [...left].filter((id) => byId.get(id)?.source === file.name);
-    await addMembers(tx, group, stillHere);
-    const gone = stillHere.filter((id) => byId.get(id)?.removed === false);
-    await repo.markRemoved(tx, gone);
-    for (const id of gone) {
-      const rule = byId.get(id);
-      if (rule) rule.removed = true;
-    }
-    report.removed += gone.length;
+    fileKeys.push({ name: file.name, keys: new Set(latest.keys()) });
     report.files.push({ file: file.name, group: groupNameOf(file.name), rules: latest.size });
   }
+
+  // A rule kept as it was but found in another file than its own, whose own file in this
+  // upload no longer has it, has moved: it now belongs to the file it was found in.
+  const keysOf = new Map(fileKeys.map((f) => [f.name, f.keys]));
+  for (const [key, { file, rule }] of lastSeen) {
+    const stored = state.get(key);
+    const ownFile = stored ? keysOf.get(stored.source) : undefined;
+    if (!stored || stored.source === file || !ownFile || ownFile.has(key)) continue;
+    stored.source = file;
+    toWrite.set(key, toRecord(rule, file));
+  }
+
+  // 2. Write the rules: new ones straight in by COPY, replacements by upsert.
+  const records = [...toWrite.values()];
+  const isNew = (record: RuleRecord) => state.get(ruleKey(record))?.id === null;
+  const fresh = records.filter(isNew);
+  const replaced = records.filter((record) => !isNew(record));
+  const freshIds = await repo.insertNew(tx, orgId, fresh);
+  const replacedIds = await repo.upsert(tx, orgId, replaced);
+  for (const [batch, ids] of [
+    [fresh, freshIds],
+    [replaced, replacedIds],
+  ] as const) {
+    batch.forEach((record, index) => {
+      const written = state.get(ruleKey(record));
+      if (written) written.id = ids[index] ?? -1;
+    });
+  }
+  const byId = new Map<number, RuleState>();
+  for (const rule of state.values()) if (rule.id !== null) byId.set(rule.id, rule);
+
+  // 3. Each file's group becomes its rules. Rules that left a file (and did not move to
+  // another file) stay in its group, marked removed, so that the policies using the group show
+  // them instead of losing them silently.
+  const groupIds = await repo.upsertFileGroups(tx, orgId, [
+    ...new Set(fileKeys.map((f) => groupNameOf(f.name))),
+  ]);
+  const before = await repo.groupMembers(tx, [...groupIds.values()]);
+  const after = new Map<number, Set<number>>();
+  const gone: number[] = [];
+  for (const file of fileKeys) {
+    const groupId = groupIds.get(groupNameOf(file.name).toLowerCase()) ?? -1;
+    const current = after.get(groupId) ?? before.get(groupId) ?? new Set<number>();
+    const members = new Set([...file.keys].map((key) => state.get(key)?.id ?? -1));
+    for (const id of current) {
+      const rule = byId.get(id);
+      if (members.has(id) || rule?.source !== file.name) continue;
+      members.add(id);
+      if (!rule.removed) {
+        rule.removed = true;
+        gone.push(id);
+      }
+    }
+    after.set(groupId, members);
+  }
+  const changed = new Map([...after].filter(([id, members]) => !sameSet(members, before.get(id))));
+  await repo.setGroupMembers(tx, changed);
+  await repo.markRemoved(tx, gone);
+  report.removed = gone.length;
 
   if (options.strict && report.rejected.length > 0) {
     const first = report.rejected[0];
@@ -125,55 +189,27 @@ export async function importRules(
   return report;
 }
 
+function sameSet(a: Set<number>, b: Set<number> | undefined): boolean {
+  if (!b || a.size !== b.size) return false;
+  for (const id of a) if (!b.has(id)) return false;
+  return true;
+}
+
 /** 'add' a new rule, 'replace' the stored one, or 'keep' it. */
 function compare(
-  stored: ExistingRule | undefined,
+  stored: RuleState | undefined,
   incoming: Rule,
+  incomingMd5: string,
   file: string,
 ): 'add' | 'replace' | 'keep' {
   if (!stored) return 'add';
+  const sameText = stored.textMd5 === incomingMd5;
   if (stored.removed || stored.source !== file)
-    return stored.text === incoming.text && !stored.removed ? 'keep' : 'replace';
-  if (stored.text === incoming.text) return 'keep';
+    return sameText && !stored.removed ? 'keep' : 'replace';
+  if (sameText) return 'keep';
   // An older rev never overwrites a newer one.
   if (stored.rev !== null && incoming.rev !== null && incoming.rev < stored.rev) return 'keep';
   return 'replace';
-}
-
-async function upsertFileGroup(tx: Queryable, orgId: number, name: string): Promise<number> {
-  const [row] = await tx.query<{ id: number }>(
-    `INSERT INTO rule_groups (org_id, name, kind) VALUES ($1, $2, 'file')
-     ON CONFLICT (org_id, lower(name)) DO UPDATE SET updated_at = now()
-     RETURNING id`,
-    [orgId, name],
-  );
-  if (!row) throw new Error('group upsert returned no row');
-  return row.id;
-}
-
-/** Sets a group's members; returns the ids that were members before and are not now. */
-async function replaceMembers(
-  tx: Queryable,
-  groupId: number,
-  ruleIds: number[],
-): Promise<Set<number>> {
-  const before = await tx.query<{ rule_id: number }>(
-    'SELECT rule_id FROM group_rules WHERE group_id = $1',
-    [groupId],
-  );
-  const now = new Set(ruleIds);
-  const left = new Set(before.map((row) => row.rule_id).filter((id) => !now.has(id)));
-  await tx.query('DELETE FROM group_rules WHERE group_id = $1', [groupId]);
-  await addMembers(tx, groupId, ruleIds);
-  return left;
-}
-
-async function addMembers(tx: Queryable, groupId: number, ruleIds: number[]): Promise<void> {
-  if (ruleIds.length === 0) return;
-  await tx.query(
-    'INSERT INTO group_rules (group_id, rule_id) SELECT $1, unnest($2::int[]) ON CONFLICT DO NOTHING',
-    [groupId, ruleIds],
-  );
 }
 
 const toRejected = (d: {

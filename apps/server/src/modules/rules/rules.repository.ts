@@ -1,4 +1,5 @@
 import type { Queryable } from '../../db/client.js';
+import { copyTextLine } from '../../db/copy-text.js';
 import { pagedList, type ListSql, type ListSpec } from '../../db/list-query.js';
 
 export interface RuleRow {
@@ -51,6 +52,15 @@ export interface RuleRecord {
   enabled: boolean;
   text: string;
   source: string;
+}
+
+/** A stored rule as an import compares it. */
+export interface StoredRuleDigest {
+  id: number;
+  rev: number | null;
+  text_md5: string;
+  source: string;
+  removed: boolean;
 }
 
 export interface ExistingRule {
@@ -113,6 +123,39 @@ export const RULE_LIST_SPEC: ListSpec = {
   defaultSort: 'r.id ASC',
 };
 
+/** Rules as COPY text lines, each led by the columns `lead` gives it (e.g. id and org). */
+function copyRows(
+  records: RuleRecord[],
+  lead: (index: number) => (number | null)[] = () => [],
+): string {
+  let rows = '';
+  records.forEach((r, index) => {
+    rows += copyTextLine([
+      ...lead(index),
+      r.gid,
+      r.sid,
+      r.rev,
+      r.action,
+      r.proto,
+      r.srcAddr,
+      r.srcPort,
+      r.direction,
+      r.dstAddr,
+      r.dstPort,
+      r.msg,
+      r.classtype,
+      r.priority,
+      r.metadata,
+      r.refs,
+      r.flowbits,
+      r.enabled ? 't' : 'f',
+      r.text,
+      r.source,
+    ]);
+  });
+  return rows;
+}
+
 export const rulesRepository = {
   list(db: Queryable, sql: ListSql) {
     return pagedList<RuleRow>(
@@ -130,12 +173,75 @@ export const rulesRepository = {
     );
   },
 
-  async existing(db: Queryable, orgId: number): Promise<Map<string, ExistingRule>> {
-    const rows = await db.query<ExistingRule & { gid: number; sid: number }>(
-      'SELECT id, gid, sid, rev, text, source, removed FROM rules WHERE org_id = $1',
+  /**
+   * Every rule of the organization by `gid:sid`, with an MD5 of its text rather than the text:
+   * an import compares tens of thousands of rules and needs only to know which changed.
+   */
+  async existing(db: Queryable, orgId: number): Promise<Map<string, StoredRuleDigest>> {
+    const rows = await db.query<StoredRuleDigest & { gid: number; sid: number }>(
+      `SELECT id, gid, sid, rev, md5(text) AS text_md5, source, removed FROM rules WHERE org_id = $1`,
       [orgId],
     );
     return new Map(rows.map((row) => [`${row.gid}:${row.sid}`, row]));
+  },
+
+  /** Creates the file groups that do not exist yet; the ids of all of them by lower-case name. */
+  async upsertFileGroups(
+    db: Queryable,
+    orgId: number,
+    names: string[],
+  ): Promise<Map<string, number>> {
+    const rows = await db.query<{ id: number; name: string }>(
+      `INSERT INTO rule_groups (org_id, name, kind) SELECT $1, unnest($2::text[]), 'file'
+       ON CONFLICT (org_id, lower(name)) DO UPDATE SET updated_at = now()
+       RETURNING id, name`,
+      [orgId, names],
+    );
+    return new Map(rows.map((row) => [row.name.toLowerCase(), row.id]));
+  },
+
+  async groupMembers(db: Queryable, groupIds: number[]): Promise<Map<number, Set<number>>> {
+    const rows = await db.query<{ group_id: number; rule_id: number }>(
+      'SELECT group_id, rule_id FROM group_rules WHERE group_id = ANY($1::int[])',
+      [groupIds],
+    );
+    const members = new Map<number, Set<number>>(groupIds.map((id) => [id, new Set()]));
+    for (const row of rows) members.get(row.group_id)?.add(row.rule_id);
+    return members;
+  },
+
+  /**
+   * Inserts rules known to be new by COPY straight into the table, then reads their ids back
+   * (COPY returns nothing); returns the ids in input order.
+   */
+  async insertNew(db: Queryable, orgId: number, records: RuleRecord[]): Promise<number[]> {
+    if (records.length === 0) return [];
+    await db.copyFrom(
+      `COPY rules (org_id, gid, sid, rev, action, proto, src_addr, src_port, direction, dst_addr,
+                   dst_port, msg, classtype, priority, metadata, refs, flowbits, enabled, text, source)
+       FROM STDIN`,
+      copyRows(records, () => [orgId]),
+    );
+    const keys = await db.query<{ id: number; gid: number; sid: number }>(
+      'SELECT id, gid, sid FROM rules WHERE org_id = $1',
+      [orgId],
+    );
+    const idByKey = new Map(keys.map((row) => [`${row.gid}:${row.sid}`, row.id]));
+    return records.map((record) => idByKey.get(`${record.gid}:${record.sid}`) ?? -1);
+  },
+
+  /** Makes each group's members exactly the given rules. */
+  async setGroupMembers(db: Queryable, members: Map<number, Set<number>>): Promise<void> {
+    if (members.size === 0) return;
+    const groupIds = [...members.keys()];
+    await db.query('DELETE FROM group_rules WHERE group_id = ANY($1::int[])', [groupIds]);
+    const pairs = [...members].flatMap(([groupId, ruleIds]) =>
+      [...ruleIds].map((ruleId) => [groupId, ruleId] as const),
+    );
+    if (pairs.length === 0) return;
+    let rows = '';
+    for (const [groupId, ruleId] of pairs) rows += copyTextLine([groupId, ruleId]);
+    await db.copyFrom('COPY group_rules (group_id, rule_id) FROM STDIN', rows);
   },
 
   async findByKey(
@@ -151,21 +257,27 @@ export const rulesRepository = {
     return row;
   },
 
-  /** Inserts or replaces rules by (gid, sid) in one statement; returns their ids in input order. */
+  /**
+   * Inserts or replaces rules by (gid, sid); returns their ids in input order. The rows go in
+   * by COPY into a scratch table and then by one INSERT … ON CONFLICT: an Emerging Threats
+   * import writes tens of thousands of rules, and COPY is the cheapest way in for that many.
+   */
   async upsert(db: Queryable, orgId: number, records: RuleRecord[]): Promise<number[]> {
     if (records.length === 0) return [];
-    const column = <T>(pick: (record: RuleRecord) => T) => records.map(pick);
-    const rows = await db.query<{ id: number; gid: number; sid: number }>(
+    await db.query(`DROP TABLE IF EXISTS rule_import`);
+    await db.query(
+      `CREATE TEMP TABLE rule_import (gid integer, sid bigint, rev integer, action text, proto text,
+         src_addr text, src_port text, direction text, dst_addr text, dst_port text, msg text,
+         classtype text, priority integer, metadata jsonb, refs jsonb, flowbits jsonb,
+         enabled boolean, text text, source text) ON COMMIT DROP`,
+    );
+    await db.copyFrom('COPY rule_import FROM STDIN', copyRows(records));
+    const written = await db.query<{ id: number; gid: number; sid: number }>(
       `INSERT INTO rules (org_id, gid, sid, rev, action, proto, src_addr, src_port, direction, dst_addr,
                           dst_port, msg, classtype, priority, metadata, refs, flowbits, enabled, text, source)
-       SELECT $1, u.gid, u.sid, u.rev, u.action, u.proto, u.src_addr, u.src_port, u.direction, u.dst_addr,
-              u.dst_port, u.msg, u.classtype, u.priority, u.metadata::jsonb, u.refs::jsonb, u.flowbits::jsonb,
-              u.enabled, u.text, u.source
-         FROM unnest($2::int[], $3::bigint[], $4::int[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[],
-                     $10::text[], $11::text[], $12::text[], $13::text[], $14::int[], $15::text[], $16::text[],
-                     $17::text[], $18::bool[], $19::text[], $20::text[])
-           AS u(gid, sid, rev, action, proto, src_addr, src_port, direction, dst_addr, dst_port, msg, classtype,
-                priority, metadata, refs, flowbits, enabled, text, source)
+       SELECT $1, gid, sid, rev, action, proto, src_addr, src_port, direction, dst_addr, dst_port, msg,
+              classtype, priority, metadata, refs, flowbits, enabled, text, source
+         FROM rule_import
        ON CONFLICT (org_id, gid, sid) DO UPDATE SET
          rev = excluded.rev, action = excluded.action, proto = excluded.proto, src_addr = excluded.src_addr,
          src_port = excluded.src_port, direction = excluded.direction, dst_addr = excluded.dst_addr,
@@ -174,30 +286,10 @@ export const rulesRepository = {
          flowbits = excluded.flowbits, enabled = excluded.enabled, text = excluded.text,
          source = excluded.source, removed = false, updated_at = now()
        RETURNING id, gid, sid`,
-      [
-        orgId,
-        column((r) => r.gid),
-        column((r) => r.sid),
-        column((r) => r.rev),
-        column((r) => r.action),
-        column((r) => r.proto),
-        column((r) => r.srcAddr),
-        column((r) => r.srcPort),
-        column((r) => r.direction),
-        column((r) => r.dstAddr),
-        column((r) => r.dstPort),
-        column((r) => r.msg),
-        column((r) => r.classtype),
-        column((r) => r.priority),
-        column((r) => r.metadata),
-        column((r) => r.refs),
-        column((r) => r.flowbits),
-        column((r) => r.enabled),
-        column((r) => r.text),
-        column((r) => r.source),
-      ],
+      [orgId],
     );
-    const idByKey = new Map(rows.map((row) => [`${row.gid}:${row.sid}`, row.id]));
+    await db.query(`DROP TABLE rule_import`);
+    const idByKey = new Map(written.map((row) => [`${row.gid}:${row.sid}`, row.id]));
     return records.map((record) => idByKey.get(`${record.gid}:${record.sid}`) ?? -1);
   },
 

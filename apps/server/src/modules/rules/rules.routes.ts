@@ -1,6 +1,5 @@
 import multipart from '@fastify/multipart';
 import {
-  ErrorResponse,
   IdParams,
   ImportReport,
   ListQuery,
@@ -13,21 +12,14 @@ import {
   RuleWrite,
 } from '@palisade/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { errorResponses } from '../../plugins/errors.js';
 import { z } from 'zod';
 import { AppError } from '../../lib/app-error.js';
 import { principalOf } from '../../plugins/auth.js';
 import { MAX_UPLOAD_BYTES, unpackUpload, type UnpackedUpload } from './rule-archive.js';
 import { createRulesService } from './rules.service.js';
 
-const errors = {
-  400: ErrorResponse,
-  401: ErrorResponse,
-  403: ErrorResponse,
-  404: ErrorResponse,
-  409: ErrorResponse,
-  413: ErrorResponse,
-  422: ErrorResponse,
-};
+const errors = errorResponses(400, 401, 403, 404, 409, 413, 422);
 /** The spec pages rules by 5000. */
 const RulesQuery = ListQuery.extend({
   limit: z.coerce.number().int().min(0).max(1_000_000).default(5000),

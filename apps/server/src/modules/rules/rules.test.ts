@@ -159,6 +159,28 @@ describe('rule import', () => {
     ]);
   });
 
+  it('moves a rule between files in one upload without marking it removed', async () => {
+    const first = [
+      'alert tcp any any -> any 8080 (msg:"Proxy probe"; sid:9150001; rev:1;)',
+      'alert tcp any any -> any 3128 (msg:"Squid probe"; sid:9150002; rev:1;)',
+    ];
+    await upload(admin, [{ name: 'web-a.rules', bytes: first.join('\n') }]);
+    // The Squid rule moves to web-b.rules, listed before web-a.rules in the same upload.
+    const report = (
+      await upload(admin, [
+        { name: 'web-b.rules', bytes: first[1] ?? '' },
+        { name: 'web-a.rules', bytes: first[0] ?? '' },
+      ])
+    ).json<Report>();
+    expect(report).toMatchObject({ added: 0, removed: 0 });
+    const inGroup = async (group: string) =>
+      (await rules(`?filter=group:${group}&sortBy=sid`))
+        .json<RulePage>()
+        .data.map((r) => [r.sid, r.removed]);
+    expect(await inGroup('web-a')).toEqual([[9150001, false]]);
+    expect(await inGroup('web-b')).toEqual([[9150002, false]]);
+  });
+
   it('reads zip archives with classification.config, whose priorities fill in rules without one', async () => {
     const zip = zipSync({
       'rules/classification.config': new TextEncoder().encode(

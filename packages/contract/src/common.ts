@@ -1,5 +1,28 @@
 import { z } from 'zod';
 
+/**
+ * Why tuning from an alert (POST /alerts/{id}/tune) was refused, one code per case. All are
+ * 409 but `tune_rule_unknown` (404). A restricted policy is a 409 here, not the 403 a policy
+ * write answers, because the console signs out on any 403.
+ */
+export const TuneErrorCode = z.enum([
+  /** The alert's device has no policy. */
+  'tune_no_policy',
+  /** The alert names no signature (gid and sid). */
+  'tune_no_signature',
+  /** suppress_source: the alert has no source address. */
+  'tune_no_source',
+  /** disable_rule: the organization has no rule with the alert's gid and sid. */
+  'tune_rule_unknown',
+  /** disable_rule: the policy already disables the rule. */
+  'tune_rule_already_disabled',
+  /** suppress_source: the policy already suppresses this signature from this source. */
+  'tune_source_already_suppressed',
+  /** The policy is restricted to its editors, and the caller is neither one nor Administrator. */
+  'tune_policy_restricted',
+]);
+export type TuneErrorCode = z.infer<typeof TuneErrorCode>;
+
 /** Stable error codes; the console maps them (and HTTP statuses) to translated text. */
 export const ErrorCode = z.enum([
   'bad_request',
@@ -11,6 +34,7 @@ export const ErrorCode = z.enum([
   'validation_failed',
   'rate_limited',
   'internal',
+  ...TuneErrorCode.options,
 ]);
 export type ErrorCode = z.infer<typeof ErrorCode>;
 

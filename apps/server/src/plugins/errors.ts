@@ -4,7 +4,12 @@ import {
   hasZodFastifySchemaValidationErrors,
   isResponseSerializationError,
 } from 'fastify-type-provider-zod';
-import type { ErrorCode, ErrorDetail, ErrorResponse } from '@palisade/contract';
+import {
+  ErrorResponse as ErrorResponseSchema,
+  type ErrorCode,
+  type ErrorDetail,
+  type ErrorResponse,
+} from '@palisade/contract';
 import { AppError, STATUS_OF } from '../lib/app-error.js';
 
 const CODE_OF_STATUS: Partial<Record<number, ErrorCode>> = {
@@ -68,3 +73,13 @@ function body(code: ErrorCode, msg: string, details?: ErrorDetail[]): ErrorRespo
 }
 
 export { STATUS_OF };
+
+/** A route's error responses for its schema (OpenAPI): every one has the shared error shape. */
+export function errorResponses<Status extends number>(
+  ...statuses: Status[]
+): Record<Status, typeof ErrorResponseSchema> {
+  return Object.fromEntries(statuses.map((status) => [status, ErrorResponseSchema])) as Record<
+    Status,
+    typeof ErrorResponseSchema
+  >;
+}

@@ -1,6 +1,5 @@
 import {
   AccessToken,
-  ErrorResponse,
   LoginForm,
   MessageResponse,
   PasswordRecoveryParams,
@@ -9,17 +8,11 @@ import {
   UserRegister,
 } from '@palisade/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { errorResponses } from '../../plugins/errors.js';
 import { createUsersService } from '../users/users.service.js';
 import { createAuthService } from './auth.service.js';
 
-const errors = {
-  409: ErrorResponse,
-  400: ErrorResponse,
-  403: ErrorResponse,
-  404: ErrorResponse,
-  422: ErrorResponse,
-  429: ErrorResponse,
-};
+const errors = errorResponses(400, 403, 404, 409, 422, 429);
 
 export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   const auth = createAuthService(app.ctx, createUsersService(app.ctx.db));

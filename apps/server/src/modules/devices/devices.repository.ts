@@ -186,11 +186,44 @@ export const devicesRepository = {
     return row?.n ?? 0;
   },
 
+  /** The newest `limit` samples since `since`, newest first. */
   async metrics(db: Queryable, deviceId: number, since: Date, limit: number) {
-    return db.query<{ time: Date } & DeviceMetrics>(
+    return db.query<MetricRow>(
       `SELECT time, cpu, memory_used, memory_total, disk_used, disk_total, net_in, net_out
          FROM device_metrics WHERE device_id = $1 AND time >= $2 ORDER BY time DESC LIMIT $3`,
       [deviceId, since, limit],
+    );
+  },
+
+  /** Samples since `since`, counted up to `cap` (the primary key's range, no further). */
+  async metricCount(db: Queryable, deviceId: number, since: Date, cap: number) {
+    const [row] = await db.query<{ n: number }>(
+      `SELECT count(*)::integer AS n FROM (
+         SELECT 1 FROM device_metrics WHERE device_id = $1 AND time >= $2 LIMIT $3
+       ) AS capped`,
+      [deviceId, since, cap],
+    );
+    return row?.n ?? 0;
+  },
+
+  /**
+   * Samples since `since` averaged per epoch-aligned bucket of `seconds`: the newest `limit`
+   * buckets, newest first. Gauges and rates are averaged (net_in/net_out are bytes per
+   * second, so the average is the bucket's mean rate); totals take the bucket's largest.
+   */
+  async metricBuckets(
+    db: Queryable,
+    query: { deviceId: number; since: Date; seconds: number; limit: number },
+  ) {
+    return db.query<MetricRow>(
+      `SELECT date_bin($3::integer * INTERVAL '1 second', time, TIMESTAMPTZ '1970-01-01 00:00:00+00') AS time,
+              avg(cpu)::real AS cpu,
+              round(avg(memory_used))::bigint AS memory_used, max(memory_total) AS memory_total,
+              round(avg(disk_used))::bigint AS disk_used, max(disk_total) AS disk_total,
+              avg(net_in) AS net_in, avg(net_out) AS net_out
+         FROM device_metrics WHERE device_id = $1 AND time >= $2
+        GROUP BY 1 ORDER BY 1 DESC LIMIT $4`,
+      [query.deviceId, query.since, query.seconds, query.limit],
     );
   },
 
@@ -210,6 +243,8 @@ export const devicesRepository = {
     );
   },
 };
+
+export type MetricRow = { time: Date } & DeviceMetrics;
 
 export interface DeviceAlertRow {
   id: number;

@@ -8,23 +8,17 @@ import {
   DeviceMonitorQuery,
   DeviceUpdate,
   DeviceWrite,
-  ErrorResponse,
   IdParams,
   ListQuery,
   listResponse,
   MessageResponse,
 } from '@palisade/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { errorResponses } from '../../plugins/errors.js';
 import { principalOf } from '../../plugins/auth.js';
 import { createDevicesService } from './devices.service.js';
 
-const errors = {
-  401: ErrorResponse,
-  403: ErrorResponse,
-  404: ErrorResponse,
-  409: ErrorResponse,
-  422: ErrorResponse,
-};
+const errors = errorResponses(401, 403, 404, 409, 422);
 const HOUR_MS = 3_600_000;
 
 export const devicesRoutes: FastifyPluginAsyncZod = async (app) => {

@@ -16,6 +16,7 @@ import { hashSecret } from '../../lib/passwords.js';
 import { assertRole, EDITOR_ROLES, type Principal } from '../../plugins/auth.js';
 import { notifyDevices } from '../../plugins/device-events.js';
 import { refreshDeviceConfigs, renderDeviceConfig } from './device-config.js';
+import { readMonitor } from './device-monitor.js';
 import { routeProblems } from './routes-check.js';
 import {
   DEVICE_LIST_SPEC,
@@ -213,11 +214,7 @@ export function createDevicesService(db: Database) {
 
     async monitor(principal: Principal, id: number, since: Date, limit: number) {
       await load(db, principal.orgId, id);
-      const rows = await repo.metrics(db, id, since, limit);
-      return {
-        device_id: id,
-        data: rows.reverse().map((r) => ({ ...r, time: r.time.toISOString() })),
-      };
+      return readMonitor(db, { deviceId: id, since, limit });
     },
 
     async log(principal: Principal, id: number) {

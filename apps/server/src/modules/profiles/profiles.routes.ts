@@ -2,23 +2,17 @@ import {
   DeviceProfile,
   DeviceProfileUpdate,
   DeviceProfileWrite,
-  ErrorResponse,
   IdParams,
   ListQuery,
   listResponse,
   MessageResponse,
 } from '@palisade/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { errorResponses } from '../../plugins/errors.js';
 import { principalOf } from '../../plugins/auth.js';
 import { createProfilesService } from './profiles.service.js';
 
-const errors = {
-  401: ErrorResponse,
-  403: ErrorResponse,
-  404: ErrorResponse,
-  409: ErrorResponse,
-  422: ErrorResponse,
-};
+const errors = errorResponses(401, 403, 404, 409, 422);
 
 export const profilesRoutes: FastifyPluginAsyncZod = async (app) => {
   const profiles = createProfilesService(app.ctx.db);

@@ -1,5 +1,4 @@
 import {
-  ErrorResponse,
   IdParams,
   ListQuery,
   listResponse,
@@ -10,17 +9,11 @@ import {
   UserUpdateMe,
 } from '@palisade/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { errorResponses } from '../../plugins/errors.js';
 import { principalOf } from '../../plugins/auth.js';
 import { createUsersService } from './users.service.js';
 
-const errors = {
-  400: ErrorResponse,
-  401: ErrorResponse,
-  403: ErrorResponse,
-  404: ErrorResponse,
-  409: ErrorResponse,
-  422: ErrorResponse,
-};
+const errors = errorResponses(400, 401, 403, 404, 409, 422);
 
 export const usersRoutes: FastifyPluginAsyncZod = async (app) => {
   const users = createUsersService(app.ctx.db);

@@ -9,12 +9,12 @@ import { localPage } from '../../../components/data-table/local-page';
 import type { DataColumn } from '../../../components/data-table/types';
 import { notifyApiError } from '../../../components/notifications/notify';
 import { withProgress } from '../../../components/notifications/queue';
-import { apiErrorMessage, errorText } from '../../../lib/errors';
 import { devicesListQueryOptions } from '../api/list-devices';
 import { useSaveDevice } from '../api/save-device';
 import { AssignSelect } from './AssignSelect';
 import { DeviceStatusChips } from './DeviceStatusChips';
 import type { DeviceTools } from './tools';
+import { tableQueryStatus } from '../../../components/data-table/query-status';
 
 interface DeviceAssignmentsProps {
   tools: DeviceTools;
@@ -96,7 +96,6 @@ export function DeviceAssignments({ tools, rowActions }: DeviceAssignmentsProps)
     [t, tools, canWrite, assign, rowActions],
   );
 
-  const errorMessage = list.isError ? apiErrorMessage(list.error) : null;
   return (
     <DataTable
       label={t('devices.assign.title')}
@@ -106,9 +105,7 @@ export function DeviceAssignments({ tools, rowActions }: DeviceAssignmentsProps)
       getRowId={(d) => String(d.id)}
       state={state}
       onStateChange={setState}
-      loading={list.isFetching}
-      error={errorText(errorMessage, t)}
-      onRetry={() => void list.refetch()}
+      {...tableQueryStatus(list, t)}
       emptyText={t('devices.empty')}
       rowHeight={60}
       height="calc(100vh - 360px)"

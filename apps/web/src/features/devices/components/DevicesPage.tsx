@@ -20,7 +20,6 @@ import { notifyApiError } from '../../../components/notifications/notify';
 import { withProgress } from '../../../components/notifications/queue';
 import { ConfirmDialog } from '../../../components/page/ConfirmDialog';
 import { PageShell } from '../../../components/page/PageShell';
-import { apiErrorMessage, errorText } from '../../../lib/errors';
 import { formatDate } from '../../../lib/format-date';
 import { useDeleteDevice } from '../api/delete-device';
 import { useFlushDevice } from '../api/flush-device';
@@ -29,6 +28,7 @@ import { DeviceDialog } from './DeviceDialog';
 import { DeviceStatusChips } from './DeviceStatusChips';
 import { StartupDialog } from './StartupDialog';
 import { nameOf, type DeviceTools } from './tools';
+import { tableQueryStatus } from '../../../components/data-table/query-status';
 
 /** How often the list is read again, so status chips follow the agents. */
 const REFRESH_MS = 15_000;
@@ -195,7 +195,6 @@ export function DevicesPage({ tools }: { tools: DeviceTools }) {
     }
   };
 
-  const errorMessage = list.isError ? apiErrorMessage(list.error) : null;
   const emptyText =
     state.search.trim() !== ''
       ? t('devices.noMatch')
@@ -221,9 +220,7 @@ export function DevicesPage({ tools }: { tools: DeviceTools }) {
         getRowId={(d) => String(d.id)}
         state={state}
         onStateChange={setState}
-        loading={list.isFetching}
-        error={errorText(errorMessage, t)}
-        onRetry={() => void list.refetch()}
+        {...tableQueryStatus(list, t)}
         emptyText={emptyText}
         rowHeight={60}
       />

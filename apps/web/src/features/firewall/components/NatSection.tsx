@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { useController, useFieldArray, type Control } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import Button from '@mui/material/Button';
@@ -26,12 +27,16 @@ export function SourceNatSection({ control, readOnly }: NatSectionProps) {
   const { t } = useTranslation();
   const { fields, append, remove } = useFieldArray({ control, name: 'source_nat' });
   return (
-    <>
-      {fields.length === 0 && (
-        <Typography color="text.secondary">{t('firewall.nat.noSourceNat')}</Typography>
-      )}
-      {fields.map((field, index) => (
-        <Paper key={field.id} variant="outlined" component={Stack} direction="row" sx={rowSx}>
+    <EditableRows
+      ids={fields.map((field) => field.id)}
+      readOnly={readOnly}
+      emptyText={t('firewall.nat.noSourceNat')}
+      addText={t('firewall.nat.addSourceNat')}
+      removeLabel={(index) => t('firewall.nat.removeSourceNat', { index: index + 1 })}
+      onAdd={() => append({ out_interface: '', source: '', to_address: '' })}
+      onRemove={remove}
+      row={(index) => (
+        <>
           <FormTextField
             control={control}
             name={`source_nat.${index}.out_interface`}
@@ -60,26 +65,9 @@ export function SourceNatSection({ control, readOnly }: NatSectionProps) {
             sx={{ flex: 1, minWidth: 180 }}
             slotProps={ltr}
           />
-          {!readOnly && (
-            <IconButton
-              aria-label={t('firewall.nat.removeSourceNat', { index: index + 1 })}
-              onClick={() => remove(index)}
-              sx={{ mt: 2 }}
-            >
-              <DeleteIcon fontSize="small" />
-            </IconButton>
-          )}
-        </Paper>
-      ))}
-      {!readOnly && (
-        <Button
-          startIcon={<AddIcon />}
-          onClick={() => append({ out_interface: '', source: '', to_address: '' })}
-        >
-          {t('firewall.nat.addSourceNat')}
-        </Button>
+        </>
       )}
-    </>
+    />
   );
 }
 
@@ -88,12 +76,25 @@ export function PortForwardsSection({ control, readOnly }: NatSectionProps) {
   const { t } = useTranslation();
   const { fields, append, remove } = useFieldArray({ control, name: 'port_forwards' });
   return (
-    <>
-      {fields.length === 0 && (
-        <Typography color="text.secondary">{t('firewall.nat.noForwards')}</Typography>
-      )}
-      {fields.map((field, index) => (
-        <Paper key={field.id} variant="outlined" component={Stack} direction="row" sx={rowSx}>
+    <EditableRows
+      ids={fields.map((field) => field.id)}
+      readOnly={readOnly}
+      emptyText={t('firewall.nat.noForwards')}
+      addText={t('firewall.nat.addForward')}
+      removeLabel={(index) => t('firewall.nat.removeForward', { index: index + 1 })}
+      onAdd={() =>
+        append({
+          in_interface: '',
+          protocol: 'tcp',
+          port: 8080,
+          to_address: '',
+          to_port: null,
+          comment: '',
+        })
+      }
+      onRemove={remove}
+      row={(index) => (
+        <>
           <FormTextField
             control={control}
             name={`port_forwards.${index}.in_interface`}
@@ -142,10 +143,45 @@ export function PortForwardsSection({ control, readOnly }: NatSectionProps) {
             disabled={readOnly}
             sx={{ flex: 1, minWidth: 160 }}
           />
+        </>
+      )}
+    />
+  );
+}
+
+interface EditableRowsProps {
+  /** One stable id per row (react-hook-form's field ids). */
+  ids: string[];
+  readOnly: boolean;
+  emptyText: string;
+  addText: string;
+  removeLabel: (index: number) => string;
+  onAdd: () => void;
+  onRemove: (index: number) => void;
+  row: (index: number) => ReactNode;
+}
+
+/** A list of one-line row editors: a note when empty, a remove button per row, an add button. */
+function EditableRows({
+  ids,
+  readOnly,
+  emptyText,
+  addText,
+  removeLabel,
+  onAdd,
+  onRemove,
+  row,
+}: EditableRowsProps) {
+  return (
+    <>
+      {ids.length === 0 && <Typography color="text.secondary">{emptyText}</Typography>}
+      {ids.map((id, index) => (
+        <Paper key={id} variant="outlined" component={Stack} direction="row" sx={rowSx}>
+          {row(index)}
           {!readOnly && (
             <IconButton
-              aria-label={t('firewall.nat.removeForward', { index: index + 1 })}
-              onClick={() => remove(index)}
+              aria-label={removeLabel(index)}
+              onClick={() => onRemove(index)}
               sx={{ mt: 2 }}
             >
               <DeleteIcon fontSize="small" />
@@ -154,20 +190,8 @@ export function PortForwardsSection({ control, readOnly }: NatSectionProps) {
         </Paper>
       ))}
       {!readOnly && (
-        <Button
-          startIcon={<AddIcon />}
-          onClick={() =>
-            append({
-              in_interface: '',
-              protocol: 'tcp',
-              port: 8080,
-              to_address: '',
-              to_port: null,
-              comment: '',
-            })
-          }
-        >
-          {t('firewall.nat.addForward')}
+        <Button startIcon={<AddIcon />} onClick={onAdd}>
+          {addText}
         </Button>
       )}
     </>

@@ -64,7 +64,10 @@ export function PreviewDialog({ device, onClose }: PreviewDialogProps) {
               {t('firewall.preview.nftables')}
             </Typography>
             {preview.data.nftables === null ? (
-              <Typography color="text.secondary">{t('firewall.preview.noFirewall')}</Typography>
+              // A null script with problems is a ruleset that cannot render (shown above), not none.
+              preview.data.problems.length === 0 && (
+                <Typography color="text.secondary">{t('firewall.preview.noFirewall')}</Typography>
+              )
             ) : (
               <Box component="pre" sx={codeSx} data-testid="nftables-script">
                 {preview.data.nftables}

@@ -28,6 +28,7 @@ import { rulesetQueryOptions } from '../api/get-ruleset';
 import { rulesetsListQueryOptions } from '../api/list-rulesets';
 import { ACTION_KEY } from './labels';
 import { RulesetEditor } from './RulesetEditor';
+import { tableQueryStatus } from '../../../components/data-table/query-status';
 
 const searchTexts = (r: FirewallRuleset) => [r.name, r.description];
 
@@ -141,7 +142,6 @@ export function RulesetsTab({ canWrite }: { canWrite: boolean }) {
     }
   };
 
-  const errorMessage = list.isError ? apiErrorMessage(list.error) : null;
   return (
     <>
       {canWrite && (
@@ -159,9 +159,7 @@ export function RulesetsTab({ canWrite }: { canWrite: boolean }) {
         getRowId={(r) => String(r.id)}
         state={state}
         onStateChange={setState}
-        loading={list.isFetching}
-        error={errorText(errorMessage, t)}
-        onRetry={() => void list.refetch()}
+        {...tableQueryStatus(list, t)}
         emptyText={t('firewall.rulesets.empty')}
         height="calc(100vh - 380px)"
       />

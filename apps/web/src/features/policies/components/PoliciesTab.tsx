@@ -15,7 +15,6 @@ import type { DataColumn } from '../../../components/data-table/types';
 import { notifyApiError } from '../../../components/notifications/notify';
 import { withProgress } from '../../../components/notifications/queue';
 import { ConfirmDialog } from '../../../components/page/ConfirmDialog';
-import { apiErrorMessage, errorText } from '../../../lib/errors';
 import { formatDate } from '../../../lib/format-date';
 import { useDeletePolicy } from '../api/delete-policy';
 import { policiesListQueryOptions } from '../api/list-policies';
@@ -24,6 +23,7 @@ import { PolicyEditorDialog } from './PolicyEditorDialog';
 import { PolicyPreviewDialog } from './PolicyPreviewDialog';
 import { PolicyUploadDialog } from './PolicyUploadDialog';
 import type { PolicyAccess, PolicyTools } from './tools';
+import { tableQueryStatus } from '../../../components/data-table/query-status';
 
 /** Policies: search, new policy, edit, preview, download, export, upload, delete. */
 export function PoliciesTab({ tools, access }: { tools: PolicyTools; access: PolicyAccess }) {
@@ -137,7 +137,6 @@ export function PoliciesTab({ tools, access }: { tools: PolicyTools; access: Pol
     p.description,
     ...p.groups.map((g) => g.name),
   ]);
-  const error = list.isError ? apiErrorMessage(list.error) : null;
   return (
     <>
       {access.canWrite && (
@@ -158,9 +157,7 @@ export function PoliciesTab({ tools, access }: { tools: PolicyTools; access: Pol
         getRowId={(p) => String(p.id)}
         state={state}
         onStateChange={setState}
-        loading={list.isFetching}
-        error={errorText(error, t)}
-        onRetry={() => void list.refetch()}
+        {...tableQueryStatus(list, t)}
         emptyText={state.search === '' ? t('policies.empty') : t('table.noData')}
       />
       <PolicyEditorDialog

@@ -17,11 +17,11 @@ import type { DataColumn } from '../../../components/data-table/types';
 import { notifyApiError } from '../../../components/notifications/notify';
 import { withProgress } from '../../../components/notifications/queue';
 import { ConfirmDialog } from '../../../components/page/ConfirmDialog';
-import { apiErrorMessage, errorText } from '../../../lib/errors';
 import { formatDate } from '../../../lib/format-date';
 import { useDeleteProfile } from '../api/delete-profile';
 import { profilesListQueryOptions } from '../api/list-profiles';
 import { ProfileDialog } from './ProfileDialog';
+import { tableQueryStatus } from '../../../components/data-table/query-status';
 
 const searchTexts = (p: DeviceProfile) => [
   p.name,
@@ -118,7 +118,6 @@ export function ProfilesTab({ canWrite }: { canWrite: boolean }) {
     }
   };
 
-  const errorMessage = list.isError ? apiErrorMessage(list.error) : null;
   return (
     <>
       {canWrite && (
@@ -136,9 +135,7 @@ export function ProfilesTab({ canWrite }: { canWrite: boolean }) {
         getRowId={(p) => String(p.id)}
         state={state}
         onStateChange={setState}
-        loading={list.isFetching}
-        error={errorText(errorMessage, t)}
-        onRetry={() => void list.refetch()}
+        {...tableQueryStatus(list, t)}
         emptyText={t('profiles.empty')}
         height="calc(100vh - 380px)"
       />

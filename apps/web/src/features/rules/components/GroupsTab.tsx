@@ -17,12 +17,12 @@ import type { DataColumn } from '../../../components/data-table/types';
 import { notifyApiError } from '../../../components/notifications/notify';
 import { withProgress } from '../../../components/notifications/queue';
 import { ConfirmDialog } from '../../../components/page/ConfirmDialog';
-import { apiErrorMessage, errorText } from '../../../lib/errors';
 import { formatDate } from '../../../lib/format-date';
 import { useDeleteGroup } from '../api/delete-group';
 import { groupsListQueryOptions } from '../api/list-groups';
 import { GroupDialog } from './GroupDialog';
 import { GroupRulesDialog } from './GroupRulesDialog';
+import { tableQueryStatus } from '../../../components/data-table/query-status';
 
 /** Rule groups: list, search, create, rename, their rules, delete. */
 export function GroupsTab({ canWrite }: { canWrite: boolean }) {
@@ -124,7 +124,6 @@ export function GroupsTab({ canWrite }: { canWrite: boolean }) {
   };
 
   const page = localPage(list.data?.data ?? [], state, (g) => [g.name, g.description, g.kind]);
-  const error = list.isError ? apiErrorMessage(list.error) : null;
   return (
     <>
       {canWrite && (
@@ -145,9 +144,7 @@ export function GroupsTab({ canWrite }: { canWrite: boolean }) {
         getRowId={(g) => String(g.id)}
         state={state}
         onStateChange={setState}
-        loading={list.isFetching}
-        error={errorText(error, t)}
-        onRetry={() => void list.refetch()}
+        {...tableQueryStatus(list, t)}
         emptyText={state.search === '' ? t('groups.empty') : t('table.noData')}
       />
       <GroupDialog

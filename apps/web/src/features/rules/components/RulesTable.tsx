@@ -13,8 +13,8 @@ import type { RuleSummary } from '@palisade/contract';
 import { DataTable } from '../../../components/data-table/DataTable';
 import { initialTableState } from '../../../components/data-table/list-params';
 import type { DataColumn } from '../../../components/data-table/types';
-import { apiErrorMessage, errorText } from '../../../lib/errors';
 import { RULES_PAGE_SIZE, rulesListQueryOptions } from '../api/list-rules';
+import { tableQueryStatus } from '../../../components/data-table/query-status';
 
 export interface RuleSelection {
   isSelected: (rule: RuleSummary) => boolean;
@@ -141,7 +141,6 @@ export function RulesTable(props: RulesTableProps) {
     ];
   }, [t, selection, onShowText, onEdit]);
 
-  const error = list.isError ? apiErrorMessage(list.error) : null;
   return (
     <Box sx={{ '& .MuiTableCell-root': { px: 1 } }}>
       {toolbar?.(rows)}
@@ -153,9 +152,7 @@ export function RulesTable(props: RulesTableProps) {
         getRowId={(r) => String(r.id)}
         state={state}
         onStateChange={setState}
-        loading={list.isFetching}
-        error={errorText(error, t)}
-        onRetry={() => void list.refetch()}
+        {...tableQueryStatus(list, t)}
         emptyText={emptyText ?? t('rules.empty')}
         height={height}
         rowHeight={44}

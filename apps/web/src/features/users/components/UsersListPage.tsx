@@ -16,11 +16,11 @@ import { notifyApiError } from '../../../components/notifications/notify';
 import { withProgress } from '../../../components/notifications/queue';
 import { ConfirmDialog } from '../../../components/page/ConfirmDialog';
 import { PageShell } from '../../../components/page/PageShell';
-import { apiErrorMessage, errorText } from '../../../lib/errors';
 import { formatDate } from '../../../lib/format-date';
 import { roleLabelKey } from '../../../lib/role-label';
 import { useDeleteUser } from '../api/delete-user';
 import { usersListQueryOptions } from '../api/list-users';
+import { tableQueryStatus } from '../../../components/data-table/query-status';
 
 /** /admin/users/all: the organization's users, server-side paged, sorted and searched. */
 export function UsersListPage() {
@@ -112,7 +112,6 @@ export function UsersListPage() {
     }
   };
 
-  const errorMessage = list.isError ? apiErrorMessage(list.error) : null;
   return (
     <PageShell
       title={t('users.title')}
@@ -135,9 +134,7 @@ export function UsersListPage() {
         getRowId={(u) => String(u.id)}
         state={state}
         onStateChange={setState}
-        loading={list.isFetching}
-        error={errorText(errorMessage, t)}
-        onRetry={() => void list.refetch()}
+        {...tableQueryStatus(list, t)}
       />
       <ConfirmDialog
         open={doomed !== null}

@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import formbody from '@fastify/formbody';
-import helmet from '@fastify/helmet';
 import Fastify, { type FastifyInstance } from 'fastify';
 import {
   serializerCompiler,
@@ -30,6 +29,7 @@ import { authPlugin } from './plugins/auth.js';
 import { consoleEventsPlugin } from './plugins/console-events.js';
 import { deviceAuthPlugin } from './plugins/device-auth.js';
 import { deviceEventsPlugin } from './plugins/device-events.js';
+import { securityHeadersPlugin } from './plugins/security-headers.js';
 import { errorsPlugin } from './plugins/errors.js';
 import { openapiPlugin } from './plugins/openapi.js';
 import { retentionPlugin } from './plugins/retention.js';
@@ -90,7 +90,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     reply.header('x-request-id', request.id);
     if (closing) reply.header('connection', 'close');
   });
-  await app.register(helmet, {
+  await app.register(securityHeadersPlugin, {
     contentSecurityPolicy: {
       directives: {
         // The console may run on plain http inside a management network.

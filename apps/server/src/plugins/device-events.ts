@@ -14,6 +14,7 @@ type Listener = () => void;
  */
 export class DeviceEventHub {
   private readonly byOrg = new Map<number, Set<Listener>>();
+  private readonly everyOrg = new Set<(orgId: number) => void>();
 
   subscribe(orgId: number, listener: Listener): () => void {
     let set = this.byOrg.get(orgId);
@@ -28,8 +29,15 @@ export class DeviceEventHub {
     };
   }
 
+  /** Hears of every organization's changes (caches of device state forget theirs). */
+  subscribeAll(listener: (orgId: number) => void): () => void {
+    this.everyOrg.add(listener);
+    return () => this.everyOrg.delete(listener);
+  }
+
   dispatch(payload: string): void {
     const orgId = Number(payload);
+    for (const listener of this.everyOrg) listener(orgId);
     for (const listener of this.byOrg.get(orgId) ?? []) listener();
   }
 }

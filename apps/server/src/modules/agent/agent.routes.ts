@@ -26,9 +26,14 @@ export const agentRoutes: FastifyPluginAsyncZod = async (app) => {
   const agent = createAgentService(app.ctx, app.log);
   const asDevice = { onRequest: app.requireDevice };
   const openStreams = new Set<() => void>();
+  const stopForgetting = app.deviceEvents.subscribeAll((orgId) => agent.devicesChanged(orgId));
   // Push streams never finish by themselves: end them so shutdown is not held open.
   app.addHook('preClose', async () => {
     for (const end of [...openStreams]) end();
+  });
+  app.addHook('onClose', async () => {
+    stopForgetting();
+    await agent.flushHeartbeats();
   });
   const tags = ['agent'];
 

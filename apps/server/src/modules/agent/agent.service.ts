@@ -37,7 +37,9 @@ export function createAgentService(ctx: AppContext, log: FastifyBaseLogger) {
       );
     }
   }
-  const heartbeats = new HeartbeatBatch(db, tellConsoles);
+  const heartbeats = new HeartbeatBatch(db, tellConsoles, (error) =>
+    log.error({ err: error }, 'writing heartbeats that were already answered failed'),
+  );
 
   // A console change notifies every connected device of the organization at once; their
   // streams and bundle pulls then ask for their versions in the same moment: one query for all.
@@ -197,5 +199,13 @@ export function createAgentService(ctx: AppContext, log: FastifyBaseLogger) {
     },
 
     remote,
+
+    /** The organization's devices changed: heartbeats are answered from fresh rows again. */
+    devicesChanged(orgId: number): void {
+      heartbeats.forgetOrganization(orgId);
+    },
+
+    /** Writes the heartbeats that were answered before their write (at shutdown). */
+    flushHeartbeats: () => heartbeats.flush(),
   };
 }

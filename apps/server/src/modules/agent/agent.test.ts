@@ -346,6 +346,57 @@ describe('devices and their agents', () => {
     }
   });
 
+  it('answers routine beats before their write, a changed beat after it, and stops honouring a revoked token', async () => {
+    const created = await console_('POST', '/devices/', {
+      name: 'routine',
+      password: 'routine-secret-1234',
+    });
+    const id = created.json<{ id: number }>().id;
+    const deviceSignIn = async (password: string) => {
+      const login = await agentLogin(id, password);
+      return { authorization: `Bearer ${login.json<{ access_token: string }>().access_token}` };
+    };
+    let headers = await deviceSignIn('routine-secret-1234');
+    const beat = (cpu: number, lastError: string | null = null) =>
+      asAgent(
+        'POST',
+        'heartbeat',
+        {
+          state: 'running',
+          metrics: { ...METRICS, cpu },
+          local: { config_version: 1, policy_version: null },
+          agent_version: '0.1.0',
+          last_error: lastError,
+        },
+        headers,
+      );
+    const samples = async () =>
+      (await console_('GET', `/devicemonitor/${id}`))
+        .json<{ data: { cpu: number }[] }>()
+        .data.map((s) => s.cpu);
+
+    expect((await beat(1)).statusCode).toBe(200);
+    expect(await samples()).toEqual([1]);
+    // Routine: same state, versions and error as the last written beat; its sample still lands.
+    const routine = await beat(2);
+    expect(routine.statusCode).toBe(200);
+    expect(routine.json()).toMatchObject({ remote: { config_version: 1 }, interval: 30 });
+    await expect.poll(samples, { timeout: 5000 }).toEqual([1, 2]);
+    // A new last error is what the console shows: it is written before the answer.
+    expect((await beat(3, 'reload failed')).statusCode).toBe(200);
+    expect((await view(id)).last_error).toBe('reload failed');
+
+    await console_('PUT', `/devices/${id}`, { password: 'routine-secret-5678' });
+    // The change reaches the heartbeat path by NOTIFY, within moments on any replica.
+    await expect.poll(async () => (await beat(4, 'reload failed')).statusCode).toBe(401);
+    // Beats are written in order: once the new token's first beat is answered, so was that one.
+    headers = await deviceSignIn('routine-secret-5678');
+    expect((await beat(5)).statusCode).toBe(200);
+    const stored = await samples();
+    expect(stored).toContain(5);
+    expect(stored).not.toContain(4);
+  });
+
   it('keeps other organizations and Viewers out', async () => {
     await api(server.app, {
       method: 'POST',

@@ -81,16 +81,26 @@ export const agentRepository = {
    * token's version is still the device's: a revoked token or a deleted device gets no row.
    */
   async heartbeats(db: Queryable, beats: readonly HeartbeatWrite[]): Promise<HeartbeatRow[]> {
-    const column = <T>(pick: (beat: HeartbeatWrite) => T) => beats.map(pick);
-    const metric = <K extends keyof NonNullable<AgentHeartbeat['metrics']>>(key: K) =>
-      column((b) => b.beat.metrics?.[key] ?? null);
+    // One JSON parameter: serialised natively, where 17 array parameters were escaped in JS.
+    const input = JSON.stringify(
+      beats.map(({ deviceId, tokenVersion, seen, beat }) => ({
+        id: deviceId,
+        token_version: tokenVersion,
+        seen,
+        state: beat.state,
+        agent_version: beat.agent_version,
+        config_local: beat.local.config_version,
+        policy_local: beat.local.policy_version,
+        metrics: beat.metrics ?? null,
+        set_error: beat.last_error !== undefined,
+        last_error: beat.last_error ?? null,
+      })),
+    );
     return db.query<HeartbeatRow>(
       `WITH input AS (
-         SELECT * FROM unnest($1::int[], $2::int[], $3::timestamptz[], $4::text[], $5::text[], $6::int[],
-                              $7::int[], $8::jsonb[], $9::boolean[], $10::text[], $11::real[], $12::bigint[],
-                              $13::bigint[], $14::bigint[], $15::bigint[], $16::float8[], $17::float8[])
-           AS b(id, token_version, seen, state, agent_version, config_local, policy_local, metrics,
-                set_error, last_error, cpu, memory_used, memory_total, disk_used, disk_total, net_in, net_out)
+         SELECT * FROM json_to_recordset($1::json)
+           AS b(id int, token_version int, seen timestamptz, state text, agent_version text,
+                config_local int, policy_local int, metrics jsonb, set_error boolean, last_error text)
        ), latest AS (
          SELECT DISTINCT ON (id) * FROM input ORDER BY id, seen DESC
        ), beat AS (
@@ -104,7 +114,10 @@ export const agentRepository = {
                     d.heartbeat_interval
        ), sample AS (
          INSERT INTO device_metrics (device_id, time, cpu, memory_used, memory_total, disk_used, disk_total, net_in, net_out)
-         SELECT i.id, i.seen, i.cpu, i.memory_used, i.memory_total, i.disk_used, i.disk_total, i.net_in, i.net_out
+         SELECT i.id, i.seen, (i.metrics->>'cpu')::real, (i.metrics->>'memory_used')::bigint,
+                (i.metrics->>'memory_total')::bigint, (i.metrics->>'disk_used')::bigint,
+                (i.metrics->>'disk_total')::bigint, (i.metrics->>'net_in')::float8,
+                (i.metrics->>'net_out')::float8
            FROM input i JOIN beat ON beat.id = i.id
           WHERE i.metrics IS NOT NULL
          ON CONFLICT DO NOTHING
@@ -112,25 +125,7 @@ export const agentRepository = {
        SELECT b.id, b.org_id, b.token_version, b.config_version, coalesce(p.version, 0) AS policy_version, b.policy_id,
               b.flush_requested, b.heartbeat_interval
          FROM beat b LEFT JOIN policies p ON p.id = b.policy_id`,
-      [
-        column((b) => b.deviceId),
-        column((b) => b.tokenVersion),
-        column((b) => b.seen.toISOString()),
-        column((b) => b.beat.state),
-        column((b) => b.beat.agent_version),
-        column((b) => b.beat.local.config_version),
-        column((b) => b.beat.local.policy_version),
-        column((b) => (b.beat.metrics ? JSON.stringify(b.beat.metrics) : null)),
-        column((b) => b.beat.last_error !== undefined),
-        column((b) => b.beat.last_error ?? null),
-        metric('cpu'),
-        metric('memory_used'),
-        metric('memory_total'),
-        metric('disk_used'),
-        metric('disk_total'),
-        metric('net_in'),
-        metric('net_out'),
-      ],
+      [input],
     );
   },
 

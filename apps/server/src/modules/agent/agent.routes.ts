@@ -48,6 +48,9 @@ export const agentRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       onRequest: app.requireDeviceToken,
       schema: { tags, body: AgentHeartbeat, response: { 200: AgentHeartbeatReply, ...errors } },
+      // A fleet's most frequent answer, built by the service from typed values: written as JSON
+      // without parsing it against its schema again (the schema still documents it).
+      serializerCompiler: () => (data) => JSON.stringify(data),
     },
     (request) => agent.heartbeat(deviceTokenOf(request), request.body),
   );

@@ -47,6 +47,8 @@ export const agentRoutes: FastifyPluginAsyncZod = async (app) => {
     '/agent/heartbeat',
     {
       onRequest: app.requireDeviceToken,
+      // Every sensor, every 30 s: at info level the log would be little else.
+      logLevel: 'warn',
       schema: { tags, body: AgentHeartbeat, response: { 200: AgentHeartbeatReply, ...errors } },
       // A fleet's most frequent answer, built by the service from typed values: written as JSON
       // without parsing it against its schema again (the schema still documents it).

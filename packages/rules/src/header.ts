@@ -157,8 +157,9 @@ const MAX_KNOWN_HEADERS = 4096;
 
 function remember(key: string, header: Header): void {
   if (knownHeaders.size >= MAX_KNOWN_HEADERS) knownHeaders.clear();
+  // Frozen: the rules that share this header share these objects.
   const copy = (e: Endpoint | null): Endpoint | null =>
-    e === null ? null : { address: detached(e.address), port: detached(e.port) };
+    e === null ? null : Object.freeze({ address: detached(e.address), port: detached(e.port) });
   knownHeaders.set(detached(key), {
     action: detached(header.action),
     protocol: header.protocol === null ? null : detached(header.protocol),
@@ -185,15 +186,13 @@ export function parseHeader(
     if (!isFailure(header) && header.optionsStart === open) remember(key, header);
     return header;
   }
-  const { source, destination } = known;
   return {
     enabled,
     action: known.action,
     protocol: known.protocol,
-    source: source === null ? null : { address: source.address, port: source.port },
+    source: known.source,
     direction: known.direction,
-    destination:
-      destination === null ? null : { address: destination.address, port: destination.port },
+    destination: known.destination,
     optionsStart: open,
   };
 }

@@ -16,9 +16,20 @@ export interface OptionFields {
   rev: number | null;
   classtype: string | null;
   priority: number | null;
-  metadata: MetadataEntry[];
-  references: RuleReference[];
-  flowbits: string[];
+  metadata: readonly MetadataEntry[];
+  references: readonly RuleReference[];
+  flowbits: readonly string[];
+}
+
+// Most rules have no references or flowbits, and many no metadata: they share these empty
+// lists instead of each allocating its own (a rules file is tens of thousands of rules).
+export const NO_METADATA: readonly MetadataEntry[] = Object.freeze([]);
+export const NO_REFERENCES: readonly RuleReference[] = Object.freeze([]);
+export const NO_FLOWBITS: readonly string[] = Object.freeze([]);
+
+/** A list of the rule being read that can grow: a new one in place of the shared empty one. */
+function ownList<T>(list: readonly T[], shared: readonly T[]): T[] {
+  return list === shared ? [] : (list as T[]);
 }
 
 /** sid, gid, rev and priority are 32-bit unsigned in Suricata and Snort. */
@@ -184,26 +195,17 @@ function readNumber(
 
 /**
  * Splits the options of `s` from the `(` at `open` to the closing `)`, which must end the text
- * at `end` (blanks aside), and reads the well-known ones. The options themselves are not kept:
- * `readOptionList` gives them when asked (an import reads only the well-known ones).
+ * at `end` (blanks aside), and reads the well-known ones into `fields` (a rule being built,
+ * its option fields at their defaults: gid 1, sid -1, nulls and the shared empty lists). The options themselves are not kept: `readOptionList` gives
+ * them when asked (an import reads only the well-known ones).
  */
-export function parseOptions(
+export function parseOptions<T extends OptionFields>(
   s: string,
   open: number,
   end: number,
-  index: CharIndex = new CharIndex(s),
-): OptionFields | Failure {
-  const fields: OptionFields = {
-    msg: null,
-    gid: 1,
-    sid: -1,
-    rev: null,
-    classtype: null,
-    priority: null,
-    metadata: [],
-    references: [],
-    flowbits: [],
-  };
+  index: CharIndex,
+  fields: T,
+): T | Failure {
   const scan = new OptionScanner(s, open, end, index);
   for (;;) {
     const more = scan.next();
@@ -229,15 +231,24 @@ export function parseOptions(
       case Known.Classtype:
         fields.classtype = interned(s, scan.valueStart, scan.valueEnd);
         break;
-      case Known.Metadata:
-        addMetadata(fields.metadata, s, scan.valueStart, scan.valueEnd, index);
+      case Known.Metadata: {
+        const metadata = ownList(fields.metadata, NO_METADATA);
+        addMetadata(metadata, s, scan.valueStart, scan.valueEnd, index);
+        fields.metadata = metadata;
         break;
-      case Known.Reference:
-        fields.references.push(readReference(s, scan.valueStart, scan.valueEnd));
+      }
+      case Known.Reference: {
+        const references = ownList(fields.references, NO_REFERENCES);
+        references.push(readReference(s, scan.valueStart, scan.valueEnd));
+        fields.references = references;
         break;
-      case Known.Flowbits:
-        fields.flowbits.push(s.slice(scan.valueStart, scan.valueEnd));
+      }
+      case Known.Flowbits: {
+        const flowbits = ownList(fields.flowbits, NO_FLOWBITS);
+        flowbits.push(s.slice(scan.valueStart, scan.valueEnd));
+        fields.flowbits = flowbits;
         break;
+      }
     }
   }
   if (fields.sid < 0) return fail(open, 'missing-sid', 'the rule has no sid');

@@ -4,11 +4,15 @@ import { CharIndex } from './char-index.js';
 import type { Failure } from './failure.js';
 import { isFailure } from './failure.js';
 import { parseHeader } from './header.js';
-import type { Header } from './header.js';
 import { locate, toLogical } from './logical-text.js';
 import type { LogicalText } from './logical-text.js';
-import { parseOptions, readOptionList } from './options.js';
-import type { OptionFields } from './options.js';
+import {
+  NO_FLOWBITS,
+  NO_METADATA,
+  NO_REFERENCES,
+  parseOptions,
+  readOptionList,
+} from './options.js';
 import type { Diagnostic, ParseRuleOptions, ParseRuleResult, Rule, RuleOption } from './types.js';
 
 export function toDiagnostic(
@@ -41,28 +45,6 @@ export function ruleOptions(rule: { text: string }): RuleOption[] {
   return isFailure(header) ? [] : readOptionList(s, header.optionsStart, s.length);
 }
 
-function makeRule(text: string, line: number, header: Header, fields: OptionFields): Rule {
-  return {
-    text,
-    line,
-    enabled: header.enabled,
-    action: header.action,
-    protocol: header.protocol,
-    source: header.source,
-    direction: header.direction,
-    destination: header.destination,
-    msg: fields.msg,
-    gid: fields.gid,
-    sid: fields.sid,
-    rev: fields.rev,
-    classtype: fields.classtype,
-    priority: fields.priority,
-    metadata: fields.metadata,
-    references: fields.references,
-    flowbits: fields.flowbits,
-  };
-}
-
 /**
  * Parses the rule in s[from, end): a line of a file (`s` the whole file, no copy made) or a
  * logical text. `text` is the rule as written; failure offsets are offsets in `s`. `index`
@@ -78,9 +60,27 @@ export function parseRuleAt(
 ): Rule | Failure {
   const header = parseHeader(s, from, end, index);
   if (isFailure(header)) return header;
-  const fields = parseOptions(s, header.optionsStart, end, index);
-  if (isFailure(fields)) return fields;
-  return makeRule(text, line, header, fields);
+  // The rule is filled in place by the option reader: no intermediate objects per rule.
+  const rule: Rule = {
+    text,
+    line,
+    enabled: header.enabled,
+    action: header.action,
+    protocol: header.protocol,
+    source: header.source,
+    direction: header.direction,
+    destination: header.destination,
+    msg: null,
+    gid: 1,
+    sid: -1,
+    rev: null,
+    classtype: null,
+    priority: null,
+    metadata: NO_METADATA,
+    references: NO_REFERENCES,
+    flowbits: NO_FLOWBITS,
+  };
+  return parseOptions(s, header.optionsStart, end, index, rule);
 }
 
 /** Parses the rule in `text`; returns the rule or the failure (no diagnostic objects built). */

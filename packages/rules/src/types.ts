@@ -6,8 +6,8 @@ export type Direction = '->' | '<>' | '=>';
 
 /** One side of a rule header, as written (`$HOME_NET`, `[80,443]`, `!1024:`). */
 export interface Endpoint {
-  address: string;
-  port: string;
+  readonly address: string;
+  readonly port: string;
 }
 
 /** One rule option, as written: keyword and raw value (escapes and quotes kept), in order. */
@@ -57,10 +57,10 @@ export interface Rule {
   rev: number | null;
   classtype: string | null;
   priority: number | null;
-  metadata: MetadataEntry[];
-  references: RuleReference[];
+  metadata: readonly MetadataEntry[];
+  references: readonly RuleReference[];
   /** Raw `flowbits` values in order (`set,foo`, `isset,foo`, `noalert`). */
-  flowbits: string[];
+  flowbits: readonly string[];
 }
 
 export type Severity = 'error' | 'warning';

@@ -1,7 +1,7 @@
 // A rule's options, split in order, and the well-known ones read on the way: msg, gid, sid,
 // rev, classtype, priority, metadata, references and flowbits.
 
-import { CharIndex } from './char-index.js';
+import type { CharIndex } from './char-index.js';
 import type { Failure } from './failure.js';
 import { fail } from './failure.js';
 import { hashOf, internSlice } from './intern.js';

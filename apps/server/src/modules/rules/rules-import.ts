@@ -19,7 +19,8 @@ export const groupNameOf = (fileName: string) => fileName.replace(/\.rules$/i, '
 interface RuleState {
   id: number | null;
   rev: number | null;
-  textMd5: string;
+  /** The stored text's MD5, or the text itself for a rule decided by this import. */
+  text: { md5: string } | { text: string };
   source: string;
   removed: boolean;
 }
@@ -70,7 +71,7 @@ export async function importRules(
     state.set(key, {
       id: row.id,
       rev: row.rev,
-      textMd5: row.text_md5,
+      text: { md5: row.text_md5 },
       source: row.source,
       removed: row.removed,
     });
@@ -98,8 +99,7 @@ export async function importRules(
     for (const [key, rule] of latest) {
       lastSeen.set(key, { file: file.name, rule });
       const stored = state.get(key);
-      const textMd5 = md5(rule.text);
-      const verdict = compare(stored, rule, textMd5, file.name);
+      const verdict = compare(stored, rule, file.name);
       if (verdict === 'keep') {
         report.unchanged += 1;
         continue;
@@ -108,7 +108,7 @@ export async function importRules(
       state.set(key, {
         id: stored?.id ?? null,
         rev: rule.rev,
-        textMd5,
+        text: { text: rule.text },
         source: file.name,
         removed: false,
       });
@@ -199,11 +199,14 @@ function sameSet(a: Set<number>, b: Set<number> | undefined): boolean {
 function compare(
   stored: RuleState | undefined,
   incoming: Rule,
-  incomingMd5: string,
   file: string,
 ): 'add' | 'replace' | 'keep' {
   if (!stored) return 'add';
-  const sameText = stored.textMd5 === incomingMd5;
+  // A new rule's text is never hashed: only a stored one is compared by its MD5.
+  const sameText =
+    'md5' in stored.text
+      ? stored.text.md5 === md5(incoming.text)
+      : stored.text.text === incoming.text;
   if (stored.removed || stored.source !== file)
     return sameText && !stored.removed ? 'keep' : 'replace';
   if (sameText) return 'keep';

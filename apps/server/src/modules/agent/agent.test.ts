@@ -9,6 +9,7 @@ import {
   startTestServer,
   type TestServer,
 } from '../../test/harness.js';
+import { policyFromRules } from '../../test/fixtures.js';
 
 type Headers = { authorization: string };
 interface DeviceBody {
@@ -79,18 +80,7 @@ describe('devices and their agents', () => {
   beforeAll(async () => {
     server = await startTestServer();
     admin = await signIn(server.app, ADMIN_EMAIL, ADMIN_PASSWORD);
-    const { multipart } = await import('../../test/corpus.js');
-    const body = await multipart([{ name: 'local.rules', bytes: LOCAL_RULES }]);
-    await api(server.app, {
-      method: 'POST',
-      url: '/rules/import',
-      headers: { ...admin, ...body.headers },
-      payload: body.payload,
-    });
-    const groups = (await console_('GET', '/groups/')).json<{ data: { id: number }[] }>().data;
-    policyId = (
-      await console_('POST', '/policies/', { name: 'Sensors', group_ids: groups.map((g) => g.id) })
-    ).json<{ id: number }>().id;
+    policyId = await policyFromRules(server.app, admin, 'local.rules', LOCAL_RULES, 'Sensors');
   });
   afterAll(() => server.close());
 

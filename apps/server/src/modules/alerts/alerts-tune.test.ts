@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { multipart } from '../../test/corpus.js';
 import {
   ADMIN_EMAIL,
   ADMIN_PASSWORD,
@@ -8,6 +7,7 @@ import {
   startTestServer,
   type TestServer,
 } from '../../test/harness.js';
+import { policyFromRules } from '../../test/fixtures.js';
 
 type Headers = { authorization: string };
 const SID = 2_100_001;
@@ -53,18 +53,13 @@ describe('tuning from an alert refuses conflicts, each with its own code', () =>
   beforeAll(async () => {
     server = await startTestServer();
     admin = await signIn(server.app, ADMIN_EMAIL, ADMIN_PASSWORD);
-    const rule = `alert tcp any any -> any any (msg:"tuned signature"; sid:${SID}; rev:1;)\n`;
-    const body = await multipart([{ name: 'tuned.rules', bytes: rule }]);
-    await api(server.app, {
-      method: 'POST',
-      url: '/rules/import',
-      headers: { ...admin, ...body.headers },
-      payload: body.payload,
-    });
-    const groups = (await call('GET', '/groups/')).json<{ data: { id: number }[] }>().data;
-    policyId = (
-      await call('POST', '/policies/', { name: 'Tuned', group_ids: groups.map((g) => g.id) })
-    ).json<{ id: number }>().id;
+    policyId = await policyFromRules(
+      server.app,
+      admin,
+      'tuned.rules',
+      `alert tcp any any -> any any (msg:"tuned signature"; sid:${SID}; rev:1;)\n`,
+      'Tuned',
+    );
     const device = async (name: string, policy: number | null) =>
       (
         await call('POST', '/devices/', {

@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyRetention } from '../../plugins/retention.js';
-import { eveAlerts, multipart } from '../../test/corpus.js';
+import { eveAlerts } from '../../test/corpus.js';
 import {
   ADMIN_EMAIL,
   ADMIN_PASSWORD,
@@ -10,6 +10,7 @@ import {
   startTestServer,
   type TestServer,
 } from '../../test/harness.js';
+import { policyFromRules } from '../../test/fixtures.js';
 
 type Headers = { authorization: string };
 interface Page {
@@ -55,18 +56,13 @@ describe('alerts', () => {
     server = await startTestServer();
     admin = await signIn(server.app, ADMIN_EMAIL, ADMIN_PASSWORD);
     // The policy holds the rule that fires in the replayed events.
-    const rule = `alert tcp any any -> any any (msg:"replayed signature"; sid:${firedSid}; rev:1;)\n`;
-    const body = await multipart([{ name: 'zeus.rules', bytes: rule }]);
-    await api(server.app, {
-      method: 'POST',
-      url: '/rules/import',
-      headers: { ...admin, ...body.headers },
-      payload: body.payload,
-    });
-    const groups = (await call('GET', '/groups/')).json<{ data: { id: number }[] }>().data;
-    policyId = (
-      await call('POST', '/policies/', { name: 'Zeus watch', group_ids: groups.map((g) => g.id) })
-    ).json<{ id: number }>().id;
+    policyId = await policyFromRules(
+      server.app,
+      admin,
+      'zeus.rules',
+      `alert tcp any any -> any any (msg:"replayed signature"; sid:${firedSid}; rev:1;)\n`,
+      'Zeus watch',
+    );
     deviceId = (
       await call('POST', '/devices/', {
         name: 'dmz-1',

@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  agentProcess,
+  deviceAgent,
   ConsoleClient,
   freePort,
   ServerProcess,
@@ -106,25 +106,14 @@ describe.skipIf(skip !== null)(
       // As on a router: the files of the bundle go to nft and sh; an absent file is nothing to do.
       const reload = (file: string, command: string) =>
         `[ ! -e ${file} ] || ip netns exec ${NS} ${command} ${file}`;
-      agent = agentProcess(
-        [
-          'run',
-          '--device-id',
-          String(device.id),
-          '--output-dir',
-          path.join(dir, 'out'),
-          '--state-dir',
-          path.join(dir, 'state'),
-          '--reload-cmd',
-          reload('nftables.nft', 'nft -f'),
-          '--reload-cmd',
-          reload('routes.sh', 'sh'),
-          '--heartbeat',
-          '2',
-        ],
-        path.join(dir, 'agent.log'),
-        { PALISADE_SERVER: server.url, PALISADE_PASSWORD_FILE: path.join(dir, 'password') },
-      );
+      agent = deviceAgent(server.url, device.id, dir, [
+        '--reload-cmd',
+        reload('nftables.nft', 'nft -f'),
+        '--reload-cmd',
+        reload('routes.sh', 'sh'),
+        '--heartbeat',
+        '2',
+      ]);
       agent.start();
     }, 180_000);
 

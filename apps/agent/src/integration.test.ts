@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadEveCorpus } from './testing/corpus.js';
 import {
   agentProcess,
+  deviceAgent,
   ConsoleClient,
   freePort,
   ServerProcess,
@@ -109,30 +110,19 @@ describe('agent and server as processes', () => {
         `if [ -e "${dir}/fail" ]; then echo "suricata: rule reload failed: bad option in rule 3" >&2; exit 4; fi\n` +
         `cp palisade.rules "${dir}/applied.rules"\n`,
     );
-    agent = agentProcess(
-      [
-        'run',
-        '--device-id',
-        String(device.id),
-        '--output-dir',
-        path.join(dir, 'out'),
-        '--state-dir',
-        path.join(dir, 'state'),
-        '--reload-cmd',
-        `sh ${path.join(dir, 'reload.sh')}`,
-        '--eve',
-        eve,
-        '--eve-start',
-        'beginning',
-        '--batch-delay',
-        '200',
-        '--heartbeat',
-        '2',
-      ],
-      path.join(dir, 'agent.log'),
-      // Settings from the environment twins, as a service unit would give them.
-      { PALISADE_SERVER: server.url, PALISADE_PASSWORD_FILE: path.join(dir, 'password') },
-    );
+    // Server and password file from the environment twins, as a service unit would give them.
+    agent = deviceAgent(server.url, device.id, dir, [
+      '--reload-cmd',
+      `sh ${path.join(dir, 'reload.sh')}`,
+      '--eve',
+      eve,
+      '--eve-start',
+      'beginning',
+      '--batch-delay',
+      '200',
+      '--heartbeat',
+      '2',
+    ]);
     agent.start();
   }, 180_000);
 

@@ -138,6 +138,28 @@ export function agentProcess(args: string[], logFile: string, env: Record<string
   return new SourceProcess(path.join(repoRoot, 'apps/agent/src/cli.ts'), args, env, logFile);
 }
 
+/**
+ * `palisade-agent run` for one device, with everything it keeps under `dir` (output, state,
+ * agent.log; its password in dir/password) and the server and password file given by the
+ * environment, as a service unit would. `args` adds reload commands, eve.json and the like.
+ */
+export function deviceAgent(serverUrl: string, deviceId: number, dir: string, args: string[]) {
+  return agentProcess(
+    [
+      'run',
+      '--device-id',
+      String(deviceId),
+      '--output-dir',
+      path.join(dir, 'out'),
+      '--state-dir',
+      path.join(dir, 'state'),
+      ...args,
+    ],
+    path.join(dir, 'agent.log'),
+    { PALISADE_SERVER: serverUrl, PALISADE_PASSWORD_FILE: path.join(dir, 'password') },
+  );
+}
+
 export interface Answer<T = unknown> {
   status: number;
   body: T;

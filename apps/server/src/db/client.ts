@@ -21,10 +21,12 @@ export interface Queryable {
   query<Row = Record<string, unknown>>(sql: string, params?: SqlParam[]): Promise<Row[]>;
   /**
    * Bulk load: `COPY table (columns) FROM STDIN` fed with rows in COPY's text format (see
-   * `copyTextLine`). The fastest
-   * way in for many rows (alert ingest), inside the caller's transaction.
+   * `copyTextLine`). The fastest way in for many rows (alert ingest, rule imports), inside the
+   * caller's transaction. Rows may come as chunks from an async source: a PostgreSQL server
+   * then loads each chunk while the next is produced (an error thrown by the source aborts the
+   * COPY, and so the transaction).
    */
-  copyFrom(copySql: string, rows: string): Promise<void>;
+  copyFrom(copySql: string, rows: string | AsyncIterable<string>): Promise<void>;
 }
 
 /** The one database seam: PGlite (embedded) or a PostgreSQL server, same SQL on both. */
@@ -63,9 +65,17 @@ export function pgliteDatabase(db: PGlite): Database {
   const run = async <Row>(target: Pick<PGlite, 'query'>, sql: string, params?: SqlParam[]) =>
     (await target.query<Row>(sql, params as unknown[] | undefined)).rows;
   // PGlite reads COPY input from a blob it names /dev/blob.
-  const copy = async (target: Pick<PGlite, 'query'>, copySql: string, rows: string) => {
+  const copy = async (
+    target: Pick<PGlite, 'query'>,
+    copySql: string,
+    rows: string | AsyncIterable<string>,
+  ) => {
+    // Embedded: the database runs on this thread, so there is nothing to overlap; one blob.
+    const chunks: string[] = [];
+    if (typeof rows === 'string') chunks.push(rows);
+    else for await (const chunk of rows) chunks.push(chunk);
     await target.query(copySql.replace(/FROM STDIN/i, "FROM '/dev/blob'"), [], {
-      blob: new Blob([rows]),
+      blob: new Blob(chunks),
     });
   };
   return {
@@ -97,8 +107,13 @@ async function openPostgres(url: string): Promise<Database> {
   probe.release();
   const run = async <Row>(target: pg.Pool | pg.PoolClient, sql: string, params?: SqlParam[]) =>
     (await target.query(sql, params)).rows as Row[];
-  const copy = async (client: pg.PoolClient, copySql: string, rows: string) => {
-    await pipeline(Readable.from([rows]), client.query(copyFrom(copySql)));
+  const copy = async (
+    client: pg.PoolClient,
+    copySql: string,
+    rows: string | AsyncIterable<string>,
+  ) => {
+    const source = typeof rows === 'string' ? Readable.from([rows]) : Readable.from(rows);
+    await pipeline(source, client.query(copyFrom(copySql)));
   };
   return {
     kind: 'postgres',

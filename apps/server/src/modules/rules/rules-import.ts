@@ -77,46 +77,59 @@ export async function importRules(
     });
   }
 
-  // 1. Decide, file by file.
-  const toWrite = new Map<string, RuleRecord>();
+  // 1. Decide, file by file. A rule new to the organization is loaded by one COPY, a file's
+  // worth at a time while the next file is read; any other write (a newer rev, a rule that
+  // moved, a later file's copy of a rule added by an earlier one) is an upsert after it.
+  const replacements = new Map<string, RuleRecord>();
   const fileKeys: { name: string; keys: Set<string> }[] = [];
   const lastSeen = new Map<string, { file: string; rule: Rule }>();
-  for (const file of uploads.flatMap((upload) => upload.ruleFiles)) {
-    const parsed = parseRulesFile(file.text, { fileName: file.name });
-    const errors = parsed.diagnostics.filter((d) => d.severity === 'error').map(toRejected);
-    if (parsed.rules.length === 0 && errors.length > 0) {
-      const first = errors[0];
-      throw new AppError(
-        'validation_failed',
-        `${file.name}: no valid rule (line ${first?.line}: ${first?.msg})`,
-        errors.slice(0, 100).map((e) => ({ field: `${e.file}:${e.line}`, msg: e.msg })),
-      );
-    }
-    report.rejected.push(...errors);
-
-    const latest = new Map<string, Rule>();
-    for (const rule of parsed.rules) latest.set(ruleKey(rule), rule); // a later duplicate wins
-    for (const [key, rule] of latest) {
-      lastSeen.set(key, { file: file.name, rule });
-      const stored = state.get(key);
-      const verdict = compare(stored, rule, file.name);
-      if (verdict === 'keep') {
-        report.unchanged += 1;
-        continue;
+  async function* decideFiles(): AsyncGenerator<RuleRecord[]> {
+    for (const file of uploads.flatMap((upload) => upload.ruleFiles)) {
+      const parsed = parseRulesFile(file.text, { fileName: file.name });
+      const errors = parsed.diagnostics.filter((d) => d.severity === 'error').map(toRejected);
+      if (parsed.rules.length === 0 && errors.length > 0) {
+        const first = errors[0];
+        throw new AppError(
+          'validation_failed',
+          `${file.name}: no valid rule (line ${first?.line}: ${first?.msg})`,
+          errors.slice(0, 100).map((e) => ({ field: `${e.file}:${e.line}`, msg: e.msg })),
+        );
       }
-      toWrite.set(key, toRecord(rule, file.name));
-      state.set(key, {
-        id: stored?.id ?? null,
-        rev: rule.rev,
-        text: { text: rule.text },
-        source: file.name,
-        removed: false,
-      });
-      if (verdict === 'add') report.added += 1;
-      else report.updated += 1;
+      report.rejected.push(...errors);
+
+      const latest = new Map<string, Rule>();
+      for (const rule of parsed.rules) latest.set(ruleKey(rule), rule); // a later duplicate wins
+      const added: RuleRecord[] = [];
+      for (const [key, rule] of latest) {
+        lastSeen.set(key, { file: file.name, rule });
+        const stored = state.get(key);
+        const verdict = compare(stored, rule, file.name);
+        if (verdict === 'keep') {
+          report.unchanged += 1;
+          continue;
+        }
+        const record = toRecord(rule, file.name);
+        if (verdict === 'add') added.push(record);
+        else replacements.set(key, record);
+        state.set(key, {
+          id: stored?.id ?? null,
+          rev: rule.rev,
+          text: { text: rule.text },
+          source: file.name,
+          removed: false,
+        });
+        if (verdict === 'add') report.added += 1;
+        else report.updated += 1;
+      }
+      fileKeys.push({ name: file.name, keys: new Set(latest.keys()) });
+      report.files.push({ file: file.name, group: groupNameOf(file.name), rules: latest.size });
+      yield added;
     }
-    fileKeys.push({ name: file.name, keys: new Set(latest.keys()) });
-    report.files.push({ file: file.name, group: groupNameOf(file.name), rules: latest.size });
+  }
+  const insertedIds = await repo.insertNew(tx, orgId, decideFiles());
+  for (const [key, id] of insertedIds) {
+    const rule = state.get(key);
+    if (rule?.id === null) rule.id = id;
   }
 
   // A rule kept as it was but found in another file than its own, whose own file in this
@@ -127,25 +140,16 @@ export async function importRules(
     const ownFile = stored ? keysOf.get(stored.source) : undefined;
     if (!stored || stored.source === file || !ownFile || ownFile.has(key)) continue;
     stored.source = file;
-    toWrite.set(key, toRecord(rule, file));
+    replacements.set(key, toRecord(rule, file));
   }
 
-  // 2. Write the rules: new ones straight in by COPY, replacements by upsert.
-  const records = [...toWrite.values()];
-  const isNew = (record: RuleRecord) => state.get(ruleKey(record))?.id === null;
-  const fresh = records.filter(isNew);
-  const replaced = records.filter((record) => !isNew(record));
-  const freshIds = await repo.insertNew(tx, orgId, fresh);
+  // 2. The other writes.
+  const replaced = [...replacements.values()];
   const replacedIds = await repo.upsert(tx, orgId, replaced);
-  for (const [batch, ids] of [
-    [fresh, freshIds],
-    [replaced, replacedIds],
-  ] as const) {
-    batch.forEach((record, index) => {
-      const written = state.get(ruleKey(record));
-      if (written) written.id = ids[index] ?? -1;
-    });
-  }
+  replaced.forEach((record, index) => {
+    const written = state.get(ruleKey(record));
+    if (written) written.id = replacedIds[index] ?? -1;
+  });
   const byId = new Map<number, RuleState>();
   for (const rule of state.values()) if (rule.id !== null) byId.set(rule.id, rule);
 

@@ -211,23 +211,35 @@ export const rulesRepository = {
   },
 
   /**
-   * Inserts rules known to be new by COPY straight into the table, then reads their ids back
-   * (COPY returns nothing); returns the ids in input order.
+   * COPYs new rules straight into the table, batch by batch as `batches` yields them: on a
+   * PostgreSQL server a batch is loaded while the caller produces the next. Afterwards, the ids
+   * of the organization's rules by `gid:sid` (empty when no batch held a rule).
    */
-  async insertNew(db: Queryable, orgId: number, records: RuleRecord[]): Promise<number[]> {
-    if (records.length === 0) return [];
+  async insertNew(
+    db: Queryable,
+    orgId: number,
+    batches: AsyncIterable<RuleRecord[]>,
+  ): Promise<Map<string, number>> {
+    let inserted = 0;
+    async function* rows() {
+      for await (const batch of batches) {
+        if (batch.length === 0) continue;
+        inserted += batch.length;
+        yield copyRows(batch, () => [orgId]);
+      }
+    }
     await db.copyFrom(
       `COPY rules (org_id, gid, sid, rev, action, proto, src_addr, src_port, direction, dst_addr,
                    dst_port, msg, classtype, priority, metadata, refs, flowbits, enabled, text, source)
        FROM STDIN`,
-      copyRows(records, () => [orgId]),
+      rows(),
     );
+    if (inserted === 0) return new Map();
     const keys = await db.query<{ id: number; gid: number; sid: number }>(
       'SELECT id, gid, sid FROM rules WHERE org_id = $1',
       [orgId],
     );
-    const idByKey = new Map(keys.map((row) => [`${row.gid}:${row.sid}`, row.id]));
-    return records.map((record) => idByKey.get(`${record.gid}:${record.sid}`) ?? -1);
+    return new Map(keys.map((row) => [`${row.gid}:${row.sid}`, row.id]));
   },
 
   /** Makes each group's members exactly the given rules. */

@@ -18,9 +18,7 @@ import { DataTable } from '../../../components/data-table/DataTable';
 import { initialTableState } from '../../../components/data-table/list-params';
 import { localPage } from '../../../components/data-table/local-page';
 import type { DataColumn } from '../../../components/data-table/types';
-import { notifyApiError } from '../../../components/notifications/notify';
-import { withProgress } from '../../../components/notifications/queue';
-import { ConfirmDialog } from '../../../components/page/ConfirmDialog';
+import { useConfirmedDelete } from '../../../components/page/useConfirmedDelete';
 import { apiErrorMessage, errorText } from '../../../lib/errors';
 import { formatDate } from '../../../lib/format-date';
 import { useDeleteRuleset } from '../api/delete-ruleset';
@@ -37,9 +35,18 @@ export function RulesetsTab({ canWrite }: { canWrite: boolean }) {
   const { t, i18n } = useTranslation();
   const [state, setState] = useState(() => initialTableState(25, [{ id: 'name', desc: false }]));
   const [editing, setEditing] = useState<number | 'new' | null>(null);
-  const [doomed, setDoomed] = useState<FirewallRuleset | null>(null);
   const list = useQuery(rulesetsListQueryOptions);
   const remove = useDeleteRuleset();
+  const { ask: askToDelete, dialog: deleteDialog } = useConfirmedDelete<FirewallRuleset>(
+    {
+      title: 'firewall.rulesets.deleteTitle',
+      body: 'firewall.rulesets.deleteBody',
+      deleting: 'firewall.notices.deleting',
+      deleted: 'firewall.notices.deleted',
+      conflict: 'firewall.notices.inUse',
+    },
+    (id) => remove.mutateAsync(id),
+  );
   const page = localPage(list.data?.data ?? [], state, searchTexts);
 
   const columns = useMemo<DataColumn<FirewallRuleset>[]>(
@@ -111,7 +118,7 @@ export function RulesetsTab({ canWrite }: { canWrite: boolean }) {
               <IconButton
                 size="small"
                 aria-label={t('firewall.rulesets.delete', { name: r.name })}
-                onClick={() => setDoomed(r)}
+                onClick={() => askToDelete(r)}
               >
                 <DeleteIcon fontSize="small" />
               </IconButton>
@@ -127,20 +134,8 @@ export function RulesetsTab({ canWrite }: { canWrite: boolean }) {
           ),
       },
     ],
-    [t, i18n.language, canWrite],
+    [t, i18n.language, canWrite, askToDelete],
   );
-
-  const confirmDelete = async (ruleset: FirewallRuleset) => {
-    setDoomed(null);
-    try {
-      await withProgress(
-        { progress: 'firewall.notices.deleting', success: 'firewall.notices.deleted' },
-        () => remove.mutateAsync(ruleset.id),
-      );
-    } catch (failure) {
-      notifyApiError(failure, { conflict: 'firewall.notices.inUse' });
-    }
-  };
 
   return (
     <>
@@ -169,14 +164,7 @@ export function RulesetsTab({ canWrite }: { canWrite: boolean }) {
       {typeof editing === 'number' && (
         <LoadedEditor id={editing} readOnly={!canWrite} onClose={() => setEditing(null)} />
       )}
-      <ConfirmDialog
-        open={doomed !== null}
-        title={t('firewall.rulesets.deleteTitle')}
-        body={t('firewall.rulesets.deleteBody', { name: doomed?.name ?? '' })}
-        confirmLabel={t('common.delete')}
-        onCancel={() => setDoomed(null)}
-        onConfirm={() => doomed !== null && void confirmDelete(doomed)}
-      />
+      {deleteDialog}
     </>
   );
 }

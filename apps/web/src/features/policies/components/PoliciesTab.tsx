@@ -12,9 +12,7 @@ import { DataTable } from '../../../components/data-table/DataTable';
 import { initialTableState } from '../../../components/data-table/list-params';
 import { localPage } from '../../../components/data-table/local-page';
 import type { DataColumn } from '../../../components/data-table/types';
-import { notifyApiError } from '../../../components/notifications/notify';
-import { withProgress } from '../../../components/notifications/queue';
-import { ConfirmDialog } from '../../../components/page/ConfirmDialog';
+import { useConfirmedDelete } from '../../../components/page/useConfirmedDelete';
 import { formatDate } from '../../../lib/format-date';
 import { useDeletePolicy } from '../api/delete-policy';
 import { policiesListQueryOptions } from '../api/list-policies';
@@ -32,9 +30,17 @@ export function PoliciesTab({ tools, access }: { tools: PolicyTools; access: Pol
   const [editing, setEditing] = useState<Policy | 'new' | null>(null);
   const [previewing, setPreviewing] = useState<Policy | null>(null);
   const [uploading, setUploading] = useState<Policy | null>(null);
-  const [doomed, setDoomed] = useState<Policy | null>(null);
   const list = useQuery(policiesListQueryOptions);
   const remove = useDeletePolicy();
+  const { ask: askToDelete, dialog: deleteDialog } = useConfirmedDelete<Policy>(
+    {
+      title: 'policies.deleteTitle',
+      body: 'policies.deleteBody',
+      deleting: 'policies.notices.deleting',
+      deleted: 'policies.notices.deleted',
+    },
+    (id) => remove.mutateAsync(id),
+  );
 
   const columns = useMemo<DataColumn<Policy>[]>(() => {
     const onAction = (action: PolicyAction, policy: Policy) => {
@@ -46,7 +52,7 @@ export function PoliciesTab({ tools, access }: { tools: PolicyTools; access: Pol
         case 'upload':
           return setUploading(policy);
         case 'delete':
-          return setDoomed(policy);
+          return askToDelete(policy);
       }
     };
     return [
@@ -118,19 +124,7 @@ export function PoliciesTab({ tools, access }: { tools: PolicyTools; access: Pol
         cell: (p) => <PolicyActions policy={p} onAction={onAction} />,
       },
     ];
-  }, [t, i18n.language]);
-
-  const confirmDelete = async (policy: Policy) => {
-    setDoomed(null);
-    try {
-      await withProgress(
-        { progress: 'policies.notices.deleting', success: 'policies.notices.deleted' },
-        () => remove.mutateAsync(policy.id),
-      );
-    } catch (failure) {
-      notifyApiError(failure);
-    }
-  };
+  }, [t, i18n.language, askToDelete]);
 
   const page = localPage(list.data?.data ?? [], state, (p) => [
     p.name,
@@ -169,14 +163,7 @@ export function PoliciesTab({ tools, access }: { tools: PolicyTools; access: Pol
       />
       <PolicyPreviewDialog policy={previewing} onClose={() => setPreviewing(null)} />
       <PolicyUploadDialog policy={uploading} onClose={() => setUploading(null)} />
-      <ConfirmDialog
-        open={doomed !== null}
-        title={t('policies.deleteTitle')}
-        body={t('policies.deleteBody', { name: doomed?.name ?? '' })}
-        confirmLabel={t('common.delete')}
-        onCancel={() => setDoomed(null)}
-        onConfirm={() => doomed !== null && void confirmDelete(doomed)}
-      />
+      {deleteDialog}
     </>
   );
 }

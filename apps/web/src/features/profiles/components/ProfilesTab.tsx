@@ -14,9 +14,7 @@ import { DataTable } from '../../../components/data-table/DataTable';
 import { initialTableState } from '../../../components/data-table/list-params';
 import { localPage } from '../../../components/data-table/local-page';
 import type { DataColumn } from '../../../components/data-table/types';
-import { notifyApiError } from '../../../components/notifications/notify';
-import { withProgress } from '../../../components/notifications/queue';
-import { ConfirmDialog } from '../../../components/page/ConfirmDialog';
+import { useConfirmedDelete } from '../../../components/page/useConfirmedDelete';
 import { formatDate } from '../../../lib/format-date';
 import { useDeleteProfile } from '../api/delete-profile';
 import { profilesListQueryOptions } from '../api/list-profiles';
@@ -35,9 +33,18 @@ export function ProfilesTab({ canWrite }: { canWrite: boolean }) {
   const { t, i18n } = useTranslation();
   const [state, setState] = useState(() => initialTableState(25, [{ id: 'name', desc: false }]));
   const [editing, setEditing] = useState<DeviceProfile | null | undefined>(undefined);
-  const [doomed, setDoomed] = useState<DeviceProfile | null>(null);
   const list = useQuery(profilesListQueryOptions);
   const remove = useDeleteProfile();
+  const { ask: askToDelete, dialog: deleteDialog } = useConfirmedDelete<DeviceProfile>(
+    {
+      title: 'profiles.deleteTitle',
+      body: 'profiles.deleteBody',
+      deleting: 'profiles.notices.deleting',
+      deleted: 'profiles.notices.deleted',
+      conflict: 'profiles.notices.inUse',
+    },
+    (id) => remove.mutateAsync(id),
+  );
   const page = localPage(list.data?.data ?? [], state, searchTexts);
 
   const columns = useMemo<DataColumn<DeviceProfile>[]>(
@@ -87,7 +94,7 @@ export function ProfilesTab({ canWrite }: { canWrite: boolean }) {
               <IconButton
                 size="small"
                 aria-label={t('profiles.delete', { name: p.name })}
-                onClick={() => setDoomed(p)}
+                onClick={() => askToDelete(p)}
               >
                 <DeleteIcon fontSize="small" />
               </IconButton>
@@ -103,20 +110,8 @@ export function ProfilesTab({ canWrite }: { canWrite: boolean }) {
           ),
       },
     ],
-    [t, i18n.language, canWrite],
+    [t, i18n.language, canWrite, askToDelete],
   );
-
-  const confirmDelete = async (profile: DeviceProfile) => {
-    setDoomed(null);
-    try {
-      await withProgress(
-        { progress: 'profiles.notices.deleting', success: 'profiles.notices.deleted' },
-        () => remove.mutateAsync(profile.id),
-      );
-    } catch (failure) {
-      notifyApiError(failure, { conflict: 'profiles.notices.inUse' });
-    }
-  };
 
   return (
     <>
@@ -147,14 +142,7 @@ export function ProfilesTab({ canWrite }: { canWrite: boolean }) {
           onClose={() => setEditing(undefined)}
         />
       )}
-      <ConfirmDialog
-        open={doomed !== null}
-        title={t('profiles.deleteTitle')}
-        body={t('profiles.deleteBody', { name: doomed?.name ?? '' })}
-        confirmLabel={t('common.delete')}
-        onCancel={() => setDoomed(null)}
-        onConfirm={() => doomed !== null && void confirmDelete(doomed)}
-      />
+      {deleteDialog}
     </>
   );
 }

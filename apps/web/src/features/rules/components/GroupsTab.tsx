@@ -14,9 +14,7 @@ import { DataTable } from '../../../components/data-table/DataTable';
 import { initialTableState } from '../../../components/data-table/list-params';
 import { localPage } from '../../../components/data-table/local-page';
 import type { DataColumn } from '../../../components/data-table/types';
-import { notifyApiError } from '../../../components/notifications/notify';
-import { withProgress } from '../../../components/notifications/queue';
-import { ConfirmDialog } from '../../../components/page/ConfirmDialog';
+import { useConfirmedDelete } from '../../../components/page/useConfirmedDelete';
 import { formatDate } from '../../../lib/format-date';
 import { useDeleteGroup } from '../api/delete-group';
 import { groupsListQueryOptions } from '../api/list-groups';
@@ -30,9 +28,18 @@ export function GroupsTab({ canWrite }: { canWrite: boolean }) {
   const [state, setState] = useState(() => initialTableState(25, [{ id: 'name', desc: false }]));
   const [editing, setEditing] = useState<RuleGroup | 'new' | null>(null);
   const [viewing, setViewing] = useState<RuleGroup | null>(null);
-  const [doomed, setDoomed] = useState<RuleGroup | null>(null);
   const list = useQuery(groupsListQueryOptions);
   const remove = useDeleteGroup();
+  const { ask: askToDelete, dialog: deleteDialog } = useConfirmedDelete<RuleGroup>(
+    {
+      title: 'groups.deleteTitle',
+      body: 'groups.deleteBody',
+      deleting: 'groups.notices.deleting',
+      deleted: 'groups.notices.deleted',
+      conflict: 'groups.inUse',
+    },
+    (id) => remove.mutateAsync(id),
+  );
 
   const columns = useMemo<DataColumn<RuleGroup>[]>(
     () => [
@@ -97,7 +104,7 @@ export function GroupsTab({ canWrite }: { canWrite: boolean }) {
                   <IconButton
                     size="small"
                     aria-label={t('groups.deleteName', { name: g.name })}
-                    onClick={() => setDoomed(g)}
+                    onClick={() => askToDelete(g)}
                   >
                     <DeleteIcon fontSize="small" />
                   </IconButton>
@@ -108,20 +115,8 @@ export function GroupsTab({ canWrite }: { canWrite: boolean }) {
         ),
       },
     ],
-    [t, i18n.language, canWrite],
+    [t, i18n.language, canWrite, askToDelete],
   );
-
-  const confirmDelete = async (group: RuleGroup) => {
-    setDoomed(null);
-    try {
-      await withProgress(
-        { progress: 'groups.notices.deleting', success: 'groups.notices.deleted' },
-        () => remove.mutateAsync(group.id),
-      );
-    } catch (failure) {
-      notifyApiError(failure, { conflict: 'groups.inUse' });
-    }
-  };
 
   const page = localPage(list.data?.data ?? [], state, (g) => [g.name, g.description, g.kind]);
   return (
@@ -153,14 +148,7 @@ export function GroupsTab({ canWrite }: { canWrite: boolean }) {
         onClose={() => setEditing(null)}
       />
       <GroupRulesDialog group={viewing} canWrite={canWrite} onClose={() => setViewing(null)} />
-      <ConfirmDialog
-        open={doomed !== null}
-        title={t('groups.deleteTitle')}
-        body={t('groups.deleteBody', { name: doomed?.name ?? '' })}
-        confirmLabel={t('common.delete')}
-        onCancel={() => setDoomed(null)}
-        onConfirm={() => doomed !== null && void confirmDelete(doomed)}
-      />
+      {deleteDialog}
     </>
   );
 }

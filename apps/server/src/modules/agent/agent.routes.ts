@@ -33,7 +33,7 @@ export const agentRoutes: FastifyPluginAsyncZod = async (app) => {
   });
   app.addHook('onClose', async () => {
     stopForgetting();
-    await agent.flushHeartbeats();
+    await agent.close();
   });
   const tags = ['agent'];
 

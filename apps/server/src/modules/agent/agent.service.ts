@@ -17,6 +17,8 @@ import { HeartbeatBatch } from './heartbeat-batch.js';
 
 const LOGIN_LIMIT = { windowSeconds: 15 * 60, perDeviceAndAddress: 10 } as const;
 const EMPTY_POLICY = { rules: '', thresholds: '' };
+/** Shortest time between two "devices changed" notices of heartbeats to one organization. */
+const DEVICE_NOTICE_MS = 1000;
 
 export const bundleEtag = (config: number, policy: number) => `"${config}-${policy}"`;
 
@@ -25,16 +27,28 @@ export function createAgentService(ctx: AppContext, log: FastifyBaseLogger) {
   // Rendered policies by id, for the version they were rendered at: a fleet pulls one render.
   const renders = new Map<number, { version: number; rules: string; thresholds: string }>();
 
-  // A fleet heartbeats constantly: consoles hear "devices changed" at most once a second per org.
-  const lastDeviceNotice = new Map<number, number>();
+  // A fleet heartbeats constantly: consoles hear "devices changed" at most once a second per
+  // org, and always after the last beat (one that falls inside the second is told at its end).
+  const notices = new Map<number, { last: number; pending: NodeJS.Timeout | null }>();
   function tellConsoles(orgIds: Set<number>) {
-    const now = Date.now();
     for (const orgId of orgIds) {
-      if (now - (lastDeviceNotice.get(orgId) ?? 0) < 1000) continue;
-      lastDeviceNotice.set(orgId, now);
-      notifyConsole(db, orgId, 'devices').catch((error: unknown) =>
-        log.warn({ err: error }, 'telling consoles of heartbeats failed'),
-      );
+      let notice = notices.get(orgId);
+      if (!notice) {
+        notice = { last: 0, pending: null };
+        notices.set(orgId, notice);
+      }
+      if (notice.pending !== null) continue;
+      const current = notice;
+      const send = () => {
+        current.pending = null;
+        current.last = Date.now();
+        notifyConsole(db, orgId, 'devices').catch((error: unknown) =>
+          log.warn({ err: error }, 'telling consoles of heartbeats failed'),
+        );
+      };
+      const wait = current.last + DEVICE_NOTICE_MS - Date.now();
+      if (wait <= 0) send();
+      else current.pending = setTimeout(send, wait);
     }
   }
   const heartbeats = new HeartbeatBatch(db, tellConsoles, (error) =>
@@ -205,7 +219,11 @@ export function createAgentService(ctx: AppContext, log: FastifyBaseLogger) {
       heartbeats.forgetOrganization(orgId);
     },
 
-    /** Writes the heartbeats that were answered before their write (at shutdown). */
-    flushHeartbeats: () => heartbeats.flush(),
+    /** At shutdown: writes the heartbeats answered before their write; drops pending notices. */
+    async close() {
+      await heartbeats.flush();
+      for (const notice of notices.values())
+        if (notice.pending !== null) clearTimeout(notice.pending);
+    },
   };
 }

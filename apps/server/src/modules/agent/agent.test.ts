@@ -458,4 +458,41 @@ describe('devices and their agents', () => {
     expect(pushed.policy_version).toBe(initial.policy_version + 1);
     controller.abort();
   });
+  it('tells consoles of a heartbeat that comes within a second of the one before', async () => {
+    if (!server.app.server.listening) await server.app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = server.app.server.address() as AddressInfo;
+    const controller = new AbortController();
+    const response = await fetch(`http://127.0.0.1:${port}/api/v1/events`, {
+      headers: admin,
+      signal: controller.signal,
+    });
+    if (!response.body) throw new Error('no stream');
+    const reader: ReadableStreamDefaultReader<Uint8Array> = response.body.getReader();
+    await reader.read(); // retry: line
+    // Past the notice interval of earlier beats, so that the first beat is told at once.
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    const beat = (cpu: number) =>
+      asAgent('POST', 'heartbeat', {
+        state: 'running',
+        metrics: { ...METRICS, cpu },
+        local: { config_version: 1, policy_version: 1 },
+        agent_version: '0.1.0',
+        last_error: null,
+      });
+    expect((await beat(71)).statusCode).toBe(200);
+    expect((await beat(72)).statusCode).toBe(200);
+    const decoder = new TextDecoder();
+    let received = '';
+    const notices = () => received.split('event: devices').length - 1;
+    const deadline = Date.now() + 5000;
+    while (notices() < 2 && Date.now() < deadline) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      received += decoder.decode(value);
+    }
+    controller.abort();
+    // The second beat is told too, at the end of the second: the console shows its sample.
+    expect(notices()).toBe(2);
+    expect((await view()).metrics).toMatchObject({ cpu: 72 });
+  });
 });

@@ -86,9 +86,10 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   app.addHook('preClose', async () => {
     closing = true;
   });
-  app.addHook('onSend', async (request, reply) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     reply.header('x-request-id', request.id);
     if (closing) reply.header('connection', 'close');
+    done(null, payload);
   });
   await app.register(securityHeadersPlugin, {
     contentSecurityPolicy: {

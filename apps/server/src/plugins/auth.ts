@@ -61,11 +61,19 @@ export const authPlugin = fp(async (app: FastifyInstance) => {
   }
 
   app.decorateRequest('principal', null);
-  app.addHook('onRequest', async (request) => {
+  const principalFor = async (request: FastifyRequest) =>
+    (await fromToken(request)) ?? (config.authDisabled ? await defaultAdministrator() : null);
+  // Callback style: agent routes, a fleet's every request, pass without a promise.
+  app.addHook('onRequest', (request, _reply, done) => {
     // Agent routes take agent tokens only (plugins/device-auth.ts): no console user to find.
-    if (!request.url.startsWith('/api/') || request.url.startsWith(AGENT_ROUTES)) return;
-    request.principal =
-      (await fromToken(request)) ?? (config.authDisabled ? await defaultAdministrator() : null);
+    if (!request.url.startsWith('/api/') || request.url.startsWith(AGENT_ROUTES)) {
+      done();
+      return;
+    }
+    principalFor(request).then((principal) => {
+      request.principal = principal;
+      done();
+    }, done);
   });
 
   app.decorate('requireUser', async (request: FastifyRequest) => {

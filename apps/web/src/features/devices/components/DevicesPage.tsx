@@ -18,7 +18,7 @@ import { localPage } from '../../../components/data-table/local-page';
 import type { DataColumn } from '../../../components/data-table/types';
 import { notifyApiError } from '../../../components/notifications/notify';
 import { withProgress } from '../../../components/notifications/queue';
-import { ConfirmDialog } from '../../../components/page/ConfirmDialog';
+import { useConfirmedDelete } from '../../../components/page/useConfirmedDelete';
 import { PageShell } from '../../../components/page/PageShell';
 import { formatDate } from '../../../lib/format-date';
 import { useDeleteDevice } from '../api/delete-device';
@@ -39,13 +39,21 @@ export function DevicesPage({ tools }: { tools: DeviceTools }) {
   const [state, setState] = useState(() => initialTableState(25, [{ id: 'name', desc: false }]));
   const [editing, setEditing] = useState<Device | null | undefined>(undefined);
   const [startup, setStartup] = useState<{ device: Device; password: string | null } | null>(null);
-  const [doomed, setDoomed] = useState<Device | null>(null);
   const list = useQuery({
     ...devicesListQueryOptions({ filter: state.search, sorting: state.sorting }),
     refetchInterval: REFRESH_MS,
   });
   const { mutateAsync: flushAsync } = useFlushDevice();
   const remove = useDeleteDevice();
+  const { ask: askToDelete, dialog: deleteDialog } = useConfirmedDelete<Device>(
+    {
+      title: 'devices.deleteTitle',
+      body: 'devices.deleteBody',
+      deleting: 'devices.notices.deleting',
+      deleted: 'devices.notices.deleted',
+    },
+    (id) => remove.mutateAsync(id),
+  );
   // The server searched and sorted; the browser only pages.
   const page = localPage(list.data?.data ?? [], { ...state, search: '', sorting: [] }, () => []);
   const { canWrite } = tools;
@@ -170,7 +178,7 @@ export function DevicesPage({ tools }: { tools: DeviceTools }) {
                 <IconButton
                   size="small"
                   aria-label={t('devices.delete', { name: d.name })}
-                  onClick={() => setDoomed(d)}
+                  onClick={() => askToDelete(d)}
                 >
                   <DeleteIcon fontSize="small" />
                 </IconButton>
@@ -180,20 +188,8 @@ export function DevicesPage({ tools }: { tools: DeviceTools }) {
         ),
       },
     ],
-    [t, i18n.language, tools, canWrite, flushDevice],
+    [t, i18n.language, tools, canWrite, flushDevice, askToDelete],
   );
-
-  const confirmDelete = async (device: Device) => {
-    setDoomed(null);
-    try {
-      await withProgress(
-        { progress: 'devices.notices.deleting', success: 'devices.notices.deleted' },
-        () => remove.mutateAsync(device.id),
-      );
-    } catch (failure) {
-      notifyApiError(failure);
-    }
-  };
 
   const emptyText =
     state.search.trim() !== ''
@@ -243,14 +239,7 @@ export function DevicesPage({ tools }: { tools: DeviceTools }) {
           onClose={() => setStartup(null)}
         />
       )}
-      <ConfirmDialog
-        open={doomed !== null}
-        title={t('devices.deleteTitle')}
-        body={t('devices.deleteBody', { name: doomed?.name ?? '' })}
-        confirmLabel={t('common.delete')}
-        onCancel={() => setDoomed(null)}
-        onConfirm={() => doomed !== null && void confirmDelete(doomed)}
-      />
+      {deleteDialog}
     </PageShell>
   );
 }

@@ -114,8 +114,8 @@ export class HeartbeatBatch {
           this.db,
           batch.map((w) => w.write),
         );
-        this.remember(batch, rows, epoch);
         const byDevice = new Map(rows.map((row) => [row.id, row]));
+        this.remember(batch, byDevice, epoch);
         for (const w of batch) {
           const row = byDevice.get(w.write.deviceId);
           w.resolve?.(row?.token_version === w.write.tokenVersion ? row : undefined);
@@ -134,8 +134,7 @@ export class HeartbeatBatch {
     }
   }
 
-  private remember(batch: Waiting[], rows: HeartbeatRow[], epoch: number): void {
-    const byDevice = new Map(rows.map((row) => [row.id, row]));
+  private remember(batch: Waiting[], byDevice: Map<number, HeartbeatRow>, epoch: number): void {
     const fresh = epoch === this.epoch;
     // The last beat of each device in the batch is the one its row now reflects.
     for (const { write } of batch) {

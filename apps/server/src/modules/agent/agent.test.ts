@@ -9,7 +9,7 @@ import {
   startTestServer,
   type TestServer,
 } from '../../test/harness.js';
-import { policyFromRules } from '../../test/fixtures.js';
+import { consoleEvents, policyFromRules } from '../../test/fixtures.js';
 
 type Headers = { authorization: string };
 interface DeviceBody {
@@ -459,16 +459,7 @@ describe('devices and their agents', () => {
     controller.abort();
   });
   it('tells consoles of a heartbeat that comes within a second of the one before', async () => {
-    if (!server.app.server.listening) await server.app.listen({ port: 0, host: '127.0.0.1' });
-    const { port } = server.app.server.address() as AddressInfo;
-    const controller = new AbortController();
-    const response = await fetch(`http://127.0.0.1:${port}/api/v1/events`, {
-      headers: admin,
-      signal: controller.signal,
-    });
-    if (!response.body) throw new Error('no stream');
-    const reader: ReadableStreamDefaultReader<Uint8Array> = response.body.getReader();
-    await reader.read(); // retry: line
+    const events = await consoleEvents(server.app, admin);
     // Past the notice interval of earlier beats, so that the first beat is told at once.
     await new Promise((resolve) => setTimeout(resolve, 1100));
     const beat = (cpu: number) =>
@@ -481,18 +472,10 @@ describe('devices and their agents', () => {
       });
     expect((await beat(71)).statusCode).toBe(200);
     expect((await beat(72)).statusCode).toBe(200);
-    const decoder = new TextDecoder();
-    let received = '';
-    const notices = () => received.split('event: devices').length - 1;
-    const deadline = Date.now() + 5000;
-    while (notices() < 2 && Date.now() < deadline) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      received += decoder.decode(value);
-    }
-    controller.abort();
+    const notices = await events.count('devices', 2);
+    events.close();
     // The second beat is told too, at the end of the second: the console shows its sample.
-    expect(notices()).toBe(2);
+    expect(notices).toBe(2);
     expect((await view()).metrics).toMatchObject({ cpu: 72 });
   });
 });

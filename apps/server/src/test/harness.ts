@@ -24,10 +24,20 @@ export interface ScratchDatabase {
   drop(): Promise<void>;
 }
 
-/** A fresh, empty database: in-memory PGlite, or a scratch database on the PostgreSQL server. */
-export async function createScratchDatabase(): Promise<ScratchDatabase> {
+/**
+ * A fresh, empty database: PGlite (in memory, or in `pgliteDataDir` as `npm start` keeps it), or
+ * a scratch database on the PostgreSQL server.
+ */
+export async function createScratchDatabase(
+  options: { pgliteDataDir?: string } = {},
+): Promise<ScratchDatabase> {
   if (process.env['TEST_DB'] !== 'postgres') {
-    const db = await openDatabase({ databaseUrl: undefined, dataDir: '', inMemory: true });
+    const { pgliteDataDir } = options;
+    const db = await openDatabase({
+      databaseUrl: undefined,
+      dataDir: pgliteDataDir ?? '',
+      inMemory: pgliteDataDir === undefined,
+    });
     return { db, drop: () => db.close() };
   }
   const name = `palisade_test_${process.pid}_${randomBytes(4).toString('hex')}`;
@@ -66,10 +76,17 @@ export interface TestServer {
  */
 export async function startTestServer(
   env: Record<string, string> = {},
-  options: { webDist?: string; captureMail?: boolean } = {},
+  options: {
+    webDist?: string;
+    captureMail?: boolean;
+    /** PGlite in the data folder, as the console keeps it (benchmarks), not in memory. */
+    pgliteOnDisk?: boolean;
+  } = {},
 ): Promise<TestServer> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'palisade-test-'));
-  const scratch = await createScratchDatabase();
+  const scratch = await createScratchDatabase(
+    options.pgliteOnDisk ? { pgliteDataDir: dataDir } : {},
+  );
   const config = loadConfig({
     DATA_DIR: dataDir,
     ADMIN_EMAIL,

@@ -165,7 +165,7 @@ export async function importRules(
   for (const file of fileKeys) {
     const groupId = groupIds.get(groupNameOf(file.name).toLowerCase()) ?? -1;
     const current = after.get(groupId) ?? before.get(groupId) ?? new Set<number>();
-    const members = new Set([...file.keys].map((key) => state.get(key)?.id ?? -1));
+    const members = new Set([...file.keys].map((key) => writtenId(state, key)));
     for (const id of current) {
       const rule = byId.get(id);
       if (members.has(id) || rule?.source !== file.name) continue;
@@ -191,6 +191,13 @@ export async function importRules(
     );
   }
   return report;
+}
+
+/** The id of a rule this import has written or found; each one has one by now. */
+function writtenId(state: Map<string, RuleState>, key: string): number {
+  const id = state.get(key)?.id;
+  if (id === null || id === undefined) throw new Error(`rule ${key} has no id after its write`);
+  return id;
 }
 
 function sameSet(a: Set<number>, b: Set<number> | undefined): boolean {

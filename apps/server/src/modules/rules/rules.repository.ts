@@ -178,11 +178,20 @@ export const rulesRepository = {
    * an import compares tens of thousands of rules and needs only to know which changed.
    */
   async existing(db: Queryable, orgId: number): Promise<Map<string, StoredRuleDigest>> {
-    const rows = await db.query<StoredRuleDigest & { gid: number; sid: number }>(
-      `SELECT id, gid, sid, rev, md5(text) AS text_md5, source, removed FROM rules WHERE org_id = $1`,
+    // One JSON value rather than a row per rule: the embedded database decodes rows one value
+    // at a time in JavaScript, a quarter of a second for an Emerging Threats-sized set.
+    const [row] = await db.query<{
+      rules: [number, number, number, number | null, string, string, boolean][] | null;
+    }>(
+      `SELECT json_agg(json_build_array(gid, sid, id, rev, md5(text), source, removed)) AS rules
+       FROM rules WHERE org_id = $1`,
       [orgId],
     );
-    return new Map(rows.map((row) => [`${row.gid}:${row.sid}`, row]));
+    const digests = new Map<string, StoredRuleDigest>();
+    for (const [gid, sid, id, rev, textMd5, source, removed] of row?.rules ?? []) {
+      digests.set(`${gid}:${sid}`, { id, rev, text_md5: textMd5, source, removed });
+    }
+    return digests;
   },
 
   /** Creates the file groups that do not exist yet; the ids of all of them by lower-case name. */
@@ -201,25 +210,34 @@ export const rulesRepository = {
   },
 
   async groupMembers(db: Queryable, groupIds: number[]): Promise<Map<number, Set<number>>> {
-    const rows = await db.query<{ group_id: number; rule_id: number }>(
-      'SELECT group_id, rule_id FROM group_rules WHERE group_id = ANY($1::int[])',
+    const rows = await db.query<{ group_id: number; rule_ids: number[] }>(
+      `SELECT group_id, array_agg(rule_id) AS rule_ids FROM group_rules
+       WHERE group_id = ANY($1::int[]) GROUP BY group_id`,
       [groupIds],
     );
     const members = new Map<number, Set<number>>(groupIds.map((id) => [id, new Set()]));
-    for (const row of rows) members.get(row.group_id)?.add(row.rule_id);
+    for (const row of rows) members.set(row.group_id, new Set(row.rule_ids));
     return members;
   },
 
   /**
    * COPYs new rules straight into the table, batch by batch as `batches` yields them: on a
    * PostgreSQL server a batch is loaded while the caller produces the next. Afterwards, the ids
-   * of the organization's rules by `gid:sid` (empty when no batch held a rule).
+   * of the organization's rules by `gid:sid` (empty when no batch held a rule). Inside a
+   * transaction only (its organization check holds until the commit).
    */
   async insertNew(
     db: Queryable,
     orgId: number,
     batches: AsyncIterable<RuleRecord[]>,
   ): Promise<Map<string, number>> {
+    // The organization is read (and key-share locked, as each row's foreign key check would do)
+    // once, so that the COPY need not check it once per rule.
+    const organization = await db.query(
+      'SELECT id FROM organizations WHERE id = $1 FOR KEY SHARE',
+      [orgId],
+    );
+    if (organization.length === 0) throw new Error(`organization ${orgId} does not exist`);
     let inserted = 0;
     async function* rows() {
       for await (const batch of batches) {
@@ -233,16 +251,20 @@ export const rulesRepository = {
                    dst_port, msg, classtype, priority, metadata, refs, flowbits, enabled, text, source)
        FROM STDIN`,
       rows(),
+      { referencesRead: true },
     );
     if (inserted === 0) return new Map();
-    const keys = await db.query<{ id: number; gid: number; sid: number }>(
-      'SELECT id, gid, sid FROM rules WHERE org_id = $1',
+    const [row] = await db.query<{ keys: [number, number, number][] | null }>(
+      'SELECT json_agg(json_build_array(gid, sid, id)) AS keys FROM rules WHERE org_id = $1',
       [orgId],
     );
-    return new Map(keys.map((row) => [`${row.gid}:${row.sid}`, row.id]));
+    return new Map((row?.keys ?? []).map(([gid, sid, id]) => [`${gid}:${sid}`, id]));
   },
 
-  /** Makes each group's members exactly the given rules. */
+  /**
+   * Makes each group's members exactly the given rules. Every group and rule id must have been
+   * read in the caller's transaction: the embedded database does not check them again.
+   */
   async setGroupMembers(db: Queryable, members: Map<number, Set<number>>): Promise<void> {
     if (members.size === 0) return;
     const groupIds = [...members.keys()];
@@ -253,7 +275,9 @@ export const rulesRepository = {
     if (pairs.length === 0) return;
     let rows = '';
     for (const [groupId, ruleId] of pairs) rows += copyTextLine([groupId, ruleId]);
-    await db.copyFrom('COPY group_rules (group_id, rule_id) FROM STDIN', rows);
+    await db.copyFrom('COPY group_rules (group_id, rule_id) FROM STDIN', rows, {
+      referencesRead: true,
+    });
   },
 
   async findByKey(

@@ -160,7 +160,12 @@ export const rulesRepository = {
   list(db: Queryable, sql: ListSql) {
     return pagedList<RuleRow>(
       db,
-      { select: `SELECT ${SUMMARY_COLUMNS} ${FROM}`, countFrom: FROM, scope: 'r.org_id = $1' },
+      {
+        select: `SELECT ${SUMMARY_COLUMNS} ${FROM}`,
+        countFrom: FROM,
+        scope: 'r.org_id = $1',
+        pageKey: 'r.id',
+      },
       sql,
     );
   },

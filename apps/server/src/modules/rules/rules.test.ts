@@ -299,6 +299,16 @@ describe('rule lists, custom rules and groups', () => {
     expect((await list('?filter=text:x')).statusCode).toBe(422);
   });
 
+  it('gives a page past others as that slice of the whole sorted, filtered list', async () => {
+    const query = 'sortBy=msg&sortDesc=true&filter=proto:tcp';
+    const whole = (await list(`?limit=100000&${query}`)).json<RulePage>();
+    expect(whole.recordsTotal).toBeGreaterThan(40);
+    const page = (await list(`?limit=20&offset=20&${query}`)).json<RulePage>();
+    expect(page.recordsTotal).toBe(whole.recordsTotal);
+    expect(page.data).toEqual(whole.data.slice(20, 40));
+    expect(page.data.every((r) => r.proto === 'tcp' && r.groups.length > 0)).toBe(true);
+  });
+
   it('gives full texts for a set of ids through /rulesmulti', async () => {
     const page = (await list('?limit=2&sortBy=sid')).json<RulePage>();
     const ids = page.data.map((r) => r.id);

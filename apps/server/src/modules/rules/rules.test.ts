@@ -27,6 +27,7 @@ interface RulePage {
     gid: number;
     msg: string;
     action: string;
+    proto: string | null;
     removed: boolean;
     enabled: boolean;
     groups: string[];

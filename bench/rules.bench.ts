@@ -31,8 +31,11 @@ function median(values: number[]): number {
 v8.setFlagsFromString('--expose-gc');
 const collectGarbage = vm.runInNewContext('gc') as () => void;
 
-/** Median seconds of `run` over at least MIN_RUNS runs and MIN_SECONDS seconds, after warm-up. */
-function measure(run: () => number): { seconds: number; result: number } {
+/**
+ * Median (and best) seconds of `run` over at least MIN_RUNS runs and MIN_SECONDS seconds, after
+ * warm-up.
+ */
+function measure(run: () => number): { seconds: number; best: number; result: number } {
   collectGarbage();
   let result = run();
   run();
@@ -43,7 +46,7 @@ function measure(run: () => number): { seconds: number; result: number } {
     result = run();
     times.push((performance.now() - t0) / 1000);
   }
-  return { seconds: median(times), result };
+  return { seconds: median(times), best: Math.min(...times), result };
 }
 
 function recordedReferenceRate(): { rules: number; seconds: number } {
@@ -61,7 +64,7 @@ function recordedReferenceRate(): { rules: number; seconds: number } {
   return { rules, seconds };
 }
 
-// suricata.update.rule over the same texts (JSON on stdin), median of three passes.
+// suricata.update.rule over the same texts (JSON on stdin): median and best of three passes.
 const SURICATA_UPDATE = `
 import io, json, logging, statistics, sys, time
 from suricata.update import rule
@@ -72,7 +75,7 @@ for _ in range(3):
     started = time.perf_counter()
     count = sum(len(rule.parse_fileobj(io.StringIO(text))) for text in texts)
     times.append(time.perf_counter() - started)
-print(count, statistics.median(times))
+print(count, statistics.median(times), min(times))
 `;
 
 /**
@@ -87,7 +90,9 @@ function pythonWithSuricataUpdate(): string | null {
   return null;
 }
 
-function suricataUpdateRun(texts: string[]): { rules: number; seconds: number } | string {
+function suricataUpdateRun(
+  texts: string[],
+): { rules: number; seconds: number; best: number } | string {
   const python = pythonWithSuricataUpdate();
   if (python === null) {
     return 'not run: the system Python has no suricata.update (apt install suricata-update)';
@@ -99,8 +104,8 @@ function suricataUpdateRun(texts: string[]): { rules: number; seconds: number } 
   });
   if (run.error) return `not run: ${run.error.message}`;
   if (run.status !== 0) return `failed: ${run.stderr.trim().split('\n').pop() ?? python}`;
-  const [rules = NaN, seconds = NaN] = run.stdout.trim().split(' ').map(Number);
-  return { rules, seconds };
+  const [rules = NaN, seconds = NaN, best = NaN] = run.stdout.trim().split(' ').map(Number);
+  return { rules, seconds, best };
 }
 
 if (!corpusAvailable()) {
@@ -169,7 +174,8 @@ if (touched === 0) console.log('no rule fields read');
 console.log(`read + gunzip corpus:                     ${(readSeconds * 1000).toFixed(0)} ms`);
 console.log(
   `parseRulesFile:                           ${fmt(rate)} rules/s ` +
-    `(${(parse.seconds * 1000).toFixed(1)} ms per pass, ${(characters / parse.seconds / 1e6).toFixed(0)} M chars/s)`,
+    `(median ${(parse.seconds * 1000).toFixed(1)} ms per pass, ${(characters / parse.seconds / 1e6).toFixed(0)} M chars/s; ` +
+    `best ${(parse.best * 1000).toFixed(1)} ms, ${fmt(rules / parse.best)} rules/s)`,
 );
 console.log(
   `naive split('\\n') + JSON.stringify/line:  ${(naive.seconds * 1000).toFixed(1)} ms per pass`,
@@ -184,10 +190,14 @@ const live = suricataUpdateRun(files.map((file) => file.text));
 if (typeof live === 'string') {
   console.log(`suricata-update, this run:                ${live}`);
 } else {
+  // Medians against medians (the target's figure), and best pass against best pass: this
+  // machine's speed moves by a third between runs, for both parsers.
   const liveRate = live.rules / live.seconds;
+  const liveBest = live.rules / live.best;
   console.log(
     `suricata-update, this run:                ${fmt(liveRate)} rules/s (${fmt(live.rules)} rules) ` +
-      `→ ours ${(rate / liveRate).toFixed(1)}×`,
+      `→ ours ${(rate / liveRate).toFixed(1)}×; best pass ${fmt(liveBest)} rules/s ` +
+      `→ ours ${(rules / parse.best / liveBest).toFixed(1)}×`,
   );
 }
 const recorded = recordedReferenceRate();

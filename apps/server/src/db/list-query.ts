@@ -69,9 +69,11 @@ export function buildListSql(
       conditions.push(filterCondition(filter, value.trim(), field, bind));
     } else if (spec.searchable.length > 0) {
       const pattern = bind(`%${escapeLike(term)}%`);
-      conditions.push(
-        `(${spec.searchable.map((column) => `${column} ILIKE ${pattern}`).join(' OR ')})`,
-      );
+      const matches = [
+        ...spec.searchable.map((column) => `${column} ILIKE ${pattern}`),
+        ...(spec.searchExtra?.(pattern) ?? []),
+      ];
+      conditions.push(`(${matches.join(' OR ')})`);
     }
   }
 

@@ -296,6 +296,15 @@ describe('rule lists, custom rules and groups', () => {
     expect(bySid.data.map((r) => r.sid)).toContain(smtp.data[0]?.sid);
     const inGroup = (await list('?filter=group:dns-events')).json<RulePage>();
     expect(inGroup.data.every((r) => r.groups.includes('dns-events'))).toBe(true);
+    // A free-text term matches group names too: no message says 'dns-events'.
+    const byGroupName = (await list('?filter=dns-events')).json<RulePage>();
+    expect(inGroup.recordsTotal).toBeGreaterThan(0);
+    expect(byGroupName.data.map((r) => r.id)).toEqual(
+      expect.arrayContaining(inGroup.data.map((r) => r.id)),
+    );
+    expect(byGroupName.data.every((r) => r.groups.some((g) => g.includes('dns-events')))).toBe(
+      true,
+    );
     expect((await list('?sortBy=text')).statusCode).toBe(422);
     expect((await list('?filter=text:x')).statusCode).toBe(422);
   });

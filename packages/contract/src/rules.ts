@@ -92,6 +92,14 @@ export const ImportReport = z.object({
   removed: z.number().int(),
   classifications: z.number().int(),
   rejected: z.array(RejectedLine),
+  /**
+   * Lines read but worth a look: a rule twice in one file (the later one is kept), a rule
+   * another file holds with another text (one of the two is lost: rules are unique by gid and
+   * sid), an older rev than the stored one (kept as stored). The first 1000; `warning_count`
+   * counts them all.
+   */
+  warnings: z.array(RejectedLine),
+  warning_count: z.number().int(),
 });
 export type ImportReport = z.infer<typeof ImportReport>;
 

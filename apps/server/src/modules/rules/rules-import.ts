@@ -51,6 +51,14 @@ export async function importRules(
     removed: 0,
     classifications: 0,
     rejected: [],
+    warnings: [],
+    warning_count: 0,
+  };
+  const warn = (file: string, rule: Rule, msg: string) => {
+    report.warning_count += 1;
+    if (report.warnings.length < MAX_WARNINGS) {
+      report.warnings.push({ file, line: rule.line, column: 1, msg });
+    }
   };
   for (const upload of uploads) {
     if (upload.classificationConfig !== undefined) {
@@ -98,12 +106,25 @@ export async function importRules(
       report.rejected.push(...errors);
 
       const latest = new Map<string, Rule>();
-      for (const rule of parsed.rules) latest.set(ruleKey(rule), rule); // a later duplicate wins
+      for (const rule of parsed.rules) {
+        const key = ruleKey(rule);
+        const earlier = latest.get(key);
+        if (earlier) {
+          warn(
+            file.name,
+            rule,
+            `rule ${key} is also at line ${earlier.line}: this later one is kept`,
+          );
+        }
+        latest.set(key, rule);
+      }
       const added: RuleRecord[] = [];
       for (const [key, rule] of latest) {
         lastSeen.set(key, { file: file.name, rule });
         const stored = state.get(key);
-        const verdict = compare(stored, rule, file.name);
+        const verdict = compare(stored, rule);
+        const collision = stored ? collisionOf(key, stored, rule, file.name, verdict) : null;
+        if (collision) warn(file.name, rule, collision);
         if (verdict === 'keep') {
           report.unchanged += 1;
           continue;
@@ -133,12 +154,14 @@ export async function importRules(
   }
 
   // A rule kept as it was but found in another file than its own, whose own file in this
-  // upload no longer has it, has moved: it now belongs to the file it was found in.
+  // upload no longer has it, has moved: it now belongs to the file it was found in (unless
+  // that file has an older rev of it, which would overwrite the newer text).
   const keysOf = new Map(fileKeys.map((f) => [f.name, f.keys]));
   for (const [key, { file, rule }] of lastSeen) {
     const stored = state.get(key);
     const ownFile = stored ? keysOf.get(stored.source) : undefined;
     if (!stored || stored.source === file || !ownFile || ownFile.has(key)) continue;
+    if (isOlder(stored, rule)) continue;
     stored.source = file;
     replacements.set(key, toRecord(rule, file));
   }
@@ -206,24 +229,47 @@ function sameSet(a: Set<number>, b: Set<number> | undefined): boolean {
   return true;
 }
 
+/** At most this many warnings are listed in a report; `warning_count` counts them all. */
+const MAX_WARNINGS = 1000;
+
+// A new rule's text is never hashed: only a stored one is compared by its MD5.
+const sameText = (stored: RuleState, incoming: Rule) =>
+  'md5' in stored.text
+    ? stored.text.md5 === md5(incoming.text)
+    : stored.text.text === incoming.text;
+
+/** An incoming rule older than the stored one (by rev), which it never overwrites. */
+const isOlder = (stored: RuleState, incoming: Rule) =>
+  stored.rev !== null && incoming.rev !== null && incoming.rev < stored.rev;
+
 /** 'add' a new rule, 'replace' the stored one, or 'keep' it. */
-function compare(
-  stored: RuleState | undefined,
+function compare(stored: RuleState | undefined, incoming: Rule): 'add' | 'replace' | 'keep' {
+  if (!stored) return 'add';
+  if (stored.removed) return 'replace'; // back in a file
+  if (sameText(stored, incoming)) return 'keep';
+  // An older rev never overwrites a newer one, from whichever file it comes (nor a console edit
+  // that raised the rev).
+  return isOlder(stored, incoming) ? 'keep' : 'replace';
+}
+
+/**
+ * What to tell of a rule that another file (or the console) already holds with another text:
+ * rules are unique by (gid, sid) in an organization, so one of the two texts is lost.
+ */
+function collisionOf(
+  key: string,
+  stored: RuleState,
   incoming: Rule,
   file: string,
-): 'add' | 'replace' | 'keep' {
-  if (!stored) return 'add';
-  // A new rule's text is never hashed: only a stored one is compared by its MD5.
-  const sameText =
-    'md5' in stored.text
-      ? stored.text.md5 === md5(incoming.text)
-      : stored.text.text === incoming.text;
-  if (stored.removed || stored.source !== file)
-    return sameText && !stored.removed ? 'keep' : 'replace';
-  if (sameText) return 'keep';
-  // An older rev never overwrites a newer one.
-  if (stored.rev !== null && incoming.rev !== null && incoming.rev < stored.rev) return 'keep';
-  return 'replace';
+  verdict: 'add' | 'replace' | 'keep',
+): string | null {
+  const revs = `rev ${incoming.rev ?? '-'} here, rev ${stored.rev ?? '-'} stored`;
+  // Kept although older means another text (the rev is part of the text).
+  if (verdict === 'keep' && isOlder(stored, incoming)) {
+    return `rule ${key} is kept as stored (${stored.source}): its rev is newer (${revs})`;
+  }
+  if (verdict !== 'replace' || stored.removed || stored.source === file) return null;
+  return `rule ${key} of ${stored.source} is replaced by this file's text (${revs})`;
 }
 
 const toRejected = (d: {

@@ -19,6 +19,8 @@ interface Report {
   removed: number;
   classifications: number;
   rejected: { file: string; line: number; msg: string }[];
+  warnings: { file: string; line: number; msg: string }[];
+  warning_count: number;
 }
 interface RulePage {
   data: {
@@ -180,6 +182,39 @@ describe('rule import', () => {
         .data.map((r) => [r.sid, r.removed]);
     expect(await inGroup('web-a')).toEqual([[9150001, false]]);
     expect(await inGroup('web-b')).toEqual([[9150002, false]]);
+  });
+
+  it('tells of a rule twice in a file and of one another file holds; a newer rev edited in the console stays', async () => {
+    const first = 'alert tcp any any -> any 7000 (msg:"Shared A"; sid:9160001; rev:1;)';
+    const again = 'alert tcp any any -> any 7001 (msg:"Shared A again"; sid:9160001; rev:2;)';
+    const twice = (
+      await upload(admin, [{ name: 'dup-a.rules', bytes: `${first}\n${again}\n` }])
+    ).json<Report>();
+    expect(twice).toMatchObject({ added: 1, warning_count: 1 });
+    expect(twice.warnings[0]).toMatchObject({ file: 'dup-a.rules', line: 2 });
+    expect(twice.warnings[0]?.msg).toContain('line 1');
+
+    // Another file's text of the same (gid, sid) replaces it, and the report says whose it was.
+    const other = 'alert tcp any any -> any 7002 (msg:"Shared B"; sid:9160001; rev:3;)';
+    const taken = (await upload(admin, [{ name: 'dup-b.rules', bytes: other }])).json<Report>();
+    expect(taken).toMatchObject({ updated: 1, warning_count: 1 });
+    expect(taken.warnings[0]?.msg).toContain('dup-a.rules');
+
+    // Edited in the console with a raised rev: another file's older rev does not overwrite it.
+    const [row] = (await rules('?filter=sid:9160001')).json<RulePage>().data;
+    const tuned = 'alert tcp any any -> any 7002 (msg:"Shared B, tuned"; sid:9160001; rev:10;)';
+    const edited = await api(server.app, {
+      method: 'PUT',
+      url: `/rules/${row?.id}`,
+      headers: admin,
+      payload: { text: tuned },
+    });
+    expect(edited.statusCode).toBe(200);
+    const again2 = (await upload(admin, [{ name: 'dup-a.rules', bytes: again }])).json<Report>();
+    expect(again2).toMatchObject({ updated: 0, unchanged: 1, warning_count: 1 });
+    expect(again2.warnings[0]?.msg).toContain('newer');
+    const kept = (await rules('?filter=sid:9160001')).json<RulePage>().data;
+    expect(kept.map((r) => [r.msg, r.removed])).toEqual([['Shared B, tuned', false]]);
   });
 
   it('reads zip archives with classification.config, whose priorities fill in rules without one', async () => {

@@ -12,10 +12,61 @@ import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import type { ImportReport } from '@palisade/contract';
 
-/** Rejected lines shown at most; the count says how many there were. */
-const MAX_REJECTED_SHOWN = 500;
+/** Lines shown at most in each list; the count says how many there were. */
+const MAX_LINES_SHOWN = 500;
 
-/** What an import did: counts, files → groups, and every rejected line with where and why. */
+type ReportLine = ImportReport['rejected'][number];
+
+/** Lines of the uploaded files with where and why: rejected ones, or ones to check. */
+function ReportLines({
+  title,
+  lines,
+  total,
+  more,
+}: {
+  title: string;
+  lines: ReportLine[];
+  total: number;
+  more: (n: number) => string;
+}) {
+  const { t } = useTranslation();
+  if (lines.length === 0) return null;
+  const shown = lines.slice(0, MAX_LINES_SHOWN);
+  return (
+    <>
+      <Typography variant="subtitle2">{title}</Typography>
+      <TableContainer component={Paper} variant="outlined" sx={{ maxHeight: 280 }}>
+        <Table size="small" stickyHeader aria-label={title}>
+          <TableHead>
+            <TableRow>
+              <TableCell>{t('rules.import.file')}</TableCell>
+              <TableCell align="right">{t('rules.import.line')}</TableCell>
+              <TableCell align="right">{t('rules.import.column')}</TableCell>
+              <TableCell>{t('rules.import.reason')}</TableCell>
+            </TableRow>
+          </TableHead>
+          <TableBody>
+            {shown.map((line, index) => (
+              <TableRow key={`${line.file}:${line.line}:${line.column}:${index}`}>
+                <TableCell dir="ltr">{line.file}</TableCell>
+                <TableCell align="right">{line.line}</TableCell>
+                <TableCell align="right">{line.column}</TableCell>
+                <TableCell dir="ltr">{line.msg}</TableCell>
+              </TableRow>
+            ))}
+          </TableBody>
+        </Table>
+      </TableContainer>
+      {total > shown.length && (
+        <Typography variant="body2" color="text.secondary">
+          {more(total - shown.length)}
+        </Typography>
+      )}
+    </>
+  );
+}
+
+/** What an import did: counts, files → groups, and the rejected lines and lines to check. */
 export function ImportReportView({ report }: { report: ImportReport }) {
   const { t } = useTranslation();
   const counts = [
@@ -29,10 +80,15 @@ export function ImportReportView({ report }: { report: ImportReport }) {
       color: 'default' as const,
     },
     { label: t('rules.import.rejected'), value: report.rejected.length, color: 'error' as const },
+    { label: t('rules.import.warnings'), value: report.warning_count, color: 'warning' as const },
   ];
   return (
     <Stack spacing={2} sx={{ mt: 3 }} data-testid="import-report">
-      <Alert severity={report.rejected.length === 0 ? 'success' : 'warning'}>
+      <Alert
+        severity={
+          report.rejected.length === 0 && report.warning_count === 0 ? 'success' : 'warning'
+        }
+      >
         {t('rules.import.done')}
       </Alert>
       <Stack direction="row" sx={{ flexWrap: 'wrap', gap: 1 }}>
@@ -67,38 +123,18 @@ export function ImportReportView({ report }: { report: ImportReport }) {
           </Table>
         </TableContainer>
       )}
-      {report.rejected.length > 0 && (
-        <>
-          <Typography variant="subtitle2">{t('rules.import.rejectedLines')}</Typography>
-          <TableContainer component={Paper} variant="outlined" sx={{ maxHeight: 280 }}>
-            <Table size="small" stickyHeader aria-label={t('rules.import.rejectedLines')}>
-              <TableHead>
-                <TableRow>
-                  <TableCell>{t('rules.import.file')}</TableCell>
-                  <TableCell align="right">{t('rules.import.line')}</TableCell>
-                  <TableCell align="right">{t('rules.import.column')}</TableCell>
-                  <TableCell>{t('rules.import.reason')}</TableCell>
-                </TableRow>
-              </TableHead>
-              <TableBody>
-                {report.rejected.slice(0, MAX_REJECTED_SHOWN).map((line) => (
-                  <TableRow key={`${line.file}:${line.line}:${line.column}`}>
-                    <TableCell dir="ltr">{line.file}</TableCell>
-                    <TableCell align="right">{line.line}</TableCell>
-                    <TableCell align="right">{line.column}</TableCell>
-                    <TableCell dir="ltr">{line.msg}</TableCell>
-                  </TableRow>
-                ))}
-              </TableBody>
-            </Table>
-          </TableContainer>
-          {report.rejected.length > MAX_REJECTED_SHOWN && (
-            <Typography variant="body2" color="text.secondary">
-              {t('rules.import.moreRejected', { n: report.rejected.length - MAX_REJECTED_SHOWN })}
-            </Typography>
-          )}
-        </>
-      )}
+      <ReportLines
+        title={t('rules.import.rejectedLines')}
+        lines={report.rejected}
+        total={report.rejected.length}
+        more={(n) => t('rules.import.moreRejected', { n })}
+      />
+      <ReportLines
+        title={t('rules.import.warningLines')}
+        lines={report.warnings}
+        total={report.warning_count}
+        more={(n) => t('rules.import.moreWarnings', { n })}
+      />
     </Stack>
   );
 }

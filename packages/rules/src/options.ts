@@ -251,8 +251,23 @@ export function parseOptions<T extends OptionFields>(
       }
     }
   }
-  if (fields.sid < 0) return fail(open, 'missing-sid', 'the rule has no sid');
+  if (fields.sid < 0) return missingSid(s, open, end);
   return fields;
+}
+
+/**
+ * The rule has no sid option. A `sid:` written inside another option's value (its `;` missing:
+ * `msg:"x" sid:1;`) is named, as that is nearly always why.
+ */
+function missingSid(s: string, open: number, end: number): Failure {
+  const swallowed = /(^|[\s;"])sid\s*:/.exec(s.slice(open, end));
+  if (swallowed === null) return fail(open, 'missing-sid', 'the rule has no sid');
+  const at = open + swallowed.index + (swallowed[1]?.length ?? 0);
+  return fail(
+    at,
+    'missing-sid',
+    "the rule has no sid option: this 'sid:' is read as part of the option before it (is a ';' missing?)",
+  );
 }
 
 /**

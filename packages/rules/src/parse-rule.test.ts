@@ -190,6 +190,8 @@ describe('parseRule: diagnostics', () => {
     ['unknown action', 'alarm tcp any any -> any any (sid:1;)', 'unknown-action', 1],
     ['unknown scope', 'drop:forever tcp any any -> any any (sid:1;)', 'unknown-action', 1],
     ['missing sid', 'alert tcp any any -> any any (msg:"x";)', 'missing-sid', 30],
+    // The ';' after msg is missing: the sid is read as part of msg's value; its column is named.
+    ['swallowed sid', 'alert tcp any any -> any any (msg:"x" sid:9; rev:1;)', 'missing-sid', 39],
     ['sid 0', 'alert tcp any any -> any any (sid:0;)', 'bad-number', 31],
     ['sid text', 'alert tcp any any -> any any (sid:one;)', 'bad-number', 31],
     ['sid too big', 'alert tcp any any -> any any (sid:4294967296;)', 'bad-number', 31],

@@ -234,9 +234,10 @@ export const policiesRepository = {
     );
   },
 
+  /** A new policy's first render (no hash yet) is its version 1; each change after adds one. */
   async recordRender(db: Queryable, id: number, sha256: string, ruleCount: number) {
     await db.query(
-      `UPDATE policies SET version = CASE WHEN rendered_sha256 = $2 THEN version ELSE version + 1 END,
+      `UPDATE policies SET version = CASE WHEN rendered_sha256 IN ($2, '') THEN version ELSE version + 1 END,
               rendered_sha256 = $2, rule_count = $3 WHERE id = $1`,
       [id, sha256, ruleCount],
     );

@@ -110,7 +110,7 @@ describe('policies', () => {
     });
     expect(created.statusCode).toBe(201);
     policy = created.json<PolicyBody>();
-    expect(policy).toMatchObject({ rule_count: 2, version: 2, can_edit: true });
+    expect(policy).toMatchObject({ rule_count: 2, version: 1, can_edit: true });
     const rendered = await render();
     expect(rendered.rules).toBe(`${LOCAL.split('\n').slice(0, 2).join('\n')}\n`);
     expect(rendered).toMatchObject({ rule_count: 2, version: policy.version });

@@ -301,8 +301,11 @@ export function createPoliciesService(db: Database) {
                 parsed.errors.map((e) => ({ field: `${file.name}:${e.line}`, msg: e.msg })),
               );
             }
-            matchers = [...matchers, ...parsed.matchers];
-            added[kind] += parsed.matchers.length;
+            // A line the policy already has (the same file uploaded again) is not added twice.
+            const known = new Set(matchers.map(matcherKey));
+            const fresh = parsed.matchers.filter((m) => !known.has(matcherKey(m)));
+            matchers = [...matchers, ...fresh];
+            added[kind] += fresh.length;
           } else if (base.endsWith('.json')) {
             const exported = parseExport(file);
             const groups = await repo.groupIdsByName(tx, principal.orgId, exported.groups);
@@ -341,6 +344,8 @@ export function createPoliciesService(db: Database) {
     },
   };
 }
+
+const matcherKey = (m: PolicyMatcher) => JSON.stringify([m.kind, m.matcher, m.from, m.to]);
 
 function parseExport(file: UploadedPolicyFile): PolicyExport {
   let json: unknown;

@@ -203,6 +203,12 @@ describe('policies', () => {
     const rendered = await render(fresh.id);
     expect(rendered.rules).toContain('alert udp any any -> any 53 (msg:"DNS any"');
     expect(rendered.rules).toContain('sid:5000003');
+    // The same file again adds nothing: the policy keeps one copy of each line.
+    const again = await uploadTo(fresh.id, [
+      { name: 'enable.conf', bytes: 'metadata: policy balanced-ips\n' },
+    ]);
+    expect(again.json()).toMatchObject({ added: { enable: 0 } });
+    expect(again.json<{ policy: { matchers: unknown[] } }>().policy.matchers).toHaveLength(1);
     expect((await call('DELETE', `/policies/${fresh.id}`, admin)).statusCode).toBe(200);
   });
 

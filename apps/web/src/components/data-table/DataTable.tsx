@@ -1,4 +1,4 @@
-import { useMemo, useRef } from 'react';
+import { memo, useMemo, useRef, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
   getCoreRowModel,
@@ -154,16 +154,13 @@ export function DataTable<T>(props: DataTableProps<T>) {
                   const row = tableRows[item.index];
                   if (row === undefined) return null;
                   return (
-                    <TableRow hover key={row.id} data-index={item.index} sx={{ height: rowHeight }}>
-                      {row.getVisibleCells().map((cell) => (
-                        <TableCell
-                          key={cell.id}
-                          align={columns.find((c) => c.id === cell.column.id)?.align}
-                        >
-                          {columns.find((c) => c.id === cell.column.id)?.cell(row.original)}
-                        </TableCell>
-                      ))}
-                    </TableRow>
+                    <DataRow
+                      key={row.id}
+                      index={item.index}
+                      row={row.original}
+                      columns={columns}
+                      height={rowHeight}
+                    />
                   );
                 })}
                 {padBottom > 0 && <TableRow aria-hidden sx={{ height: padBottom }} />}
@@ -189,6 +186,28 @@ export function DataTable<T>(props: DataTableProps<T>) {
     </Paper>
   );
 }
+
+/**
+ * One body row. Memoised: scrolling re-renders the table for its new window, and the rows that
+ * stay in it (all but a few) are not drawn again; a row changes only with its data or columns.
+ */
+const DataRow = memo(function DataRow<T>(props: {
+  index: number;
+  row: T;
+  columns: DataColumn<T>[];
+  height: number;
+}) {
+  const { index, row, columns, height } = props;
+  return (
+    <TableRow hover data-index={index} sx={{ height }}>
+      {columns.map((column) => (
+        <TableCell key={column.id} align={column.align}>
+          {column.cell(row)}
+        </TableCell>
+      ))}
+    </TableRow>
+  );
+}) as <T>(props: { index: number; row: T; columns: DataColumn<T>[]; height: number }) => ReactNode;
 
 const PAGE_LABELS = {
   first: 'table.page.first',

@@ -90,7 +90,20 @@ export function PoliciesTab({ tools, access }: { tools: PolicyTools; access: Pol
       {
         id: 'rule_count',
         header: t('policies.ruleCount'),
-        cell: (p) => p.rule_count,
+        cell: (p) =>
+          p.removed_count > 0 ? (
+            <Stack direction="row" spacing={0.5} sx={{ justifyContent: 'flex-end' }}>
+              <Chip
+                size="small"
+                color="warning"
+                label={t('policies.removedChip', { n: p.removed_count })}
+                title={t('policies.removedRules', { n: p.removed_count })}
+              />
+              <span>{p.rule_count}</span>
+            </Stack>
+          ) : (
+            p.rule_count
+          ),
         sortable: true,
         align: 'right',
         width: 100,

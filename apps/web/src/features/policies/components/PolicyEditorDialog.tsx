@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { Controller, useForm, useWatch } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useTranslation } from 'react-i18next';
+import Alert from '@mui/material/Alert';
 import Autocomplete from '@mui/material/Autocomplete';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -44,30 +45,37 @@ interface PolicyEditorDialogProps {
 /** New policy or edit one: groups, per-rule overrides, thresholds, restrict access. */
 export function PolicyEditorDialog(props: PolicyEditorDialogProps) {
   const { t } = useTranslation();
-  const { open, policy, onClose } = props;
+  const { open, policy, access, onClose } = props;
+  const readOnly = isReadOnly(policy, access);
   return (
     <Dialog
       open={open}
-      // A stray click beside the editor must not throw away its changes.
-      onClose={(_event, reason) => reason !== 'backdropClick' && onClose()}
+      // A stray click beside the editor, or Esc meant for one of its fields (closing the groups
+      // list), must not throw away its changes: Cancel does. A read-only view closes either way.
+      onClose={() => readOnly && onClose()}
       maxWidth="lg"
       fullWidth
     >
       <DialogTitle>
         {policy === undefined
           ? t('policies.create')
-          : t('policies.editName', { name: policy.name })}
+          : readOnly
+            ? t('policies.viewName', { name: policy.name })
+            : t('policies.editName', { name: policy.name })}
       </DialogTitle>
       {open && <PolicyEditor {...props} />}
     </Dialog>
   );
 }
 
+const isReadOnly = (policy: Policy | undefined, access: PolicyAccess) =>
+  policy === undefined ? !access.canWrite : !policy.can_edit;
+
 function PolicyEditor({ policy, tools, access, onClose }: PolicyEditorDialogProps) {
   const { t } = useTranslation();
   const [section, setSection] = useState<Section>('general');
   const save = useSavePolicy();
-  const readOnly = policy === undefined ? !access.canWrite : !policy.can_edit;
+  const readOnly = isReadOnly(policy, access);
   const { control, handleSubmit, setValue, setError, formState } = useForm<
     PolicyFormInput,
     unknown,
@@ -134,6 +142,11 @@ function PolicyEditor({ policy, tools, access, onClose }: PolicyEditorDialogProp
       </Tabs>
       <DialogContent sx={{ minHeight: 420 }}>
         <Box hidden={section !== 'general'}>
+          {policy !== undefined && policy.removed_count > 0 && (
+            <Alert severity="warning" sx={{ mt: 2 }}>
+              {t('policies.removedRules', { n: policy.removed_count })}
+            </Alert>
+          )}
           <FormTextField
             control={control}
             name="name"

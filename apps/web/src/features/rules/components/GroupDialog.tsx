@@ -73,7 +73,15 @@ function GroupFormBody({ group, onClose }: Omit<GroupDialogProps, 'open'>) {
   return (
     <form noValidate onSubmit={(event) => void handleSubmit(submit)(event)}>
       <DialogContent>
-        <FormTextField control={control} name="name" label={t('groups.name')} autoFocus />
+        {/* A file group is found by its name when its rules file is imported again. */}
+        <FormTextField
+          control={control}
+          name="name"
+          label={t('groups.name')}
+          autoFocus={group?.kind !== 'file'}
+          slotProps={{ input: { readOnly: group?.kind === 'file' } }}
+          helperText={group?.kind === 'file' ? t('groups.fileNameFixed') : undefined}
+        />
         <FormTextField
           control={control}
           name="description"

@@ -6,15 +6,16 @@ import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
 import Stack from '@mui/material/Stack';
-import { Threshold } from '@palisade/contract';
+import { Threshold, ValidationMessage } from '@palisade/contract';
 import { z } from 'zod';
 import { FormSelect } from '../../../components/form/FormSelect';
 import { FormTextField } from '../../../components/form/FormTextField';
+import { validationKey } from '../../../lib/validation';
 
 /** Text inputs give strings: empty means absent, digits become numbers. */
 const optionalNumber = z.preprocess(
   (value) => (value === '' || value === undefined || value === null ? undefined : Number(value)),
-  z.number({ message: 'Not valid' }).int('Not valid').optional(),
+  z.number({ message: ValidationMessage.notValid }).int(ValidationMessage.notValid).optional(),
 );
 const optionalText = z.preprocess(
   (value) => (typeof value === 'string' && value.trim() === '' ? undefined : value),
@@ -48,7 +49,15 @@ const resolver: Resolver<ThresholdForm> = (values) => {
     const field = issue.path[0];
     if (typeof field !== 'string' || !(field in values)) continue;
     const key = field as keyof ThresholdForm;
-    errors[key] ??= { type: issue.code, message: issue.message };
+    // Only the spec's texts are translated: zod's own ("Invalid input: expected number…")
+    // become Required for an empty field, Not valid otherwise.
+    const message =
+      validationKey(issue.message) !== undefined
+        ? issue.message
+        : (values[key] ?? '').trim() === ''
+          ? ValidationMessage.required
+          : ValidationMessage.notValid;
+    errors[key] ??= { type: issue.code, message };
   }
   return { values: {}, errors };
 };

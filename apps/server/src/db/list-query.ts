@@ -19,6 +19,8 @@ export interface ListSpec {
 
 export type FieldFilter =
   | { type: 'text' | 'int' | 'bool'; sql: string }
+  /** The value anywhere in the text, case-insensitively (`msg:heartbleed`). */
+  | { type: 'contains'; sql: string }
   | { type: 'custom'; cast: 'text' | 'int'; condition: (param: string) => string };
 
 export interface ListSql {
@@ -108,6 +110,8 @@ function filterCondition(
     }
     case 'text':
       return `lower(${filter.sql}) = lower(${bind(raw)})`;
+    case 'contains':
+      return `${filter.sql} ILIKE ${bind(`%${escapeLike(raw)}%`)}`;
     case 'int': {
       if (!/^-?\d{1,15}$/.test(raw)) throw badFilterValue(field, 'must be a whole number');
       return `${filter.sql} = ${bind(Number(raw))}`;

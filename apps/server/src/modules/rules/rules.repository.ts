@@ -98,6 +98,7 @@ export const RULE_LIST_SPEC: ListSpec = {
     updated_at: 'r.updated_at',
   },
   filterable: {
+    msg: { sql: 'r.msg', type: 'contains' },
     sid: { sql: 'r.sid', type: 'int' },
     gid: { sql: 'r.gid', type: 'int' },
     action: { sql: 'r.action', type: 'text' },

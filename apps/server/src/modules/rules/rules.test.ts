@@ -331,6 +331,10 @@ describe('rule lists, custom rules and groups', () => {
     expect(bySid.data.map((r) => r.sid)).toContain(smtp.data[0]?.sid);
     const inGroup = (await list('?filter=group:dns-events')).json<RulePage>();
     expect(inGroup.data.every((r) => r.groups.includes('dns-events'))).toBe(true);
+    // msg: narrows to messages holding the text, in any case.
+    const byMsg = (await list('?filter=msg:smtp')).json<RulePage>();
+    expect(byMsg.recordsTotal).toBeGreaterThan(0);
+    expect(byMsg.data.every((r) => /smtp/i.test(r.msg))).toBe(true);
     // A free-text term matches group names too: no message says 'dns-events'.
     const byGroupName = (await list('?filter=dns-events')).json<RulePage>();
     expect(inGroup.recordsTotal).toBeGreaterThan(0);

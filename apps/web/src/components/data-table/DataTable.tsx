@@ -36,6 +36,8 @@ export interface DataTableProps<T> {
   onRetry?: () => void;
   emptyText?: string;
   searchable?: boolean;
+  /** Shown under the search box: what it matches. */
+  searchHint?: string;
   /** Height of the scrolling body; rows outside it are not in the DOM. */
   height?: number | string;
   rowHeight?: number;
@@ -101,6 +103,7 @@ export function DataTable<T>(props: DataTableProps<T>) {
         <SearchField
           value={state.search}
           onChange={(search) => onStateChange({ ...state, search, pageIndex: 0 })}
+          hint={props.searchHint}
         />
       )}
       <Box sx={{ height: 4 }}>{props.loading === true && <LinearProgress />}</Box>

@@ -11,9 +11,12 @@ const DEBOUNCE_MS = 300;
 export function SearchField({
   value,
   onChange,
+  hint,
 }: {
   value: string;
   onChange: (next: string) => void;
+  /** What the search matches and which field:value terms it takes. */
+  hint?: string;
 }) {
   const { t } = useTranslation();
   const [text, setText] = useState(value);
@@ -30,6 +33,8 @@ export function SearchField({
         value={text}
         onChange={(event) => setText(event.target.value)}
         placeholder={t('table.search')}
+        helperText={hint}
+        sx={hint === undefined ? undefined : { minWidth: 'min(100%, 420px)' }}
         slotProps={{
           htmlInput: { 'aria-label': t('table.search') },
           input: {

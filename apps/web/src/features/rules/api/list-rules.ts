@@ -10,10 +10,37 @@ export const RULES_PAGE_SIZE = 5000;
 /** The key every rules list shares; rule saves and imports invalidate through it. */
 export const rulesListKey = ['rules', 'list'] as const;
 
-/** Field terms (`group_id:3`) joined with the table's free-text search. */
+/** The fields a rules search may name (`proto:tcp`); the server's list of them. */
+const RULE_FIELDS = new Set([
+  'sid',
+  'gid',
+  'action',
+  'proto',
+  'classtype',
+  'source',
+  'enabled',
+  'removed',
+  'group',
+  'msg',
+]);
+
+/**
+ * The search's words: `field:value` words of a known field are terms of their own (`proto:tcp
+ * heartbleed` is both), the other words stay one free-text phrase.
+ */
+function searchTerms(search: string): string[] {
+  const words = search.split(/\s+/).filter((word) => word !== '');
+  const isField = (word: string) => RULE_FIELDS.has(word.split(':', 1)[0] ?? '') && /:./.test(word);
+  const phrase = words.filter((word) => !isField(word)).join(' ');
+  return [...words.filter(isField), phrase];
+}
+
+/** Field terms (`group_id:3`) joined with the table's search. */
 export function rulesFilter(state: TableState, terms: string[] = []): Record<string, string> {
   const params = toListParams(state);
-  const filter = [...terms, params.filter ?? ''].filter((term) => term !== '').join(',');
+  const filter = [...terms, ...searchTerms(params.filter ?? '')]
+    .filter((term) => term !== '')
+    .join(',');
   if (filter === '') delete params.filter;
   else params.filter = filter;
   return params;

@@ -154,6 +154,7 @@ export function RulesTable(props: RulesTableProps) {
         onStateChange={setState}
         {...tableQueryStatus(list, t)}
         emptyText={emptyText ?? t('rules.empty')}
+        searchHint={t('rules.searchHint')}
         height={height}
         rowHeight={44}
       />

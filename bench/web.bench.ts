@@ -2,7 +2,8 @@
 // first) served by the real server, in Debian's Chromium:
 //  - gzipped JavaScript the sign-in page loads (issue 3 target: at most 150 KB),
 //  - largest contentful paint of /login and /devices (target: under 1.25 s),
-//  - mounting and scrolling a 5000-row data table (the /bench/table route, not in the nav).
+//  - mounting and scrolling a 5000-row page of the rules table's own rows (checkbox, chips,
+//    actions) in the data table (the /bench/table route, not in the nav).
 // Prints figures; asserts nothing about time.
 
 import { spawn, type ChildProcess } from 'node:child_process';

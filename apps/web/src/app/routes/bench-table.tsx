@@ -1,10 +1,12 @@
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import Typography from '@mui/material/Typography';
+import type { RuleSummary } from '@palisade/contract';
 import { DataTable } from '../../components/data-table/DataTable';
 import { initialTableState } from '../../components/data-table/list-params';
 import { SortableTable, type SortedEvent } from '../../components/data-table/SortableTable';
 import type { DataColumn } from '../../components/data-table/types';
+import { useRuleColumns, type RuleSelection } from '../../features/rules/components/RulesTable';
 import { PageShell } from '../../components/page/PageShell';
 import { MuiProviders } from '../../components/theme/MuiProviders';
 
@@ -25,7 +27,33 @@ const makeRows = (count: number): BenchRow[] =>
     proto: PROTOCOLS[i % PROTOCOLS.length] ?? 'tcp',
   }));
 
-/** /bench/table: a 5000-row page of the data table, and a small drag-sortable table. */
+/** The same rows as rules, drawn with the rules table's own columns (checkbox, chips, actions). */
+const asRules = (rows: BenchRow[]): RuleSummary[] =>
+  rows.map((row) => ({
+    id: row.id,
+    gid: 1,
+    sid: row.sid,
+    rev: 1,
+    action: row.id % 7 === 0 ? 'drop' : 'alert',
+    proto: row.proto,
+    src_addr: '$HOME_NET',
+    src_port: 'any',
+    direction: '->',
+    dst_addr: '$EXTERNAL_NET',
+    dst_port: 'any',
+    msg: row.msg,
+    classtype: 'trojan-activity',
+    priority: 1,
+    enabled: row.id % 5 !== 0,
+    removed: row.id % 97 === 0,
+    source: 'emerging-sample.rules',
+    groups: ['emerging-sample'],
+    updated_at: '2026-11-22T00:00:00Z',
+  }));
+
+const noop = () => undefined;
+
+/** /bench/table: a 5000-row page of the rules table's rows, and a small drag-sortable table. */
 export function Component() {
   return (
     <MuiProviders>
@@ -36,9 +64,26 @@ export function Component() {
 
 function BenchTable() {
   const { t } = useTranslation();
-  const rows = useMemo(() => makeRows(5000), []);
+  const rows = useMemo(() => asRules(makeRows(5000)), []);
   const few = useMemo(() => makeRows(5), []);
   const [state, setState] = useState(() => initialTableState(5000));
+  const [selected, setSelected] = useState<ReadonlySet<number>>(new Set());
+  const selection = useMemo<RuleSelection>(
+    () => ({
+      isSelected: (rule) => selected.has(rule.id),
+      toggle: (changed, on) =>
+        setSelected((now) => {
+          const next = new Set(now);
+          for (const rule of changed) {
+            if (on) next.add(rule.id);
+            else next.delete(rule.id);
+          }
+          return next;
+        }),
+    }),
+    [selected],
+  );
+  const ruleColumns = useRuleColumns(selection, noop, noop);
   const [sorted, setSorted] = useState('');
   const columns = useMemo<DataColumn<BenchRow>[]>(
     () => [
@@ -58,7 +103,7 @@ function BenchTable() {
     <PageShell title={t('table.benchTitle')}>
       <DataTable
         label={t('table.benchTitle')}
-        columns={columns}
+        columns={ruleColumns}
         rows={rows}
         total={rows.length}
         getRowId={(r) => String(r.id)}

@@ -1,4 +1,5 @@
 import type { OverrideAction, PolicyMatcher, Threshold } from '@palisade/contract';
+import { parseRule } from '@palisade/rules';
 import type { Queryable } from '../../db/client.js';
 import { pagedList, type ListSql, type ListSpec } from '../../db/list-query.js';
 import type { RenderableRule } from './policy-render.js';
@@ -119,9 +120,9 @@ export const policiesRepository = {
   /**
    * The policy's rules as rendering needs them. A large policy holds tens of thousands of
    * rules, most of them disabled in their files: `enabledOr` (when given) limits the read to
-   * rules that are enabled or have one of those ids, and metadata is read only when asked.
-   * They come as one JSON value, not a row per rule: PGlite decodes rows one value at a time in
-   * JavaScript, most of a 30,000-rule render.
+   * rules that are enabled or have one of those ids, and metadata (read from each rule's text)
+   * only when asked. They come as one JSON value, not a row per rule: PGlite decodes rows one
+   * value at a time in JavaScript, most of a 30,000-rule render.
    */
   async rulesOf(
     db: Queryable,
@@ -129,31 +130,26 @@ export const policiesRepository = {
     read: { metadata: boolean; enabledOr?: number[] },
   ): Promise<RenderableRule[]> {
     const [row] = await db.query<{
-      rules:
-        | [number, number, number, string, boolean, string, string, RenderableRule['metadata']?][]
-        | null;
+      rules: [number, number, number, string, boolean, string, string][] | null;
     }>(
       // A semi-join, not DISTINCT: de-duplicating would sort every rule's whole text.
-      `SELECT json_agg(json_build_array(r.id, r.gid, r.sid, r.text, r.enabled, r.action, r.source
-                                        ${read.metadata ? ', r.metadata' : ''})) AS rules
+      `SELECT json_agg(json_build_array(r.id, r.gid, r.sid, r.text, r.enabled, r.action, r.source)) AS rules
          FROM rules r
         WHERE r.id IN (SELECT gr.rule_id FROM policy_groups pg JOIN group_rules gr ON gr.group_id = pg.group_id
                         WHERE pg.policy_id = $1)
           ${read.enabledOr ? 'AND (r.enabled OR r.id = ANY($2::int[]))' : ''}`,
       read.enabledOr ? [id, read.enabledOr] : [id],
     );
-    return (row?.rules ?? []).map(
-      ([ruleId, gid, sid, text, enabled, action, source, metadata]) => ({
-        id: ruleId,
-        gid,
-        sid,
-        text,
-        enabled,
-        action,
-        source,
-        metadata: metadata ?? NO_METADATA,
-      }),
-    );
+    return (row?.rules ?? []).map(([ruleId, gid, sid, text, enabled, action, source]) => ({
+      id: ruleId,
+      gid,
+      sid,
+      text,
+      enabled,
+      action,
+      source,
+      metadata: read.metadata ? (parseRule(text).rule?.metadata ?? NO_METADATA) : NO_METADATA,
+    }));
   },
 
   async insert(

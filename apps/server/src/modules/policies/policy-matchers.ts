@@ -7,7 +7,7 @@ export interface MatchableRule {
   text: string;
   /** The rules file it came from, e.g. `emerging-dos.rules`. */
   source: string;
-  metadata: { key: string; value: string }[];
+  metadata: readonly { key: string; value: string }[];
 }
 
 export type CompiledMatcher = (rule: MatchableRule) => boolean;

@@ -1,4 +1,5 @@
 import type { RuleDetail, RuleSummary } from '@palisade/contract';
+import { parseRule } from '@palisade/rules';
 import type { RuleDetailRow, RuleRow } from './rules.repository.js';
 
 export function presentRule(row: RuleRow): RuleSummary {
@@ -25,12 +26,15 @@ export function presentRule(row: RuleRow): RuleSummary {
   };
 }
 
+/** A rule with what its text says: metadata, references and flowbits are read from it here. */
 export function presentRuleDetail(row: RuleDetailRow): RuleDetail {
+  // Every stored text passed the parser when it was written.
+  const { rule } = parseRule(row.text);
   return {
     ...presentRule(row),
     text: row.text,
-    metadata: row.metadata,
-    references: row.refs,
-    flowbits: row.flowbits,
+    metadata: [...(rule?.metadata ?? [])],
+    references: [...(rule?.references ?? [])],
+    flowbits: [...(rule?.flowbits ?? [])],
   };
 }

@@ -26,9 +26,6 @@ export interface RuleRow {
 
 export interface RuleDetailRow extends RuleRow {
   text: string;
-  metadata: { key: string; value: string }[];
-  refs: { system: string; id: string }[];
-  flowbits: string[];
 }
 
 /** A parsed rule ready to store. */
@@ -46,9 +43,6 @@ export interface RuleRecord {
   msg: string;
   classtype: string | null;
   priority: number | null;
-  metadata: string;
-  refs: string;
-  flowbits: string;
   enabled: boolean;
   text: string;
   source: string;
@@ -146,9 +140,6 @@ function copyRows(
       r.msg,
       r.classtype,
       r.priority,
-      r.metadata,
-      r.refs,
-      r.flowbits,
       r.enabled ? 't' : 'f',
       r.text,
       r.source,
@@ -173,7 +164,7 @@ export const rulesRepository = {
 
   async details(db: Queryable, orgId: number, ids: number[]): Promise<RuleDetailRow[]> {
     return db.query<RuleDetailRow>(
-      `SELECT ${SUMMARY_COLUMNS}, r.text, r.metadata, r.refs, r.flowbits ${FROM}
+      `SELECT ${SUMMARY_COLUMNS}, r.text ${FROM}
         WHERE r.org_id = $1 AND r.id = ANY($2::int[]) ORDER BY r.id`,
       [orgId, ids],
     );
@@ -254,7 +245,7 @@ export const rulesRepository = {
     }
     await db.copyFrom(
       `COPY rules (org_id, gid, sid, rev, action, proto, src_addr, src_port, direction, dst_addr,
-                   dst_port, msg, classtype, priority, metadata, refs, flowbits, enabled, text, source)
+                   dst_port, msg, classtype, priority, enabled, text, source)
        FROM STDIN`,
       rows(),
       { referencesRead: true },
@@ -310,22 +301,20 @@ export const rulesRepository = {
     await db.query(
       `CREATE TEMP TABLE rule_import (gid integer, sid bigint, rev integer, action text, proto text,
          src_addr text, src_port text, direction text, dst_addr text, dst_port text, msg text,
-         classtype text, priority integer, metadata jsonb, refs jsonb, flowbits jsonb,
-         enabled boolean, text text, source text) ON COMMIT DROP`,
+         classtype text, priority integer, enabled boolean, text text, source text) ON COMMIT DROP`,
     );
     await db.copyFrom('COPY rule_import FROM STDIN', copyRows(records));
     const written = await db.query<{ id: number; gid: number; sid: number }>(
       `INSERT INTO rules (org_id, gid, sid, rev, action, proto, src_addr, src_port, direction, dst_addr,
-                          dst_port, msg, classtype, priority, metadata, refs, flowbits, enabled, text, source)
+                          dst_port, msg, classtype, priority, enabled, text, source)
        SELECT $1, gid, sid, rev, action, proto, src_addr, src_port, direction, dst_addr, dst_port, msg,
-              classtype, priority, metadata, refs, flowbits, enabled, text, source
+              classtype, priority, enabled, text, source
          FROM rule_import
        ON CONFLICT (org_id, gid, sid) DO UPDATE SET
          rev = excluded.rev, action = excluded.action, proto = excluded.proto, src_addr = excluded.src_addr,
          src_port = excluded.src_port, direction = excluded.direction, dst_addr = excluded.dst_addr,
          dst_port = excluded.dst_port, msg = excluded.msg, classtype = excluded.classtype,
-         priority = excluded.priority, metadata = excluded.metadata, refs = excluded.refs,
-         flowbits = excluded.flowbits, enabled = excluded.enabled, text = excluded.text,
+         priority = excluded.priority, enabled = excluded.enabled, text = excluded.text,
          source = excluded.source, removed = false, updated_at = now()
        RETURNING id, gid, sid`,
       [orgId],

@@ -372,6 +372,38 @@ describe('rule lists, custom rules and groups', () => {
     expect(data[0]?.text).toContain(`sid:${data[0]?.sid}`);
   });
 
+  it("gives a rule's metadata, references and flowbits as its text says", async () => {
+    const created = await api(server.app, {
+      method: 'POST',
+      url: '/rules/',
+      headers: admin,
+      payload: {
+        text: 'alert tcp any any -> any 445 (msg:"Local: SMB probe"; flow:to_server; flowbits:set,smb.probe; flowbits:noalert; reference:cve,2017-0144; reference:url,example.org/smb; metadata:policy balanced-ips, signature_severity Major; sid:9900050; rev:2;)',
+      },
+    });
+    expect(created.statusCode).toBe(201);
+    const response = await api(server.app, {
+      method: 'POST',
+      url: '/rulesmulti',
+      headers: viewer,
+      payload: { ids: [created.json<{ id: number }>().id] },
+    });
+    expect(response.json<{ data: unknown[] }>().data).toEqual([
+      expect.objectContaining({
+        sid: 9900050,
+        metadata: [
+          { key: 'policy', value: 'balanced-ips' },
+          { key: 'signature_severity', value: 'Major' },
+        ],
+        references: [
+          { system: 'cve', id: '2017-0144' },
+          { system: 'url', id: 'example.org/smb' },
+        ],
+        flowbits: ['set,smb.probe', 'noalert'],
+      }),
+    ]);
+  });
+
   it('adds a custom rule validated by the parser, refuses bad ones and duplicates', async () => {
     const created = await api(server.app, {
       method: 'POST',

@@ -18,8 +18,10 @@ export interface Position {
   column: number;
 }
 
+/** Space, tab, vertical tab, form feed or carriage return (not a line feed). */
 export function isBlank(c: number): boolean {
-  return c === 32 || c === 9 || c === 13 || c === 11 || c === 12;
+  // Most characters tested are not blank: one comparison rules them out.
+  return c <= 32 && (c === 32 || (c >= 9 && c <= 13 && c !== 10));
 }
 
 /** Index just past the last non-blank character of text[start, end). */

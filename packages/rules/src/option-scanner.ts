@@ -13,15 +13,15 @@ import { CharIndex } from './char-index.js';
 import { hashOf, internSlice } from './intern.js';
 import { isBlank } from './logical-text.js';
 
+/** 1 for the ASCII characters of an option keyword: letters, digits, `_`, `-` and `.`. */
+const KEYWORD_CHARS = new Uint8Array(128);
+for (let c = 0; c < 128; c++) {
+  const ch = String.fromCharCode(c);
+  if (/[A-Za-z0-9_.-]/.test(ch)) KEYWORD_CHARS[c] = 1;
+}
+
 function isKeywordChar(c: number): boolean {
-  return (
-    (c >= 97 && c <= 122) || // a-z
-    (c >= 65 && c <= 90) || // A-Z
-    (c >= 48 && c <= 57) || // 0-9
-    c === 95 || // _
-    c === 45 || // -
-    c === 46 // .
-  );
+  return c < 128 && KEYWORD_CHARS[c] === 1;
 }
 
 /**

@@ -4,7 +4,7 @@
 import type { CharIndex } from './char-index.js';
 import type { Failure } from './failure.js';
 import { fail } from './failure.js';
-import { hashOf, internSlice } from './intern.js';
+import { internSlice } from './intern.js';
 import { isBlank } from './logical-text.js';
 import { OptionScanner } from './option-scanner.js';
 import type { MetadataEntry, RuleOption, RuleReference } from './types.js';
@@ -66,11 +66,6 @@ export function unescapeValue(value: string): string {
 function readMsg(s: string, start: number, end: number): string {
   const quoted = end - start >= 2 && s.charCodeAt(start) === 34 && s.charCodeAt(end - 1) === 34;
   return unescapeValue(quoted ? s.slice(start + 1, end - 1) : s.slice(start, end));
-}
-
-/** s[start, end) for words that repeat across rules (classtypes). */
-function interned(s: string, start: number, end: number): string {
-  return internSlice(s, start, end, hashOf(s, start, end));
 }
 
 /** Offset of the first `c` in s[start, end), or `end`: bounded, as `s` may be a whole file. */
@@ -229,7 +224,7 @@ export function parseOptions<T extends OptionFields>(
         fields.msg = readMsg(s, scan.valueStart, scan.valueEnd);
         break;
       case Known.Classtype:
-        fields.classtype = interned(s, scan.valueStart, scan.valueEnd);
+        fields.classtype = s.slice(scan.valueStart, scan.valueEnd);
         break;
       case Known.Metadata: {
         const metadata = ownList(fields.metadata, NO_METADATA);

@@ -4,7 +4,6 @@
 import type { CharIndex } from './char-index.js';
 import type { Failure } from './failure.js';
 import { fail } from './failure.js';
-import { internSlice } from './intern.js';
 import { isBlank } from './logical-text.js';
 import { OptionScanner } from './option-scanner.js';
 import type { MetadataEntry, RuleOption, RuleReference } from './types.js';
@@ -89,20 +88,15 @@ function addMetadata(
     if (stop < 0 || stop > end) stop = end;
     let a = i;
     while (a < stop && isBlank(s.charCodeAt(a))) a++;
-    // The key (interned: keys repeat), hashed on the way.
     let k = a;
-    let hash = 0;
-    for (; k < stop; k++) {
-      const c = s.charCodeAt(k);
-      if (isBlank(c)) break;
-      hash = (Math.imul(hash, 31) + c) | 0;
-    }
+    while (k < stop && !isBlank(s.charCodeAt(k))) k++;
     if (k > a) {
       let v = k;
       while (v < stop && isBlank(s.charCodeAt(v))) v++;
       let b = stop;
       while (b > v && isBlank(s.charCodeAt(b - 1))) b--;
-      target.push({ key: internSlice(s, a, k, hash), value: v < b ? s.slice(v, b) : '' });
+      // Sliced, not interned: a lookup cost more than the short copy it saves.
+      target.push({ key: s.slice(a, k), value: v < b ? s.slice(v, b) : '' });
     }
     i = stop + 1;
   }

@@ -8,6 +8,12 @@ import type { Queryable, SqlParam } from './client.js';
  */
 export interface ListSpec {
   sortable: Record<string, string>;
+  /**
+   * Sortable fields that may be empty: empty values come last in both directions (PostgreSQL
+   * puts them first when descending). Only these: `NULLS LAST` on a descending sort keeps an
+   * index from giving the order.
+   */
+  nullable?: string[];
   /** field:value terms compare with `=` (text compares case-insensitively), or build their own condition. */
   filterable: Record<string, FieldFilter>;
   /** Free-text terms match any of these with ILIKE. */
@@ -57,7 +63,8 @@ export function buildListSql(
       ]);
     }
     const desc = query.sortDesc[index] === 'true' || query.sortDesc[index] === '1';
-    return `${column} ${desc ? 'DESC' : 'ASC'}`;
+    if (!desc) return `${column} ASC`;
+    return spec.nullable?.includes(field) ? `${column} DESC NULLS LAST` : `${column} DESC`;
   });
   order.push(spec.defaultSort);
 

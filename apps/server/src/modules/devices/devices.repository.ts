@@ -52,6 +52,7 @@ export const DEVICE_LIST_SPEC: ListSpec = {
     licensed: 'd.licensed',
     updated_at: 'd.updated_at',
   },
+  nullable: ['last_seen'],
   filterable: {
     name: { sql: 'd.name', type: 'text' },
     city: { sql: 'd.city', type: 'text' },

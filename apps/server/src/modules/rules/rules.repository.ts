@@ -91,6 +91,7 @@ export const RULE_LIST_SPEC: ListSpec = {
     source: 'r.source',
     updated_at: 'r.updated_at',
   },
+  nullable: ['rev', 'proto', 'classtype', 'priority'],
   filterable: {
     msg: { sql: 'r.msg', type: 'contains' },
     sid: { sql: 'r.sid', type: 'int' },

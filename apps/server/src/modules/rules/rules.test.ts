@@ -321,6 +321,15 @@ describe('rule lists, custom rules and groups', () => {
     );
     const page2 = (await list('?limit=3&offset=3&sortBy=sid&sortDesc=true')).json<RulePage>();
     expect(page2.data[0]?.sid).toBeLessThan(sorted.data[2]?.sid ?? 0);
+    // Rules without a classtype come last whichever way classtypes are sorted.
+    for (const desc of ['false', 'true']) {
+      const classtypes = (await list(`?sortBy=classtype&sortDesc=${desc}`))
+        .json<RulePage>()
+        .data.map((r) => r.classtype);
+      const firstEmpty = classtypes.indexOf(null);
+      expect(firstEmpty).toBeGreaterThan(0);
+      expect(classtypes.slice(firstEmpty).every((c) => c === null)).toBe(true);
+    }
 
     const smtp = (await list('?filter=SMTP')).json<RulePage>();
     expect(smtp.recordsTotal).toBeGreaterThan(0);

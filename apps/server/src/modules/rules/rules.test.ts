@@ -34,6 +34,7 @@ interface RulePage {
     enabled: boolean;
     groups: string[];
     priority: number | null;
+    classtype: string | null;
   }[];
   recordsTotal: number;
 }

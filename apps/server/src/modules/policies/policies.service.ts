@@ -294,11 +294,12 @@ export function createPoliciesService(db: Database) {
           if (kind) {
             const parsed = parseConfFile(kind, file.text);
             if (parsed.errors.length > 0) {
-              const first = parsed.errors[0];
               throw new AppError(
                 'validation_failed',
-                `${file.name} line ${first?.line}: ${first?.msg}`,
-                parsed.errors.map((e) => ({ field: `${file.name}:${e.line}`, msg: e.msg })),
+                badLinesMessage(file.name, parsed.errors),
+                parsed.errors
+                  .slice(0, 100)
+                  .map((e) => ({ field: `${file.name}:${e.line}`, msg: e.msg })),
               );
             }
             // A line the policy already has (the same file uploaded again) is not added twice.
@@ -368,4 +369,17 @@ function parseExport(file: UploadedPolicyFile): PolicyExport {
     );
   }
   return parsed.data;
+}
+
+/**
+ * The first bad line of an uploaded conf file with what is wrong, and the numbers of the others
+ * (someone fixing the file wants them all at once, not one upload per line).
+ */
+function badLinesMessage(fileName: string, errors: { line: number; msg: string }[]): string {
+  const [first, ...others] = errors;
+  const message = `${fileName} line ${first?.line}: ${first?.msg}`;
+  if (others.length === 0) return message;
+  const shown = others.slice(0, 10).map((e) => e.line);
+  const more = others.length > shown.length ? ` and ${others.length - shown.length} more` : '';
+  return `${message} (also line${others.length > 1 ? 's' : ''} ${shown.join(', ')}${more})`;
 }

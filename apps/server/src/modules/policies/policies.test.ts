@@ -179,6 +179,14 @@ describe('policies', () => {
     expect(bad.statusCode).toBe(422);
     expect(bad.json<{ msg: string }>().msg).toMatch(/^drop\.conf line 2: /);
     expect((await render()).rules).toContain('sid:5000002');
+    // Every bad line is named at once.
+    const several = await uploadTo(policy.id, [
+      { name: 'enable.conf', bytes: 'bad one\n5000001\nbad two\nbad three\n' },
+    ]);
+    expect(several.statusCode).toBe(422);
+    expect(several.json<{ msg: string }>().msg).toMatch(
+      /^enable\.conf line 1: .* \(also lines 3, 4\)$/,
+    );
 
     const good = await uploadTo(policy.id, [
       { name: 'disable.conf', bytes: '1:5000002\n' },

@@ -130,7 +130,9 @@ describe('serving the console', () => {
   it('serves hashed bundles as immutable and missing assets as 404, not the console', async () => {
     const bundle = await server.app.inject({ url: '/assets/index-abc123.js' });
     expect(bundle.headers['cache-control']).toContain('immutable');
-    expect((await server.app.inject({ url: '/assets/custom.css' })).statusCode).toBe(404);
+    expect((await server.app.inject({ url: '/assets/missing-abc123.js' })).statusCode).toBe(404);
+    // The operator's optional files answer "none" without an error the browser would log.
+    expect((await server.app.inject({ url: '/assets/custom.css' })).statusCode).toBe(204);
   });
 
   it("serves the operator's theme from the data folder", async () => {

@@ -5,6 +5,9 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import fp from 'fastify-plugin';
 
+/** What an operator may put in `DATA_DIR/public/assets` to restyle the console. */
+const OPERATOR_FILES = ['theme.json', 'custom.css'];
+
 export interface StaticOptions {
   /** The built console (apps/web/dist). */
   webDist: string;
@@ -42,6 +45,17 @@ export const staticPlugin = fp(async (app: FastifyInstance, options: StaticOptio
       );
     },
   });
+
+  // The console asks for both on every load. Without the operator's own file the answer is 204
+  // (nothing to apply), not a 404 that every browser reports as an error in its console.
+  const operatorAssets = path.join(options.overrides, 'assets');
+  for (const name of OPERATOR_FILES) {
+    app.get(`/assets/${name}`, { schema: { hide: true } }, (_request, reply) => {
+      reply.header('cache-control', 'no-cache');
+      if (!existsSync(path.join(operatorAssets, name))) return reply.code(204).send();
+      return reply.sendFile(name, operatorAssets);
+    });
+  }
 
   if (!hasConsole) return;
   app.get('/', { schema: { hide: true } }, (_request, reply) => sendIndex(reply));

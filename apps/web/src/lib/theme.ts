@@ -53,7 +53,8 @@ export function applyThemeVariables(colours: ThemeColours): void {
 async function loadThemeColours(): Promise<ThemeColours> {
   try {
     const response = await fetch('/assets/theme.json', { headers: { Accept: 'application/json' } });
-    if (!response.ok) {
+    // 204: the operator has no theme.
+    if (response.status !== 200) {
       console.info(`no custom theme (HTTP ${response.status}); default colours apply`);
       return { ...DEFAULT_COLOURS };
     }
@@ -70,7 +71,7 @@ export async function loadCustomStyles(): Promise<void> {
   try {
     const response = await fetch('/assets/custom.css', { headers: { Accept: 'text/css' } });
     const type = response.headers.get('content-type') ?? '';
-    if (!response.ok || !type.includes('css')) {
+    if (response.status !== 200 || !type.includes('css')) {
       console.info('no custom styles; default styles apply');
       return;
     }

@@ -147,6 +147,12 @@ export const tests = [
       await visible(page.getByText(`${sids.length - 1} rules`));
       assert.equal((await page.getByTestId('policy-thresholds').textContent()).trim(), suppression);
       await snap(page, shot, 'policy-preview');
+      // threshold.config downloads as its own file, the text the preview shows.
+      const thresholdDownload = page.waitForEvent('download');
+      await page.getByRole('button', { name: 'Download threshold.config' }).click();
+      const thresholdFile = await thresholdDownload;
+      assert.match(thresholdFile.suggestedFilename(), /\.threshold\.config$/);
+      assert.equal((await readFile(await thresholdFile.path(), 'utf8')).trim(), suppression);
     },
   },
   {

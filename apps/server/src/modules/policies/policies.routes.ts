@@ -94,6 +94,25 @@ export const policiesRoutes: FastifyPluginAsyncZod = async (app) => {
         .send(rendered.rules);
     },
   );
+  /** Its thresholds and suppressions as the threshold.config file a sensor loads beside them. */
+  app.get(
+    '/policies/:id/threshold.config',
+    { ...signedIn, schema: { tags, params: IdParams, response: { 200: z.string(), ...errors } } },
+    async (request, reply) => {
+      const principal = principalOf(request);
+      const [rendered, policy] = await Promise.all([
+        policies.render(principal, request.params.id),
+        policies.get(principal, request.params.id),
+      ]);
+      return reply
+        .type('text/plain; charset=utf-8')
+        .header(
+          'content-disposition',
+          `attachment; filename="${safeFileName(policy.name)}-v${rendered.version}.threshold.config"`,
+        )
+        .send(rendered.thresholds);
+    },
+  );
   app.get(
     '/policies/:id/export',
     { ...signedIn, schema: { tags, params: IdParams, response: { 200: PolicyExport, ...errors } } },

@@ -141,6 +141,15 @@ describe('policies', () => {
     expect(rendered.thresholds).toBe(
       'suppress gen_id 1, sig_id 5000002, track by_src, ip 10.0.0.5\n',
     );
+    // Both files download as the sensor loads them, named after the policy and its version.
+    const thresholdFile = await call('GET', `/policies/${policy.id}/threshold.config`, admin);
+    expect(thresholdFile.statusCode).toBe(200);
+    expect(thresholdFile.body).toBe(rendered.thresholds);
+    expect(thresholdFile.headers['content-disposition']).toBe(
+      `attachment; filename="Perimeter_IPS-v${body.version}.threshold.config"`,
+    );
+    const rulesFile = await call('GET', `/policies/${policy.id}/rules`, admin);
+    expect(rulesFile.body).toBe(rendered.rules);
     policy = body;
   });
 

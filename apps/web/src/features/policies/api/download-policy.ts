@@ -13,6 +13,10 @@ async function download(path: string, fallback: string): Promise<void> {
 export const downloadPolicyRules = (id: number) =>
   download(`policies/${id}/rules`, `policy-${id}.rules`);
 
+/** GET /policies/{id}/threshold.config: its thresholds and suppressions as a file. */
+export const downloadPolicyThresholds = (id: number) =>
+  download(`policies/${id}/threshold.config`, `policy-${id}.threshold.config`);
+
 /** GET /policies/{id}/export: the policy as our JSON export file. */
 export const exportPolicy = (id: number) =>
   download(`policies/${id}/export`, `policy-${id}.policy.json`);

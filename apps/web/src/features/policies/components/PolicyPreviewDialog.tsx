@@ -15,7 +15,7 @@ import DownloadIcon from '@mui/icons-material/Download';
 import type { Policy } from '@palisade/contract';
 import { notifyApiError } from '../../../components/notifications/notify';
 import { apiErrorMessage, errorText } from '../../../lib/errors';
-import { downloadPolicyRules } from '../api/download-policy';
+import { downloadPolicyRules, downloadPolicyThresholds } from '../api/download-policy';
 import { policyRenderQueryOptions } from '../api/render-policy';
 
 /** Lines drawn in the dialog; the download has them all. */
@@ -98,6 +98,14 @@ function Preview({ policy, onClose }: { policy: Policy; onClose: () => void }) {
         >
           {t('policies.downloadRules')}
         </Button>
+        {render.data !== undefined && render.data.thresholds !== '' && (
+          <Button
+            startIcon={<DownloadIcon />}
+            onClick={() => void downloadPolicyThresholds(policy.id).catch(notifyApiError)}
+          >
+            {t('policies.downloadThresholds')}
+          </Button>
+        )}
         <Button onClick={onClose}>{t('common.close')}</Button>
       </DialogActions>
     </>

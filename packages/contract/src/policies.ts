@@ -87,6 +87,11 @@ export const Policy = z.object({
   /** Restricted: only `editors` (and Administrators) may change it. */
   restricted: z.boolean(),
   editors: z.array(z.number().int()),
+  /**
+   * The editors' e-mail addresses, in the order of `editors`: whoever may not list users (all
+   * but Administrators) still sees who may change the policy.
+   */
+  editor_emails: z.array(z.string()),
   can_edit: z.boolean(),
   updated_at: z.string(),
 });

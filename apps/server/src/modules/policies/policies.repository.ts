@@ -21,6 +21,8 @@ export interface PolicyParts {
   matchers: PolicyMatcher[];
   thresholds: Threshold[];
   editors: number[];
+  /** The editors' e-mail addresses, in the order of `editors`. */
+  editorEmails: string[];
   removedCount: number;
 }
 
@@ -92,8 +94,9 @@ export const policiesRepository = {
         'SELECT spec FROM policy_thresholds WHERE policy_id = $1 ORDER BY position',
         [id],
       ),
-      db.query<{ user_id: number }>(
-        'SELECT user_id FROM policy_editors WHERE policy_id = $1 ORDER BY user_id',
+      db.query<{ user_id: number; email: string }>(
+        `SELECT e.user_id, u.email FROM policy_editors e JOIN users u ON u.id = e.user_id
+          WHERE e.policy_id = $1 ORDER BY e.user_id`,
         [id],
       ),
       db.query<{ n: number }>(
@@ -113,6 +116,7 @@ export const policiesRepository = {
       })),
       thresholds: thresholds.map((t) => t.spec),
       editors: editors.map((e) => e.user_id),
+      editorEmails: editors.map((e) => e.email),
       removedCount: removed[0]?.n ?? 0,
     };
   },

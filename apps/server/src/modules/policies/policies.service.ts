@@ -92,6 +92,7 @@ function present(row: PolicyRow, parts: PolicyParts, principal: Principal): Poli
     version: row.version,
     restricted: row.restricted,
     editors: parts.editors,
+    editor_emails: parts.editorEmails,
     can_edit: canEdit(principal, row, parts.editors),
     updated_at: row.updated_at.toISOString(),
   };

@@ -266,6 +266,11 @@ describe('policies', () => {
     expect(
       (await call('PUT', `/policies/${policy.id}`, operator, { description: 'tuned' })).statusCode,
     ).toBe(200);
+    // The operator, who may not list users, still sees who the editors are.
+    expect((await call('GET', `/policies/${policy.id}`, operator)).json()).toMatchObject({
+      editors: [operatorId],
+      editor_emails: ['op@example.com'],
+    });
   });
 
   it('refuses bad input with field details and foreign ids as missing', async () => {

@@ -15,6 +15,7 @@ const policy = (id: number, name: string): Policy => ({
   version: 1,
   restricted: false,
   editors: [],
+  editor_emails: [],
   can_edit: true,
   updated_at: '2026-01-01T00:00:00.000Z',
 });

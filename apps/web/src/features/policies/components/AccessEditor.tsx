@@ -13,6 +13,9 @@ interface AccessEditorProps {
   onChange: (next: { restricted: boolean; editors: number[] }) => void;
   /** Present for Administrators (GET /users/ is theirs alone); others see the list only. */
   users: { id: number; email: string }[] | undefined;
+  /** The saved editors and their addresses (from the policy), for those who cannot list users. */
+  storedEditors: number[];
+  storedEmails: string[];
   readOnly: boolean;
 }
 
@@ -22,11 +25,14 @@ export function AccessEditor({
   editors,
   onChange,
   users,
+  storedEditors,
+  storedEmails,
   readOnly,
 }: AccessEditorProps) {
   const { t } = useTranslation();
   const canChoose = users !== undefined && !readOnly;
-  const emailOf = (id: number) => users?.find((u) => u.id === id)?.email ?? `#${id}`;
+  const emailOf = (id: number) =>
+    users?.find((u) => u.id === id)?.email ?? storedEmails[storedEditors.indexOf(id)] ?? `#${id}`;
   return (
     <Stack spacing={2}>
       <FormControlLabel

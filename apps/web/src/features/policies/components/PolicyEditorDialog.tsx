@@ -207,6 +207,8 @@ function PolicyEditor({ policy, tools, access, onClose }: PolicyEditorDialogProp
             restricted={values.restricted}
             editors={values.editors}
             users={access.isAdmin ? tools.users : undefined}
+            storedEmails={policy?.editor_emails ?? []}
+            storedEditors={policy?.editors ?? []}
             readOnly={readOnly}
             onChange={(next) => {
               set('restricted', next.restricted);

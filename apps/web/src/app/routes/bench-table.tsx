@@ -1,12 +1,17 @@
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
 import type { RuleSummary } from '@palisade/contract';
 import { DataTable } from '../../components/data-table/DataTable';
 import { initialTableState } from '../../components/data-table/list-params';
 import { SortableTable, type SortedEvent } from '../../components/data-table/SortableTable';
 import type { DataColumn } from '../../components/data-table/types';
-import { useRuleColumns, type RuleSelection } from '../../features/rules/components/RulesTable';
+import {
+  ruleCellStyles,
+  useRuleColumns,
+  type RuleSelection,
+} from '../../features/rules/components/RulesTable';
 import { PageShell } from '../../components/page/PageShell';
 import { MuiProviders } from '../../components/theme/MuiProviders';
 
@@ -101,17 +106,20 @@ function BenchTable() {
     setSorted(`${from}→${to}: ${order.map((r) => r.id).join(',')}`);
   return (
     <PageShell title={t('table.benchTitle')}>
-      <DataTable
-        label={t('table.benchTitle')}
-        columns={ruleColumns}
-        rows={rows}
-        total={rows.length}
-        getRowId={(r) => String(r.id)}
-        state={state}
-        onStateChange={setState}
-        searchable={false}
-        height={480}
-      />
+      <Box sx={ruleCellStyles}>
+        <DataTable
+          label={t('table.benchTitle')}
+          columns={ruleColumns}
+          rows={rows}
+          total={rows.length}
+          getRowId={(r) => String(r.id)}
+          state={state}
+          onStateChange={setState}
+          searchable={false}
+          height={480}
+          rowHeight={44}
+        />
+      </Box>
       <Typography variant="h6" component="h2" sx={{ mt: 3, mb: 1 }}>
         {t('table.sortableTitle')}
       </Typography>

@@ -19,6 +19,7 @@ import TableHead from '@mui/material/TableHead';
 import TablePagination from '@mui/material/TablePagination';
 import TableRow from '@mui/material/TableRow';
 import TableSortLabel from '@mui/material/TableSortLabel';
+import { alpha, lighten, type SxProps, type Theme } from '@mui/material/styles';
 import { ALL_ROWS, PAGE_SIZE_OPTIONS, type TableState } from './list-params';
 import { SearchField } from './SearchField';
 import { StatusRow } from './StatusRow';
@@ -89,7 +90,7 @@ export function DataTable<T>(props: DataTableProps<T>) {
     count: tableRows.length,
     getScrollElement: () => scrollRef.current,
     estimateSize: () => rowHeight,
-    overscan: 12,
+    overscan: 8,
   });
   const items = virtualizer.getVirtualItems();
   const padTop = items[0]?.start ?? 0;
@@ -111,7 +112,13 @@ export function DataTable<T>(props: DataTableProps<T>) {
         ref={scrollRef}
         sx={{ maxHeight: props.height ?? 'calc(100vh - 300px)', minHeight: 160 }}
       >
-        <Table stickyHeader size="small" aria-label={props.label} aria-rowcount={total}>
+        <Table
+          stickyHeader
+          size="small"
+          aria-label={props.label}
+          aria-rowcount={total}
+          sx={bodyCellStyles}
+        >
           <TableHead>
             {table.getHeaderGroups().map((group) => (
               <TableRow key={group.id}>
@@ -152,7 +159,7 @@ export function DataTable<T>(props: DataTableProps<T>) {
               />
             ) : (
               <>
-                {padTop > 0 && <TableRow aria-hidden sx={{ height: padTop }} />}
+                {padTop > 0 && <tr aria-hidden style={{ height: padTop }} />}
                 {items.map((item) => {
                   const row = tableRows[item.index];
                   if (row === undefined) return null;
@@ -166,7 +173,7 @@ export function DataTable<T>(props: DataTableProps<T>) {
                     />
                   );
                 })}
-                {padBottom > 0 && <TableRow aria-hidden sx={{ height: padBottom }} />}
+                {padBottom > 0 && <tr aria-hidden style={{ height: padBottom }} />}
               </>
             )}
           </TableBody>
@@ -193,6 +200,8 @@ export function DataTable<T>(props: DataTableProps<T>) {
 /**
  * One body row. Memoised: scrolling re-renders the table for its new window, and the rows that
  * stay in it (all but a few) are not drawn again; a row changes only with its data or columns.
+ * Plain `tr`/`td` styled once by the table (`bodyCellStyles`), not a MUI component per cell:
+ * rows are mounted at every scroll step. Its height is fixed, as the virtualiser counts on it.
  */
 const DataRow = memo(function DataRow<T>(props: {
   index: number;
@@ -202,15 +211,40 @@ const DataRow = memo(function DataRow<T>(props: {
 }) {
   const { index, row, columns, height } = props;
   return (
-    <TableRow hover data-index={index} sx={{ height }}>
+    <tr className="data-row" data-index={index} style={{ height }}>
       {columns.map((column) => (
-        <TableCell key={column.id} align={column.align}>
+        <td key={column.id} className={CELL_CLASS[column.align ?? 'left']}>
           {column.cell(row)}
-        </TableCell>
+        </td>
       ))}
-    </TableRow>
+    </tr>
   );
 }) as <T>(props: { index: number; row: T; columns: DataColumn<T>[]; height: number }) => ReactNode;
+
+const CELL_CLASS = {
+  left: 'data-cell',
+  right: 'data-cell data-cell-right',
+  center: 'data-cell data-cell-center',
+} as const;
+
+/** What MUI's small body TableCell and hover TableRow look like, for the plain body rows. */
+const bodyCellStyles: SxProps<Theme> = (theme) => ({
+  '& tr.data-row:hover': { backgroundColor: theme.palette.action.hover },
+  '& td.data-cell': {
+    ...theme.typography.body2,
+    color: theme.palette.text.primary,
+    padding: '6px 16px',
+    textAlign: 'start',
+    verticalAlign: 'middle',
+    borderBottom: `1px solid ${
+      theme.palette.mode === 'light'
+        ? lighten(alpha(theme.palette.divider, 1), 0.88)
+        : theme.palette.divider
+    }`,
+  },
+  '& td.data-cell-right': { textAlign: 'end' },
+  '& td.data-cell-center': { textAlign: 'center' },
+});
 
 const PAGE_LABELS = {
   first: 'table.page.first',

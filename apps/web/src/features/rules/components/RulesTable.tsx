@@ -1,12 +1,8 @@
-import { useMemo, useState, type ReactNode } from 'react';
+import { useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import Box from '@mui/material/Box';
-import Checkbox from '@mui/material/Checkbox';
-import Chip from '@mui/material/Chip';
-import IconButton from '@mui/material/IconButton';
-import Stack from '@mui/material/Stack';
-import Tooltip from '@mui/material/Tooltip';
+import type { SxProps, Theme } from '@mui/material/styles';
 import EditIcon from '@mui/icons-material/Edit';
 import SubjectIcon from '@mui/icons-material/Subject';
 import type { RuleSummary } from '@palisade/contract';
@@ -49,7 +45,7 @@ export function RulesTable(props: RulesTableProps) {
   const columns = useRuleColumns(selection, onShowText, onEdit);
 
   return (
-    <Box sx={{ '& .MuiTableCell-root': { px: 1 } }}>
+    <Box sx={ruleCellStyles}>
       {toolbar?.(rows)}
       <DataTable
         label={label}
@@ -72,6 +68,9 @@ export function RulesTable(props: RulesTableProps) {
 /**
  * The rules table's columns: selection, sid, action, protocol, message, classtype, state and the
  * text/edit actions. Also drawn by the table benchmark page, so that it measures these rows.
+ * Cells are plain elements styled once by `ruleCellStyles` on a wrapper (a 5000-rule page mounts
+ * rows at every scroll step). The columns change only with the language, the selection and
+ * whether rules can be edited, so rows that stay in view are not drawn again while scrolling.
  */
 export function useRuleColumns(
   selection: RuleSelection | undefined,
@@ -79,6 +78,12 @@ export function useRuleColumns(
   onEdit: ((rule: RuleSummary) => void) | undefined,
 ): DataColumn<RuleSummary>[] {
   const { t } = useTranslation();
+  // The handlers are read when clicked: new functions from the caller do not make new columns.
+  const handlers = useRef({ onShowText, onEdit });
+  useLayoutEffect(() => {
+    handlers.current = { onShowText, onEdit };
+  });
+  const editable = onEdit !== undefined;
   return useMemo<DataColumn<RuleSummary>[]>(() => {
     const all: DataColumn<RuleSummary>[] = [
       { id: 'sid', header: t('rules.columns.sid'), cell: (r) => r.sid, sortable: true, width: 88 },
@@ -99,13 +104,21 @@ export function useRuleColumns(
       {
         id: 'msg',
         header: t('rules.columns.msg'),
-        cell: (r) => <OneLine text={r.msg} max="min(26vw, 640px)" />,
+        cell: (r) => (
+          <span className="rule-line rule-msg" title={r.msg}>
+            {r.msg}
+          </span>
+        ),
         sortable: true,
       },
       {
         id: 'classtype',
         header: t('rules.columns.classtype'),
-        cell: (r) => <OneLine text={r.classtype ?? ''} max={150} />,
+        cell: (r) => (
+          <span className="rule-line rule-classtype" title={r.classtype ?? ''}>
+            {r.classtype ?? ''}
+          </span>
+        ),
         sortable: true,
       },
       {
@@ -114,14 +127,12 @@ export function useRuleColumns(
         sortable: true,
         width: 100,
         cell: (r) => (
-          <Stack direction="row" spacing={0.5}>
-            <Chip
-              size="small"
-              color={r.enabled ? 'success' : 'default'}
-              label={r.enabled ? t('rules.enabled') : t('rules.disabled')}
-            />
-            {r.removed && <Chip size="small" color="warning" label={t('rules.removed')} />}
-          </Stack>
+          <span className="rule-line">
+            <span className={r.enabled ? 'rule-chip rule-chip-on' : 'rule-chip'}>
+              {r.enabled ? t('rules.enabled') : t('rules.disabled')}
+            </span>
+            {r.removed && <span className="rule-chip rule-chip-removed">{t('rules.removed')}</span>}
+          </span>
         ),
       },
       {
@@ -130,28 +141,28 @@ export function useRuleColumns(
         align: 'right',
         width: 104,
         cell: (r) => (
-          <Box sx={{ whiteSpace: 'nowrap' }}>
-            <Tooltip title={t('rules.showText')}>
-              <IconButton
-                size="small"
-                aria-label={t('rules.showTextOf', { sid: r.sid })}
-                onClick={() => onShowText(r)}
+          <span className="rule-line">
+            <button
+              type="button"
+              className="rule-action"
+              title={t('rules.showText')}
+              aria-label={t('rules.showTextOf', { sid: r.sid })}
+              onClick={() => handlers.current.onShowText(r)}
+            >
+              <SubjectIcon fontSize="small" />
+            </button>
+            {editable && (
+              <button
+                type="button"
+                className="rule-action"
+                title={t('rules.edit')}
+                aria-label={t('rules.editSid', { sid: r.sid })}
+                onClick={() => handlers.current.onEdit?.(r)}
               >
-                <SubjectIcon fontSize="small" />
-              </IconButton>
-            </Tooltip>
-            {onEdit !== undefined && (
-              <Tooltip title={t('rules.edit')}>
-                <IconButton
-                  size="small"
-                  aria-label={t('rules.editSid', { sid: r.sid })}
-                  onClick={() => onEdit(r)}
-                >
-                  <EditIcon fontSize="small" />
-                </IconButton>
-              </Tooltip>
+                <EditIcon fontSize="small" />
+              </button>
             )}
-          </Box>
+          </span>
         ),
       },
     ];
@@ -162,34 +173,72 @@ export function useRuleColumns(
         header: '',
         width: 48,
         cell: (r) => (
-          <Checkbox
-            size="small"
+          <input
+            type="checkbox"
+            className="rule-select"
             checked={selection.isSelected(r)}
             onChange={(event) => selection.toggle([r], event.target.checked)}
-            slotProps={{ input: { 'aria-label': t('rules.selectSid', { sid: r.sid }) } }}
+            aria-label={t('rules.selectSid', { sid: r.sid })}
           />
         ),
       },
       ...all,
     ];
-  }, [t, selection, onShowText, onEdit]);
+  }, [t, editable, selection]);
 }
 
-/** Rows keep one fixed height (the table is virtualised): long texts end in an ellipsis. */
-function OneLine({ text, max }: { text: string; max: number | string }) {
-  return (
-    <Box
-      component="span"
-      title={text}
-      sx={{
-        display: 'block',
-        maxWidth: max,
-        whiteSpace: 'nowrap',
-        overflow: 'hidden',
-        textOverflow: 'ellipsis',
-      }}
-    >
-      {text}
-    </Box>
-  );
-}
+/** The rules table's cell styles, set once on an element around the table. */
+export const ruleCellStyles: SxProps<Theme> = (theme) => ({
+  // `table td` outweighs the table's own cell padding.
+  '& .MuiTableCell-root, & table td.data-cell': {
+    paddingLeft: theme.spacing(1),
+    paddingRight: theme.spacing(1),
+  },
+  // Rows keep one fixed height (the table is virtualised): long texts end in an ellipsis.
+  '& .rule-line': {
+    display: 'block',
+    whiteSpace: 'nowrap',
+    overflow: 'hidden',
+    textOverflow: 'ellipsis',
+  },
+  '& .rule-msg': { maxWidth: 'min(26vw, 640px)' },
+  '& .rule-classtype': { maxWidth: 150 },
+  '& .rule-chip': {
+    display: 'inline-block',
+    height: 24,
+    lineHeight: '24px',
+    padding: '0 8px',
+    marginInlineEnd: theme.spacing(0.5),
+    borderRadius: '12px',
+    fontSize: theme.typography.pxToRem(13),
+    backgroundColor: theme.palette.action.selected,
+    color: theme.palette.text.primary,
+  },
+  '& .rule-chip-on': {
+    backgroundColor: theme.palette.success.main,
+    color: theme.palette.success.contrastText,
+  },
+  '& .rule-chip-removed': {
+    backgroundColor: theme.palette.warning.main,
+    color: theme.palette.warning.contrastText,
+  },
+  '& .rule-action': {
+    display: 'inline-flex',
+    padding: '5px',
+    border: 0,
+    borderRadius: '50%',
+    background: 'none',
+    color: theme.palette.action.active,
+    cursor: 'pointer',
+    '&:hover': { backgroundColor: theme.palette.action.hover },
+    '&:focus-visible': { outline: `2px solid ${theme.palette.primary.main}` },
+  },
+  '& .rule-select': {
+    width: 18,
+    height: 18,
+    margin: 0,
+    verticalAlign: 'middle',
+    accentColor: theme.palette.primary.main,
+    cursor: 'pointer',
+  },
+});

@@ -86,7 +86,21 @@ export function useRuleColumns(
   const editable = onEdit !== undefined;
   return useMemo<DataColumn<RuleSummary>[]>(() => {
     const all: DataColumn<RuleSummary>[] = [
-      { id: 'sid', header: t('rules.columns.sid'), cell: (r) => r.sid, sortable: true, width: 88 },
+      {
+        id: 'sid',
+        header: t('rules.columns.sid'),
+        // Generator 1 is the rule's own; others (3: Snort's shared objects) go before the sid.
+        cell: (r) => (r.gid === 1 ? r.sid : `${r.gid}:${r.sid}`),
+        sortable: true,
+        width: 88,
+      },
+      {
+        id: 'rev',
+        header: t('rules.columns.rev'),
+        cell: (r) => r.rev ?? '',
+        sortable: true,
+        width: 48,
+      },
       {
         id: 'action',
         header: t('rules.columns.action'),

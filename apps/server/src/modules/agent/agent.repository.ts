@@ -181,34 +181,37 @@ export const agentRepository = {
   /** Bulk-loads alerts with COPY: the ingest path of a whole fleet. */
   async insertAlerts(db: Queryable, orgId: number, deviceId: number, alerts: AlertRecord[]) {
     if (alerts.length === 0) return;
-    let rows = '';
+    // Joined, not appended: encoding a flat string for the database is cheaper than a rope.
+    const rows: string[] = [];
     for (const a of alerts) {
-      rows += copyTextLine([
-        orgId,
-        deviceId,
-        a.time,
-        a.gid,
-        a.sid,
-        a.rev,
-        a.msg,
-        a.category,
-        a.severity,
-        a.action,
-        a.proto,
-        a.appProto,
-        a.srcIp,
-        a.srcPort,
-        a.destIp,
-        a.destPort,
-        a.flowId,
-        a.event,
-      ]);
+      rows.push(
+        copyTextLine([
+          orgId,
+          deviceId,
+          a.time,
+          a.gid,
+          a.sid,
+          a.rev,
+          a.msg,
+          a.category,
+          a.severity,
+          a.action,
+          a.proto,
+          a.appProto,
+          a.srcIp,
+          a.srcPort,
+          a.destIp,
+          a.destPort,
+          a.flowId,
+          a.event,
+        ]),
+      );
     }
     await db.copyFrom(
       `COPY device_alerts (org_id, device_id, time, gid, sid, rev, msg, category, severity, action, proto,
                            app_proto, src_ip, src_port, dest_ip, dest_port, flow_id, event)
        FROM STDIN`,
-      rows,
+      rows.join(''),
     );
   },
 

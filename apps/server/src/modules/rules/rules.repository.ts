@@ -275,8 +275,7 @@ export const rulesRepository = {
       [...ruleIds].map((ruleId) => [groupId, ruleId] as const),
     );
     if (pairs.length === 0) return;
-    let rows = '';
-    for (const [groupId, ruleId] of pairs) rows += copyTextLine([groupId, ruleId]);
+    const rows = pairs.map(([groupId, ruleId]) => copyTextLine([groupId, ruleId])).join('');
     await db.copyFrom('COPY group_rules (group_id, rule_id) FROM STDIN', rows, {
       referencesRead: true,
     });

@@ -75,44 +75,35 @@ export const policiesRoutes: FastifyPluginAsyncZod = async (app) => {
     { ...signedIn, schema: { tags, params: IdParams, response: { 200: PolicyRender, ...errors } } },
     (request) => policies.render(principalOf(request), request.params.id),
   );
-  /** The same rules as a file download. */
-  app.get(
-    '/policies/:id/rules',
-    { ...signedIn, schema: { tags, params: IdParams, response: { 200: z.string(), ...errors } } },
-    async (request, reply) => {
-      const principal = principalOf(request);
-      const [rendered, policy] = await Promise.all([
-        policies.render(principal, request.params.id),
-        policies.get(principal, request.params.id),
-      ]);
-      return reply
-        .type('text/plain; charset=utf-8')
-        .header(
-          'content-disposition',
-          `attachment; filename="${safeFileName(policy.name)}-v${rendered.version}.rules"`,
-        )
-        .send(rendered.rules);
-    },
-  );
-  /** Its thresholds and suppressions as the threshold.config file a sensor loads beside them. */
-  app.get(
-    '/policies/:id/threshold.config',
-    { ...signedIn, schema: { tags, params: IdParams, response: { 200: z.string(), ...errors } } },
-    async (request, reply) => {
-      const principal = principalOf(request);
-      const [rendered, policy] = await Promise.all([
-        policies.render(principal, request.params.id),
-        policies.get(principal, request.params.id),
-      ]);
-      return reply
-        .type('text/plain; charset=utf-8')
-        .header(
-          'content-disposition',
-          `attachment; filename="${safeFileName(policy.name)}-v${rendered.version}.threshold.config"`,
-        )
-        .send(rendered.thresholds);
-    },
-  );
+  /**
+   * The files a sensor loads, as downloads named after the policy and its version: the rules,
+   * and its thresholds and suppressions as threshold.config.
+   */
+  const renderedFiles = [
+    { name: 'rules', part: 'rules' },
+    { name: 'threshold.config', part: 'thresholds' },
+  ] as const;
+  for (const file of renderedFiles) {
+    app.get(
+      `/policies/:id/${file.name}`,
+      {
+        ...signedIn,
+        schema: { tags, params: IdParams, response: { 200: z.string(), ...errors } },
+      },
+      async (request, reply) => {
+        const principal = principalOf(request);
+        const [rendered, policy] = await Promise.all([
+          policies.render(principal, request.params.id),
+          policies.get(principal, request.params.id),
+        ]);
+        const name = `${safeFileName(policy.name)}-v${rendered.version}.${file.name}`;
+        return reply
+          .type('text/plain; charset=utf-8')
+          .header('content-disposition', `attachment; filename="${name}"`)
+          .send(rendered[file.part]);
+      },
+    );
+  }
   app.get(
     '/policies/:id/export',
     { ...signedIn, schema: { tags, params: IdParams, response: { 200: PolicyExport, ...errors } } },

@@ -1,5 +1,5 @@
 -- A rule's metadata, references and flowbits are read from its text when shown (a rule parses in
--- microseconds), not stored beside it: as jsonb they were a third of what an import wrote, and
+-- microseconds), not stored beside it: as jsonb they were a quarter of what an import wrote, and
 -- building them a quarter of the embedded database's COPY time on a 30,000-rule import.
 ALTER TABLE rules DROP COLUMN metadata, DROP COLUMN refs, DROP COLUMN flowbits;
 

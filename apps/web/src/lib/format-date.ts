@@ -10,3 +10,13 @@ export function formatDate(value: string | number | Date, language: string): str
       : { year: 'numeric', month: '2-digit', day: '2-digit' };
   return new Intl.DateTimeFormat(language, options).format(date);
 }
+
+/** The full moment (date, time to the second, time zone), for where the short date is too little. */
+export function formatDateTime(value: string | number | Date, language: string): string {
+  const date = value instanceof Date ? value : new Date(value);
+  if (Number.isNaN(date.getTime())) return '';
+  return new Intl.DateTimeFormat(language, {
+    dateStyle: 'medium',
+    timeStyle: 'long',
+  }).format(date);
+}

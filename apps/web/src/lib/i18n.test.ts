@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDate } from './format-date';
+import { formatDate, formatDateTime } from './format-date';
 import { direction, startLanguage } from './i18n';
 import { mergeMainState } from './main-state';
 
@@ -31,6 +31,13 @@ describe('short date format (spec §9)', () => {
   });
   it('is empty for a bad date', () => {
     expect(formatDate('nope', 'en')).toBe('');
+    expect(formatDateTime('nope', 'en')).toBe('');
+  });
+  it('has a full form with the time to the second, shown on hover', () => {
+    const full = formatDateTime(date, 'en');
+    const time = new Intl.DateTimeFormat('en', { timeStyle: 'medium' }).format(date);
+    expect(full).toContain(time);
+    expect(full).toContain('2025');
   });
 });
 

@@ -20,7 +20,7 @@ import { localPage } from '../../../components/data-table/local-page';
 import type { DataColumn } from '../../../components/data-table/types';
 import { useConfirmedDelete } from '../../../components/page/useConfirmedDelete';
 import { apiErrorMessage, errorText } from '../../../lib/errors';
-import { formatDate } from '../../../lib/format-date';
+import { DateText } from '../../../components/page/DateText';
 import { useDeleteRuleset } from '../api/delete-ruleset';
 import { rulesetQueryOptions } from '../api/get-ruleset';
 import { rulesetsListQueryOptions } from '../api/list-rulesets';
@@ -32,7 +32,7 @@ const searchTexts = (r: FirewallRuleset) => [r.name, r.description];
 
 /** Firewall rulesets: list with search, editor, delete. */
 export function RulesetsTab({ canWrite }: { canWrite: boolean }) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const [state, setState] = useState(() => initialTableState(25, [{ id: 'name', desc: false }]));
   const [editing, setEditing] = useState<number | 'new' | null>(null);
   const list = useQuery(rulesetsListQueryOptions);
@@ -98,7 +98,7 @@ export function RulesetsTab({ canWrite }: { canWrite: boolean }) {
         header: t('firewall.rulesets.updated'),
         sortable: true,
         width: 140,
-        cell: (r) => formatDate(r.updated_at, i18n.language),
+        cell: (r) => <DateText value={r.updated_at} />,
       },
       {
         id: 'actions',
@@ -134,7 +134,7 @@ export function RulesetsTab({ canWrite }: { canWrite: boolean }) {
           ),
       },
     ],
-    [t, i18n.language, canWrite, askToDelete],
+    [t, canWrite, askToDelete],
   );
 
   return (

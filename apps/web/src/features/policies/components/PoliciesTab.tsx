@@ -13,7 +13,7 @@ import { initialTableState } from '../../../components/data-table/list-params';
 import { localPage } from '../../../components/data-table/local-page';
 import type { DataColumn } from '../../../components/data-table/types';
 import { useConfirmedDelete } from '../../../components/page/useConfirmedDelete';
-import { formatDate } from '../../../lib/format-date';
+import { DateText } from '../../../components/page/DateText';
 import { useDeletePolicy } from '../api/delete-policy';
 import { policiesListQueryOptions } from '../api/list-policies';
 import { PolicyActions, type PolicyAction } from './PolicyActions';
@@ -25,7 +25,7 @@ import { tableQueryStatus } from '../../../components/data-table/query-status';
 
 /** Policies: search, new policy, edit, preview, download, export, upload, delete. */
 export function PoliciesTab({ tools, access }: { tools: PolicyTools; access: PolicyAccess }) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const [state, setState] = useState(() => initialTableState(25, [{ id: 'name', desc: false }]));
   const [editing, setEditing] = useState<Policy | 'new' | null>(null);
   const [previewing, setPreviewing] = useState<Policy | null>(null);
@@ -125,7 +125,7 @@ export function PoliciesTab({ tools, access }: { tools: PolicyTools; access: Pol
       {
         id: 'updated_at',
         header: t('groups.updated'),
-        cell: (p) => formatDate(p.updated_at, i18n.language),
+        cell: (p) => <DateText value={p.updated_at} />,
         sortable: true,
         width: 140,
       },
@@ -137,7 +137,7 @@ export function PoliciesTab({ tools, access }: { tools: PolicyTools; access: Pol
         cell: (p) => <PolicyActions policy={p} onAction={onAction} />,
       },
     ];
-  }, [t, i18n.language, askToDelete]);
+  }, [t, askToDelete]);
 
   const page = localPage(list.data?.data ?? [], state, (p) => [
     p.name,

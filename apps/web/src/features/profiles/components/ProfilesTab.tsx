@@ -15,7 +15,7 @@ import { initialTableState } from '../../../components/data-table/list-params';
 import { localPage } from '../../../components/data-table/local-page';
 import type { DataColumn } from '../../../components/data-table/types';
 import { useConfirmedDelete } from '../../../components/page/useConfirmedDelete';
-import { formatDate } from '../../../lib/format-date';
+import { DateText } from '../../../components/page/DateText';
 import { useDeleteProfile } from '../api/delete-profile';
 import { profilesListQueryOptions } from '../api/list-profiles';
 import { ProfileDialog } from './ProfileDialog';
@@ -30,7 +30,7 @@ const searchTexts = (p: DeviceProfile) => [
 
 /** Device variable profiles (spec §2 Firewall): list, key/value editor, delete. */
 export function ProfilesTab({ canWrite }: { canWrite: boolean }) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const [state, setState] = useState(() => initialTableState(25, [{ id: 'name', desc: false }]));
   const [editing, setEditing] = useState<DeviceProfile | null | undefined>(undefined);
   const list = useQuery(profilesListQueryOptions);
@@ -72,7 +72,7 @@ export function ProfilesTab({ canWrite }: { canWrite: boolean }) {
       {
         id: 'updated_at',
         header: t('profiles.columns.updated'),
-        cell: (p) => formatDate(p.updated_at, i18n.language),
+        cell: (p) => <DateText value={p.updated_at} />,
         sortable: true,
         width: 140,
       },
@@ -110,7 +110,7 @@ export function ProfilesTab({ canWrite }: { canWrite: boolean }) {
           ),
       },
     ],
-    [t, i18n.language, canWrite, askToDelete],
+    [t, canWrite, askToDelete],
   );
 
   return (

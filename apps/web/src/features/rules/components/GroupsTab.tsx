@@ -15,7 +15,7 @@ import { initialTableState } from '../../../components/data-table/list-params';
 import { localPage } from '../../../components/data-table/local-page';
 import type { DataColumn } from '../../../components/data-table/types';
 import { useConfirmedDelete } from '../../../components/page/useConfirmedDelete';
-import { formatDate } from '../../../lib/format-date';
+import { DateText } from '../../../components/page/DateText';
 import { useDeleteGroup } from '../api/delete-group';
 import { groupsListQueryOptions } from '../api/list-groups';
 import { GroupDialog } from './GroupDialog';
@@ -24,7 +24,7 @@ import { tableQueryStatus } from '../../../components/data-table/query-status';
 
 /** Rule groups: list, search, create, rename, their rules, delete. */
 export function GroupsTab({ canWrite }: { canWrite: boolean }) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const [state, setState] = useState(() => initialTableState(25, [{ id: 'name', desc: false }]));
   const [editing, setEditing] = useState<RuleGroup | 'new' | null>(null);
   const [viewing, setViewing] = useState<RuleGroup | null>(null);
@@ -69,7 +69,7 @@ export function GroupsTab({ canWrite }: { canWrite: boolean }) {
       {
         id: 'updated_at',
         header: t('groups.updated'),
-        cell: (g) => formatDate(g.updated_at, i18n.language),
+        cell: (g) => <DateText value={g.updated_at} />,
         sortable: true,
         width: 140,
       },
@@ -115,7 +115,7 @@ export function GroupsTab({ canWrite }: { canWrite: boolean }) {
         ),
       },
     ],
-    [t, i18n.language, canWrite, askToDelete],
+    [t, canWrite, askToDelete],
   );
 
   const page = localPage(list.data?.data ?? [], state, (g) => [g.name, g.description, g.kind]);

@@ -16,7 +16,7 @@ import { notifyApiError } from '../../../components/notifications/notify';
 import { withProgress } from '../../../components/notifications/queue';
 import { ConfirmDialog } from '../../../components/page/ConfirmDialog';
 import { PageShell } from '../../../components/page/PageShell';
-import { formatDate } from '../../../lib/format-date';
+import { DateText } from '../../../components/page/DateText';
 import { roleLabelKey } from '../../../lib/role-label';
 import { useDeleteUser } from '../api/delete-user';
 import { usersListQueryOptions } from '../api/list-users';
@@ -24,7 +24,7 @@ import { tableQueryStatus } from '../../../components/data-table/query-status';
 
 /** /admin/users/all: the organization's users, server-side paged, sorted and searched. */
 export function UsersListPage() {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const [state, setState] = useState(() => initialTableState(25, [{ id: 'id', desc: false }]));
   const [doomed, setDoomed] = useState<User | null>(null);
   const list = useQuery(usersListQueryOptions(state));
@@ -70,7 +70,7 @@ export function UsersListPage() {
       {
         id: 'created_at',
         header: t('users.columns.created'),
-        cell: (u) => formatDate(u.created_at, i18n.language),
+        cell: (u) => <DateText value={u.created_at} />,
         sortable: true,
       },
       {
@@ -98,7 +98,7 @@ export function UsersListPage() {
         ),
       },
     ],
-    [t, i18n.language],
+    [t],
   );
 
   const confirmDelete = async (user: User) => {

@@ -110,6 +110,8 @@ export const RuleGroup = z.object({
   /** 'file': kept in step with the imported rules file of that name; 'custom': edited by hand. */
   kind: z.enum(['file', 'custom']),
   rule_count: z.number().int(),
+  /** Of those, the rules enabled in their file (not commented out) and not removed from it. */
+  enabled_count: z.number().int(),
   updated_at: z.string(),
 });
 export type RuleGroup = z.infer<typeof RuleGroup>;

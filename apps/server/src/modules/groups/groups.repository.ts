@@ -7,12 +7,19 @@ export interface GroupRow {
   description: string;
   kind: 'file' | 'custom';
   rule_count: number;
+  enabled_count: number;
   updated_at: Date;
 }
 
 const SELECT_GROUP = `SELECT g.id, g.name, g.description, g.kind, g.updated_at,
-    (SELECT count(*)::int FROM group_rules gr WHERE gr.group_id = g.id) AS rule_count
-  FROM rule_groups g`;
+    counts.rule_count, counts.enabled_count
+  FROM rule_groups g
+  CROSS JOIN LATERAL (
+    SELECT count(*)::int AS rule_count,
+      (count(*) FILTER (WHERE r.enabled AND NOT r.removed))::int AS enabled_count
+    FROM group_rules gr JOIN rules r ON r.id = gr.rule_id
+    WHERE gr.group_id = g.id
+  ) counts`;
 
 export const GROUP_LIST_SPEC: ListSpec = {
   sortable: {
@@ -20,6 +27,7 @@ export const GROUP_LIST_SPEC: ListSpec = {
     name: 'lower(g.name)',
     kind: 'g.kind',
     rule_count: 'rule_count',
+    enabled_count: 'enabled_count',
     updated_at: 'g.updated_at',
   },
   filterable: { kind: { sql: 'g.kind', type: 'text' }, name: { sql: 'g.name', type: 'text' } },

@@ -20,6 +20,7 @@ const present = (row: GroupRow): RuleGroup => ({
   description: row.description,
   kind: row.kind,
   rule_count: row.rule_count,
+  enabled_count: row.enabled_count,
   updated_at: row.updated_at.toISOString(),
 });
 

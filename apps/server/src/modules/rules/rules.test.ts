@@ -109,6 +109,14 @@ describe('rule import', () => {
       await rules('?limit=0&filter=enabled:false,source:community.rules')
     ).json<RulePage>();
     expect(disabled.recordsTotal).toBe(reference.filter((r) => !r.enabled).length);
+    const group = (
+      await api(server.app, { url: '/groups/?limit=999999&filter=name:community', headers: admin })
+    ).json<{ data: { name: string; rule_count: number; enabled_count: number }[] }>().data[0];
+    expect(group).toMatchObject({
+      name: 'community',
+      rule_count: uniqueKeys(reference),
+      enabled_count: uniqueKeys(reference.filter((r) => r.enabled)),
+    });
 
     const again = (await upload(admin, [tarball])).json<Report>();
     expect(again).toMatchObject({
@@ -148,6 +156,14 @@ describe('rule import', () => {
       [9000001, 'SSH brute force, tuned', false],
       [9000002, 'Telnet attempt', false],
       [9000003, 'DNS oddity', true],
+    ]);
+    // The group still holds the removed rule, but does not count it as enabled.
+    const groups = await api(server.app, {
+      url: '/groups/?limit=999999&filter=name:local',
+      headers: admin,
+    });
+    expect(groups.json<{ data: unknown[] }>().data).toEqual([
+      expect.objectContaining({ name: 'local', rule_count: 3, enabled_count: 2 }),
     ]);
 
     // Back in the file: no longer removed.

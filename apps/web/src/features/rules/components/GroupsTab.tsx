@@ -67,6 +67,14 @@ export function GroupsTab({ canWrite }: { canWrite: boolean }) {
         width: 100,
       },
       {
+        id: 'enabled_count',
+        header: t('groups.enabledCount'),
+        cell: (g) => g.enabled_count,
+        sortable: true,
+        align: 'right',
+        width: 110,
+      },
+      {
         id: 'updated_at',
         header: t('groups.updated'),
         cell: (g) => <DateText value={g.updated_at} />,

@@ -8,6 +8,7 @@ const group = (id: number, name: string, rule_count = 0): RuleGroup => ({
   description: '',
   kind: 'custom',
   rule_count,
+  enabled_count: rule_count,
   updated_at: '2026-01-01T00:00:00.000Z',
 });
 

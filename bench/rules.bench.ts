@@ -11,11 +11,10 @@
 // unpinned, a process stays on whichever it started on, and a run measured 9× or 13× by luck.
 
 import { spawnSync } from 'node:child_process';
-import { availableParallelism } from 'node:os';
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import { performance } from 'node:perf_hooks';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseRulesFile, type Rule } from '@palisade/rules';
 import {
@@ -29,9 +28,12 @@ const MIN_RUNS = 7;
 const MIN_SECONDS = Number(process.env.BENCH_SECONDS ?? 1.5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 
+/** The middle value; of an even count, the mean of the two middle ones. */
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? 0;
+  const middle = sorted.length >> 1;
+  if (sorted.length % 2 === 1) return sorted[middle] ?? 0;
+  return ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
 }
 
 // Each figure starts from a collected heap: the garbage of one measurement (8 MB of corpus
@@ -66,6 +68,17 @@ function pinTo(cpu: number): boolean {
     stdio: 'ignore',
   });
   return !run.error && run.status === 0;
+}
+
+/** The CPUs this process may run on (`Cpus_allowed_list`: `0-1`, `0,2-3`); [] off Linux. */
+function allowedCpus(): number[] {
+  if (!existsSync('/proc/self/status')) return [];
+  const line = /^Cpus_allowed_list:\s*(\S+)/m.exec(readFileSync('/proc/self/status', 'utf8'));
+  return (line?.[1] ?? '').split(',').flatMap((range) => {
+    const [low = NaN, high = low] = range.split('-').map(Number);
+    if (!Number.isInteger(low) || !Number.isInteger(high)) return [];
+    return Array.from({ length: high - low + 1 }, (_, i) => low + i);
+  });
 }
 
 function recordedReferenceRate(): { rules: number; seconds: number } {
@@ -198,13 +211,14 @@ interface Round {
   reference: { rate: number; best: number } | string;
 }
 const texts = files.map((file) => file.text);
-const cpuCount = availableParallelism();
-const cpus: (number | null)[] = pinTo(0) ? Array.from({ length: cpuCount }, (_, i) => i) : [null];
+const allowed = allowedCpus();
+const cpus: (number | null)[] = allowed.length > 0 && pinTo(allowed[0] ?? 0) ? allowed : [null];
 if (cpus[0] === null) console.log('taskset is missing: the rounds are not pinned to a CPU');
 const rounds: Round[] = [];
 for (let round = 0; round < ROUNDS; round++) {
   for (const cpu of cpus) {
-    if (cpu !== null) pinTo(cpu);
+    if (cpu !== null && !pinTo(cpu))
+      throw new Error(`taskset could not pin this process to CPU ${cpu}`);
     const parse = measure(parsePass);
     const live = suricataUpdateRun(texts);
     const reference =

@@ -187,6 +187,10 @@ function parsePass(): number {
   }
   return rules;
 }
+// Pinned from here: the reference passes below run on the first CPU, the rounds on each.
+const allowed = allowedCpus();
+const cpus: (number | null)[] = allowed.length > 0 && pinTo(allowed[0] ?? 0) ? allowed : [null];
+if (cpus[0] === null) console.log('not pinned to a CPU (no taskset, or no Linux CPU list)');
 const naive = measure(() => {
   let size = 0;
   for (const file of files) {
@@ -211,9 +215,6 @@ interface Round {
   reference: { rate: number; best: number } | string;
 }
 const texts = files.map((file) => file.text);
-const allowed = allowedCpus();
-const cpus: (number | null)[] = allowed.length > 0 && pinTo(allowed[0] ?? 0) ? allowed : [null];
-if (cpus[0] === null) console.log('taskset is missing: the rounds are not pinned to a CPU');
 const rounds: Round[] = [];
 for (let round = 0; round < ROUNDS; round++) {
   for (const cpu of cpus) {

@@ -207,7 +207,6 @@ console.log(`read + gunzip corpus:                     ${(readSeconds * 1000).to
 console.log(`naive split('\\n') + JSON.stringify/line:  ${ms(naive.seconds)} per pass`);
 
 interface Round {
-  cpu: number | null;
   rules: number;
   seconds: number;
   best: number;
@@ -226,7 +225,7 @@ for (let round = 0; round < ROUNDS; round++) {
       typeof live === 'string'
         ? live
         : { rate: live.rules / live.seconds, best: live.rules / live.best };
-    rounds.push({ cpu, rules: parse.result, seconds: parse.seconds, best: parse.best, reference });
+    rounds.push({ rules: parse.result, seconds: parse.seconds, best: parse.best, reference });
     const ours = parse.result / parse.seconds;
     const versus =
       typeof reference === 'string'

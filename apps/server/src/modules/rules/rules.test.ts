@@ -61,6 +61,12 @@ describe('rule import', () => {
   };
   const rules = (query: string) => api(server.app, { url: `/rules/${query}`, headers: admin });
   const count = async () => (await rules('?limit=0')).json<RulePage>().recordsTotal;
+  /** The groups whose name contains `name`, as the list answers them. */
+  const groupsNamed = async (name: string) =>
+    (
+      await api(server.app, { url: `/groups/?limit=999999&filter=name:${name}`, headers: admin })
+    ).json<{ data: { name: string; kind: string; rule_count: number; enabled_count: number }[] }>()
+      .data;
 
   beforeAll(async () => {
     server = await startTestServer();
@@ -79,13 +85,7 @@ describe('rule import', () => {
     expect(report.files).toHaveLength(files.length);
     expect(await count()).toBe(uniqueKeys(reference));
 
-    const groups = await api(server.app, {
-      url: '/groups/?limit=999999&sortBy=name',
-      headers: admin,
-    });
-    const http = groups
-      .json<{ data: { name: string; rule_count: number; kind: string }[] }>()
-      .data.find((g) => g.name === 'http-events');
+    const http = (await groupsNamed('http-events')).find((g) => g.name === 'http-events');
     expect(http).toMatchObject({
       kind: 'file',
       rule_count: uniqueKeys(reference.filter((r) => r.file.endsWith('/http-events.rules'))),
@@ -109,9 +109,7 @@ describe('rule import', () => {
       await rules('?limit=0&filter=enabled:false,source:community.rules')
     ).json<RulePage>();
     expect(disabled.recordsTotal).toBe(reference.filter((r) => !r.enabled).length);
-    const group = (
-      await api(server.app, { url: '/groups/?limit=999999&filter=name:community', headers: admin })
-    ).json<{ data: { name: string; rule_count: number; enabled_count: number }[] }>().data[0];
+    const group = (await groupsNamed('community'))[0];
     expect(group).toMatchObject({
       name: 'community',
       rule_count: uniqueKeys(reference),
@@ -158,11 +156,7 @@ describe('rule import', () => {
       [9000003, 'DNS oddity', true],
     ]);
     // The group still holds the removed rule, but does not count it as enabled.
-    const groups = await api(server.app, {
-      url: '/groups/?limit=999999&filter=name:local',
-      headers: admin,
-    });
-    expect(groups.json<{ data: unknown[] }>().data).toEqual([
+    expect(await groupsNamed('local')).toEqual([
       expect.objectContaining({ name: 'local', rule_count: 3, enabled_count: 2 }),
     ]);
 

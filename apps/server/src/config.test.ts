@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from './config.js';
 
@@ -6,12 +7,35 @@ describe('configuration', () => {
     const config = loadConfig({});
     expect(config).toMatchObject({
       port: 8080,
-      dataDir: './data',
+      dataDir: path.resolve('data'),
       databaseUrl: undefined,
       authDisabled: false,
       publicUrl: 'http://localhost:8080',
       logLevel: 'info',
     });
+  });
+
+  it('resolves DATA_DIR against the working folder once, at start', () => {
+    expect(loadConfig({}, '/srv/palisade').dataDir).toBe('/srv/palisade/data');
+    expect(loadConfig({ DATA_DIR: '../state' }, '/srv/palisade').dataDir).toBe('/srv/state');
+    expect(loadConfig({ DATA_DIR: '/var/lib/palisade' }, '/srv').dataDir).toBe('/var/lib/palisade');
+  });
+
+  it('reads TRUST_PROXY as off, a hop count, or proxy addresses, never "trust everything"', () => {
+    const trust = (TRUST_PROXY: string) => loadConfig({ TRUST_PROXY }).trustProxy;
+    expect(loadConfig({}).trustProxy).toBe(false);
+    expect(trust('false')).toBe(false);
+    expect(trust('true')).toBe(1);
+    expect(trust('2')).toBe(2);
+    expect(trust('10.0.0.0/8, 192.0.2.1,fd00::/8, loopback')).toEqual([
+      '10.0.0.0/8',
+      '192.0.2.1',
+      'fd00::/8',
+      'loopback',
+    ]);
+    for (const bad of ['10.0.0.0/33', 'proxy.example', '-1', '10.0.0.1/8/8']) {
+      expect(() => trust(bad), bad).toThrow(/TRUST_PROXY=.*must be false, true/);
+    }
   });
 
   it('reports every bad variable at once, naming it and its value', () => {

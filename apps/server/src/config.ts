@@ -1,3 +1,5 @@
+import { isIP } from 'node:net';
+import path from 'node:path';
 import { NewPassword } from '@palisade/contract';
 import { z } from 'zod';
 
@@ -6,6 +8,44 @@ const booleanFlag = z
     message: 'must be true or false',
   })
   .transform((value) => value === 'true' || value === '1' || value === 'yes');
+
+/** Names proxy-addr knows for whole address ranges. */
+const PROXY_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+function isProxyAddress(entry: string): boolean {
+  if (PROXY_RANGE_NAMES.has(entry)) return true;
+  const [address = '', bits, ...rest] = entry.split('/');
+  const version = isIP(address);
+  if (version === 0 || rest.length > 0) return false;
+  if (bits === undefined) return true;
+  const width = version === 4 ? 32 : 128;
+  return /^\d{1,3}$/.test(bits) && Number(bits) <= width;
+}
+
+const TRUST_PROXY_MESSAGE =
+  'must be false, true (one proxy), a number of proxies, or a comma-separated list of proxy addresses and networks';
+
+/**
+ * Which hops of X-Forwarded-For to believe. Never "all": the client writes the left end of the
+ * header itself, so the address is taken from the right, past the proxies named here.
+ */
+const trustProxy = z
+  .string()
+  .default('false')
+  .transform((raw, context): false | number | string[] => {
+    const value = raw.trim().toLowerCase();
+    if (['', 'false', '0', 'no'].includes(value)) return false;
+    if (['true', 'yes'].includes(value)) return 1;
+    if (/^\d+$/.test(value)) {
+      const hops = Number(value);
+      if (hops <= 32) return hops;
+    } else {
+      const entries = value.split(',').map((entry) => entry.trim());
+      if (entries.every(isProxyAddress)) return entries;
+    }
+    context.addIssue({ code: 'custom', message: TRUST_PROXY_MESSAGE });
+    return z.NEVER;
+  });
 
 const optionalText = z
   .string()
@@ -35,7 +75,7 @@ const EnvSchema = z.object({
     .max(60 * 24 * 365)
     .default(60 * 24 * 8),
   AUTH_DISABLED: booleanFlag.default(false),
-  TRUST_PROXY: booleanFlag.default(false),
+  TRUST_PROXY: trustProxy,
   DEMO_FLEET: z.coerce
     .number({ message: 'must be a number of devices' })
     .int('must be a whole number')
@@ -68,6 +108,7 @@ const EnvSchema = z.object({
 export interface Config {
   port: number;
   host: string;
+  /** Absolute: DATA_DIR resolved against the working directory once, at start. */
   dataDir: string;
   /** Undefined: embedded PGlite in `${dataDir}/pglite`. */
   databaseUrl: string | undefined;
@@ -75,8 +116,11 @@ export interface Config {
   secretKey: string | undefined;
   accessTokenExpireMinutes: number;
   authDisabled: boolean;
-  /** Behind a reverse proxy: take the client address from X-Forwarded-For. */
-  trustProxy: boolean;
+  /**
+   * Behind reverse proxies: false (the socket's address), a number of proxy hops, or the
+   * proxies' addresses and networks; the client is the first untrusted address from the right.
+   */
+  trustProxy: false | number | string[];
   /** Simulated demo sensors started with the server (0: none). */
   demoFleet: number;
   /** Alerts older than this many days are deleted. */
@@ -97,8 +141,11 @@ export class ConfigError extends Error {
   }
 }
 
-/** The only reader of process.env: parses it once and reports every bad variable together. */
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+/**
+ * The only reader of process.env: parses it once and reports every bad variable together.
+ * Path settings are resolved against `cwd` here, so nothing later depends on the working folder.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): Config {
   const parsed = EnvSchema.safeParse(env);
   if (!parsed.success) {
     throw new ConfigError(
@@ -112,7 +159,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     port: e.PORT,
     host: e.HOST,
-    dataDir: e.DATA_DIR,
+    dataDir: path.resolve(cwd, e.DATA_DIR),
     databaseUrl: e.DATABASE_URL,
     secretKey: e.SECRET_KEY,
     accessTokenExpireMinutes: e.ACCESS_TOKEN_EXPIRE_MINUTES,

@@ -51,13 +51,22 @@ export interface BuildOptions {
   logger?: boolean | Record<string, unknown>;
 }
 
+/**
+ * Fastify's own hop count trusts no hop at all (it cannot vouch for the peer), so a count is
+ * given as a function: the socket's peer and the hops after it, up to `hops` in all, are proxies.
+ */
+function proxyTrust(trust: Config['trustProxy']) {
+  if (typeof trust !== 'number') return trust;
+  return (_address: string, hop: number) => hop < trust;
+}
+
 /** Builds the whole server on an open database (migrated here). Tests call it with app.inject. */
 export async function buildApp(options: BuildOptions): Promise<FastifyInstance> {
   const { config, db } = options;
   const app = Fastify({
     logger: options.logger ?? false,
     bodyLimit: BODY_LIMIT_BYTES,
-    trustProxy: config.trustProxy,
+    trustProxy: proxyTrust(config.trustProxy),
     requestIdHeader: 'x-request-id',
     genReqId: () => randomUUID(),
     routerOptions: { ignoreTrailingSlash: true },

@@ -1,28 +1,37 @@
 import type { Queryable } from './client.js';
 
+/** Failures counted for a key in its current window, and when that window ends. */
+export interface AttemptCount {
+  failures: number;
+  /** Seconds until the window ends and the count starts again (at least 1). */
+  retryAfterSeconds: number;
+}
+
+const WINDOW_LEFT = `greatest(1, ceil(extract(epoch FROM window_started + make_interval(secs => $2) - now())))::int AS retry_after`;
+
 /** Sign-in attempts and password-reset tokens: shared by console and agent sign-in. */
 export const authAttempts = {
   /** Failures counted for key within the current window (0 when none or the window passed). */
-  async failures(db: Queryable, key: string, windowSeconds: number): Promise<number> {
-    const [row] = await db.query<{ failures: number }>(
-      `SELECT failures FROM auth_attempts
+  async failures(db: Queryable, key: string, windowSeconds: number): Promise<AttemptCount> {
+    const [row] = await db.query<{ failures: number; retry_after: number }>(
+      `SELECT failures, ${WINDOW_LEFT} FROM auth_attempts
         WHERE key = $1 AND window_started > now() - make_interval(secs => $2)`,
       [key, windowSeconds],
     );
-    return row?.failures ?? 0;
+    return { failures: row?.failures ?? 0, retryAfterSeconds: row?.retry_after ?? windowSeconds };
   },
 
   /** Counts one more failure for key; a window that has passed starts again at 1. */
-  async recordFailure(db: Queryable, key: string, windowSeconds: number): Promise<number> {
-    const [row] = await db.query<{ failures: number }>(
+  async recordFailure(db: Queryable, key: string, windowSeconds: number): Promise<AttemptCount> {
+    const [row] = await db.query<{ failures: number; retry_after: number }>(
       `INSERT INTO auth_attempts AS a (key, failures, window_started) VALUES ($1, 1, now())
        ON CONFLICT (key) DO UPDATE SET
          failures = CASE WHEN a.window_started > now() - make_interval(secs => $2) THEN a.failures + 1 ELSE 1 END,
          window_started = CASE WHEN a.window_started > now() - make_interval(secs => $2) THEN a.window_started ELSE now() END
-       RETURNING failures`,
+       RETURNING failures, ${WINDOW_LEFT}`,
       [key, windowSeconds],
     );
-    return row?.failures ?? 1;
+    return { failures: row?.failures ?? 1, retryAfterSeconds: row?.retry_after ?? windowSeconds };
   },
 
   async clear(db: Queryable, key: string): Promise<void> {

@@ -21,6 +21,9 @@ export const STATUS_OF: Record<ErrorCode, number> = {
 
 /** The one error type services throw; the error handler turns it into {msg, code, details}. */
 export class AppError extends Error {
+  /** Sent as Retry-After (seconds) with a 429. */
+  retryAfterSeconds?: number;
+
   constructor(
     readonly code: ErrorCode,
     message: string,
@@ -39,3 +42,13 @@ export const notFound = (what: string) => new AppError('not_found', `${what} not
 export const forbidden = (message = 'Not enough privileges') => new AppError('forbidden', message);
 export const invalid = (field: string, msg: string) =>
   new AppError('validation_failed', `${field}: ${msg}`, [{ field, msg }]);
+
+/** A 429 that says, in Retry-After, when the limit's window ends. */
+export function rateLimited(
+  retryAfterSeconds: number,
+  message = 'Too many attempts, try again later',
+) {
+  const error = new AppError('rate_limited', message);
+  error.retryAfterSeconds = Math.max(1, Math.ceil(retryAfterSeconds));
+  return error;
+}

@@ -4,7 +4,7 @@ import { LRUCache } from 'lru-cache';
 import type { AgentBundle, AgentHeartbeat, AgentHeartbeatReply } from '@palisade/contract';
 import type { AppContext } from '../../plugins/context.js';
 import { authAttempts } from '../../db/auth-attempts.js';
-import { AppError } from '../../lib/app-error.js';
+import { AppError, rateLimited } from '../../lib/app-error.js';
 import { verifyDecoy, verifySecret } from '../../lib/passwords.js';
 import { notifyConsole } from '../../plugins/console-events.js';
 import type { DevicePrincipal } from '../../plugins/device-auth.js';
@@ -97,11 +97,9 @@ export function createAgentService(ctx: AppContext, log: FastifyBaseLogger) {
   return {
     async login(deviceId: number, password: string, address: string) {
       const key = `agent:${deviceId}|${address}`;
-      if (
-        (await authAttempts.failures(db, key, LOGIN_LIMIT.windowSeconds)) >=
-        LOGIN_LIMIT.perDeviceAndAddress
-      ) {
-        throw new AppError('rate_limited', 'Too many attempts, try again later');
+      const attempts = await authAttempts.failures(db, key, LOGIN_LIMIT.windowSeconds);
+      if (attempts.failures >= LOGIN_LIMIT.perDeviceAndAddress) {
+        throw rateLimited(attempts.retryAfterSeconds);
       }
       const device = await repo.credentials(db, deviceId);
       const valid = device

@@ -2,10 +2,10 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { AccessToken, User, UserRegister } from '@palisade/contract';
 import type { z } from 'zod';
 import type { AppContext } from '../../plugins/context.js';
-import { AppError } from '../../lib/app-error.js';
+import { AppError, rateLimited } from '../../lib/app-error.js';
 import { verifyDecoy, verifySecret } from '../../lib/passwords.js';
 import type { UsersService } from '../users/users.service.js';
-import { authAttempts as repo } from '../../db/auth-attempts.js';
+import { authAttempts as repo, type AttemptCount } from '../../db/auth-attempts.js';
 
 /** Limits on guessing: per e-mail from one address, and per address over all e-mails. */
 export const LOGIN_LIMITS = {
@@ -17,7 +17,11 @@ export const RECOVERY_LIMITS = { windowSeconds: 15 * 60, perUser: 3, perAddress:
 export const REGISTRATION_LIMITS = { windowSeconds: 60 * 60, perAddress: 10 } as const;
 export const RESET_TOKEN_TTL_SECONDS = 60 * 60;
 
-const TOO_MANY = 'Too many attempts, try again later';
+/** A 429 when any limit is exceeded, retryable when the last exceeded window ends. */
+function throwIfLimited(exceeded: (AttemptCount | undefined)[]): void {
+  const waits = exceeded.flatMap((count) => (count ? [count.retryAfterSeconds] : []));
+  if (waits.length > 0) throw rateLimited(Math.max(...waits));
+}
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
 export function createAuthService(ctx: AppContext, users: UsersService) {
@@ -28,16 +32,15 @@ export function createAuthService(ctx: AppContext, users: UsersService) {
       const userKey = `login:user:${email.toLowerCase()}|${address}`;
       const addressKey = `login:ip:${address}`;
       const window = LOGIN_LIMITS.windowSeconds;
-      const [userFailures, addressFailures] = await Promise.all([
+      const [perUser, perAddress] = await Promise.all([
         repo.failures(db, userKey, window),
         repo.failures(db, addressKey, window),
       ]);
-      if (
-        userFailures >= LOGIN_LIMITS.perUserAndAddress ||
-        addressFailures >= LOGIN_LIMITS.perAddress
-      ) {
-        throw new AppError('rate_limited', TOO_MANY);
-      }
+      const exceeded = [
+        perUser.failures >= LOGIN_LIMITS.perUserAndAddress ? perUser : undefined,
+        perAddress.failures >= LOGIN_LIMITS.perAddress ? perAddress : undefined,
+      ];
+      throwIfLimited(exceeded);
 
       const user = await users.findForSignIn(email);
       const valid = user
@@ -63,7 +66,7 @@ export function createAuthService(ctx: AppContext, users: UsersService) {
         `register:ip:${address}`,
         REGISTRATION_LIMITS.windowSeconds,
       );
-      if (attempts > REGISTRATION_LIMITS.perAddress) throw new AppError('rate_limited', TOO_MANY);
+      throwIfLimited([attempts.failures > REGISTRATION_LIMITS.perAddress ? attempts : undefined]);
       return users.register(body);
     },
 
@@ -72,9 +75,10 @@ export function createAuthService(ctx: AppContext, users: UsersService) {
       const window = RECOVERY_LIMITS.windowSeconds;
       const perUser = await repo.recordFailure(db, `recover:user:${email.toLowerCase()}`, window);
       const perAddress = await repo.recordFailure(db, `recover:ip:${address}`, window);
-      if (perUser > RECOVERY_LIMITS.perUser || perAddress > RECOVERY_LIMITS.perAddress) {
-        throw new AppError('rate_limited', TOO_MANY);
-      }
+      throwIfLimited([
+        perUser.failures > RECOVERY_LIMITS.perUser ? perUser : undefined,
+        perAddress.failures > RECOVERY_LIMITS.perAddress ? perAddress : undefined,
+      ]);
       const user = await users.findForSignIn(email);
       if (!user) throw new AppError('not_found', 'User not found');
       if (!user.is_active) throw new AppError('forbidden', 'Inactive user');

@@ -106,8 +106,88 @@ describe('sign-in', () => {
     const limited = await login(server.app, email, 'Guessed#2026', attacker);
     expect(limited.statusCode).toBe(429);
     expect(limited.json<{ code: string }>().code).toBe('rate_limited');
+    const retryAfter = Number(limited.headers['retry-after']);
+    expect(retryAfter, 'Retry-After: the seconds left in the window').toBeGreaterThan(0);
+    expect(retryAfter).toBeLessThanOrEqual(LOGIN_LIMITS.windowSeconds);
     // The right password from the owner's own address still works.
     expect((await login(server.app, email, 'Guessed#2026', '198.51.100.20')).statusCode).toBe(200);
+  });
+});
+
+describe('sign-in limits behind reverse proxies (TRUST_PROXY)', () => {
+  const guess = (app: TestServer['app'], forwardedFor: string, remoteAddress: string) =>
+    app.inject({
+      method: 'POST',
+      url: '/api/v1/login/access-token',
+      remoteAddress,
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        'x-forwarded-for': forwardedFor,
+      },
+      payload: new URLSearchParams({ username: ADMIN_EMAIL, password: 'Wrong#2026' }).toString(),
+    });
+
+  /** Wrong passwords, each with a new forged first hop, until the limit answers (or 40 tries). */
+  async function guessesUntilLimited(
+    app: TestServer['app'],
+    realClient: string,
+    proxyChain: string[],
+    socketPeer: string,
+  ): Promise<number> {
+    for (let attempt = 1; attempt <= 40; attempt += 1) {
+      const forged = `198.18.${attempt}.${attempt}`;
+      const header = [forged, realClient, ...proxyChain].join(', ');
+      const response = await guess(app, header, socketPeer);
+      if (response.statusCode === 429) {
+        expect(Number(response.headers['retry-after'])).toBeGreaterThan(0);
+        return attempt;
+      }
+      expect(response.statusCode).toBe(400);
+    }
+    return Infinity;
+  }
+
+  it('with a hop count, a forged first hop does not escape the limit', async () => {
+    const server = await startTestServer({ TRUST_PROXY: '1' });
+    try {
+      const tried = await guessesUntilLimited(server.app, '203.0.113.9', [], '10.0.0.2');
+      expect(tried).toBe(LOGIN_LIMITS.perUserAndAddress + 1);
+      // Another client behind the same proxy is not locked out by the first one.
+      expect((await login(server.app, ADMIN_EMAIL, ADMIN_PASSWORD, '10.0.0.2')).statusCode).toBe(
+        200,
+      );
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('with proxy networks, the client is the first address from the right they do not cover', async () => {
+    const server = await startTestServer({ TRUST_PROXY: '10.0.0.0/8, 192.0.2.1' });
+    try {
+      const tried = await guessesUntilLimited(
+        server.app,
+        '203.0.113.10',
+        ['192.0.2.1', '10.1.2.3'],
+        '10.0.0.2',
+      );
+      expect(tried).toBe(LOGIN_LIMITS.perUserAndAddress + 1);
+      // A peer that is not a named proxy is the client itself, whatever it forwards.
+      const direct = await guess(server.app, '203.0.113.10', '198.51.100.7');
+      expect(direct.statusCode).toBe(400);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('with true, one proxy is trusted: the same as 1', async () => {
+    const server = await startTestServer({ TRUST_PROXY: 'true' });
+    try {
+      expect(await guessesUntilLimited(server.app, '203.0.113.11', [], '10.0.0.2')).toBe(
+        LOGIN_LIMITS.perUserAndAddress + 1,
+      );
+    } finally {
+      await server.close();
+    }
   });
 });
 

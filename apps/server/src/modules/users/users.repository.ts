@@ -135,6 +135,14 @@ export const usersRepository = {
     await db.query('DELETE FROM users WHERE id = $1', [id]);
   },
 
+  /**
+   * Holds the organization's row until the transaction ends, so that changes to its
+   * Administrators happen one after another and each sees the one before.
+   */
+  async lockOrganization(db: Queryable, orgId: number): Promise<void> {
+    await db.query('SELECT 1 FROM organizations WHERE id = $1 FOR UPDATE', [orgId]);
+  },
+
   async countActiveAdministrators(db: Queryable, orgId: number): Promise<number> {
     const [row] = await db.query<{ n: number }>(
       `SELECT count(*)::int AS n FROM users WHERE org_id = $1 AND role = 'Administrator' AND is_active`,

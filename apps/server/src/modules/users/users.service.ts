@@ -10,7 +10,7 @@ import type { z } from 'zod';
 import type { Database, Queryable } from '../../db/client.js';
 import { orConflict } from '../../db/errors.js';
 import { buildListSql } from '../../db/list-query.js';
-import { AppError, notFound } from '../../lib/app-error.js';
+import { AppError, forbidden, notFound } from '../../lib/app-error.js';
 import { hashSecret, verifySecret } from '../../lib/passwords.js';
 import { assertRole, type Principal } from '../../plugins/auth.js';
 import { presentUser } from './users.presenter.js';
@@ -36,6 +36,22 @@ export function createUsersService(db: Database) {
     const row = await repo.findById(tx, id);
     if (!row) throw notFound('User');
     return presentUser(row);
+  }
+
+  /**
+   * Starts a change to the organization's users as one serialized step: with the organization
+   * locked, the caller must still be an active Administrator (another may have demoted them a
+   * moment ago), and the target is read as the previous change left it.
+   */
+  async function lockForAdministration(
+    tx: Queryable,
+    principal: Principal,
+    id: number,
+  ): Promise<UserRow> {
+    await repo.lockOrganization(tx, principal.orgId);
+    const caller = await repo.findInOrg(tx, principal.orgId, principal.userId);
+    if (!caller || !caller.is_active || caller.role !== 'Administrator') throw forbidden();
+    return loadInOrg(principal, id, tx);
   }
 
   /** Refuses a change that would leave the organization without an active Administrator. */
@@ -118,7 +134,7 @@ export function createUsersService(db: Database) {
       const passwordHash =
         body.password === undefined ? undefined : await hashSecret(body.password);
       await db.transaction(async (tx) => {
-        const target = await loadInOrg(principal, id, tx);
+        const target = await lockForAdministration(tx, principal, id);
         await keepAnAdministrator(tx, target, {
           role: body.role ?? target.role,
           isActive: body.is_active ?? target.is_active,
@@ -144,7 +160,7 @@ export function createUsersService(db: Database) {
       if (id === principal.userId)
         throw new AppError('conflict', 'You cannot delete your own account');
       await db.transaction(async (tx) => {
-        const target = await loadInOrg(principal, id, tx);
+        const target = await lockForAdministration(tx, principal, id);
         await keepAnAdministrator(tx, target, null);
         await repo.delete(tx, id);
       });

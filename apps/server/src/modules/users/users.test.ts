@@ -274,3 +274,55 @@ describe('organizations are walled off', () => {
     expect(created.json()).toMatchObject({ organization: 'B Corp' });
   });
 });
+
+describe('two Administrators demoting each other at the same moment', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
+  afterAll(() => server.close());
+
+  it('leave the organization one active Administrator, every time', async () => {
+    const [{ id: firstId } = { id: 0 }] = await server.db.query<{ id: number }>(
+      'SELECT id FROM users WHERE email = $1',
+      [ADMIN_EMAIL],
+    );
+    for (let trial = 0; trial < 5; trial += 1) {
+      // Each trial starts from two active Administrators, whoever won the one before.
+      await server.db.query(
+        "UPDATE users SET role = 'Administrator', is_active = true WHERE id = $1",
+        [firstId],
+      );
+      const first = await signIn(server.app, ADMIN_EMAIL, ADMIN_PASSWORD);
+      const email = `second-${trial}@example.com`;
+      const created = await api(server.app, {
+        method: 'POST',
+        url: '/users/',
+        headers: first,
+        payload: { email, password: 'Second#2026', role: 'Administrator' },
+      });
+      const secondId = created.json<UserBody>().id;
+      const second = await signIn(server.app, email, 'Second#2026');
+      const demote = (headers: Headers, id: number, change: Record<string, unknown>) =>
+        api(server.app, { method: 'PUT', url: `/users/${id}`, headers, payload: change });
+      // Both at once, and each in two ways (a new role, deactivation) to widen the window.
+      const statuses = (
+        await Promise.all([
+          demote(first, secondId, { role: 'Viewer' }),
+          demote(second, firstId, { role: 'Operator' }),
+          demote(first, secondId, { is_active: false }),
+          demote(second, firstId, { is_active: false }),
+        ])
+      ).map((response) => response.statusCode);
+
+      const [admins] = await server.db.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM users WHERE role = 'Administrator' AND is_active`,
+      );
+      expect(admins?.n, `trial ${trial}: ${statuses.join(', ')}`).toBe(1);
+      // Every refusal is one a user can understand: last Administrator (409), no longer an
+      // Administrator (403), or signed out by a deactivation that landed first (401).
+      for (const status of statuses) expect([200, 401, 403, 409]).toContain(status);
+      await server.db.query('DELETE FROM users WHERE id = $1', [secondId]);
+    }
+  });
+});

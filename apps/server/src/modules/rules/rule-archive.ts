@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { createReadStream } from 'node:fs';
 import { mkdir, mkdtemp, open, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline, Readable } from 'node:stream';
@@ -50,13 +51,17 @@ export class UploadStage {
   ): Promise<RuleSourceFile> {
     const file = path.join(this.dir, randomUUID());
     const handle = await open(file, 'w');
+    let written = 0;
     try {
-      let line = 1;
       for await (const chunk of chunks) {
         const nul = chunk.indexOf(0);
-        if (nul >= 0) throw binaryContent(name, line + newlines(chunk, nul));
-        line += newlines(chunk, chunk.length);
+        if (nul >= 0) {
+          // Only now are lines counted: the bytes before the NUL are on disk.
+          await handle.write(chunk.subarray(0, nul));
+          throw binaryContent(name, await lineOf(file, written + nul));
+        }
         await handle.write(chunk);
+        written += chunk.length;
       }
     } finally {
       await handle.close();
@@ -67,9 +72,17 @@ export class UploadStage {
   remove = () => rm(this.dir, { recursive: true, force: true });
 }
 
-function newlines(bytes: Uint8Array, end: number): number {
+/** The 1-based line of byte `offset` of a staged file. */
+async function lineOf(file: string, offset: number): Promise<number> {
+  let line = 1;
+  for await (const chunk of createReadStream(file, { end: offset - 1 }) as AsyncIterable<Buffer>)
+    line += newlines(chunk);
+  return line;
+}
+
+function newlines(bytes: Uint8Array): number {
   let count = 0;
-  for (let i = bytes.indexOf(10); i >= 0 && i < end; i = bytes.indexOf(10, i + 1)) count += 1;
+  for (let i = bytes.indexOf(10); i >= 0; i = bytes.indexOf(10, i + 1)) count += 1;
   return count;
 }
 
@@ -90,7 +103,7 @@ async function* metered(
 
 /** `source` gunzipped; an error of either stream ends the output with it. */
 function gunzipped(source: Readable): Readable {
-  return pipeline(source, createGunzip(), () => {});
+  return pipeline(source, createGunzip({ chunkSize: 64 * 1024 }), () => {});
 }
 
 export interface UnpackOptions {

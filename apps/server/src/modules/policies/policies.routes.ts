@@ -137,8 +137,11 @@ export const policiesRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       onRequest: [
         app.requireUser,
-        async (request) =>
-          policies.mayUpload(principalOf(request), IdParams.parse(request.params).id),
+        async (request) => {
+          // A malformed id is left to the params schema (422) that runs after this hook.
+          const params = IdParams.safeParse(request.params);
+          if (params.success) await policies.mayUpload(principalOf(request), params.data.id);
+        },
       ],
       schema: {
         tags,

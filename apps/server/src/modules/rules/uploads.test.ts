@@ -221,6 +221,7 @@ describe('uploads are bounded before they cost anything', () => {
     const body = await multipart([{ name: 'enable.conf', bytes: '2019401\n' }]);
     expect((await post(`/policies/${id}/upload`, viewer, body)).statusCode).toBe(403);
     expect((await post(`/policies/${id + 1000}/upload`, operator, body)).statusCode).toBe(404);
+    expect((await post('/policies/abc/upload', operator, body)).statusCode).toBe(422);
   });
 
   it('holds imported rules to the length POST /rules/ takes, naming the file and line', async () => {

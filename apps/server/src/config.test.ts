@@ -71,6 +71,14 @@ describe('configuration', () => {
     expect(config.databaseUrl).toBe('postgres://u@db:5432/palisade');
     expect(config.publicUrl).toBe('https://ids.example');
   });
+
+  it('caps a rules import at IMPORT_MAX_BYTES, 256 MiB unless set', () => {
+    expect(loadConfig({}).importMaxBytes).toBe(256 * 1024 * 1024);
+    expect(loadConfig({ IMPORT_MAX_BYTES: '1048576' }).importMaxBytes).toBe(1048576);
+    expect(() => loadConfig({ IMPORT_MAX_BYTES: '1.5' })).toThrow(
+      'IMPORT_MAX_BYTES="1.5": must be a whole number of bytes',
+    );
+  });
 });
 
 describe('configuration errors', () => {

@@ -92,6 +92,11 @@ const EnvSchema = z.object({
     .int('must be a whole number of days')
     .min(1, 'must be at least 1')
     .default(30),
+  IMPORT_MAX_BYTES: z.coerce
+    .number({ message: 'must be a number of bytes' })
+    .int('must be a whole number of bytes')
+    .min(1024, 'must be at least 1024')
+    .default(256 * 1024 * 1024),
   SMTP_URL: optionalText.pipe(
     z
       .string()
@@ -127,6 +132,8 @@ export interface Config {
   alertRetentionDays: number;
   /** Metric samples and agent log lines older than this many days are deleted. */
   metricRetentionDays: number;
+  /** What one rules import may unpack to, all its files together, in bytes. */
+  importMaxBytes: number;
   smtpUrl: string | undefined;
   smtpFrom: string | undefined;
   publicUrl: string;
@@ -168,6 +175,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     demoFleet: e.DEMO_FLEET,
     alertRetentionDays: e.ALERT_RETENTION_DAYS,
     metricRetentionDays: e.METRIC_RETENTION_DAYS,
+    importMaxBytes: e.IMPORT_MAX_BYTES,
     smtpUrl: e.SMTP_URL,
     smtpFrom: e.SMTP_FROM,
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),

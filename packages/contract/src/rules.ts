@@ -41,13 +41,12 @@ export const RulesMultiRequest = z.object({
 });
 export const RulesMultiResponse = z.object({ data: z.array(RuleDetail) });
 
+/** The longest rule text, in characters: of POST /rules/, PUT /rules/{id} and each imported rule. */
+export const RULE_TEXT_MAX = 64 * 1024;
+
 /** POST /rules/ and PUT /rules/{id}: a custom rule's text, validated by the parser. */
 export const RuleWrite = z.object({
-  text: z
-    .string()
-    .trim()
-    .min(1, 'Required')
-    .max(64 * 1024),
+  text: z.string().trim().min(1, 'Required').max(RULE_TEXT_MAX),
   /** Groups to put a new rule in; without any it goes to the group "custom". */
   group_ids: z.array(z.number().int().positive()).optional(),
 });
@@ -55,12 +54,7 @@ export const RuleWrite = z.object({
 /** PUT /rules/{id} may also just switch the action or enable/disable the rule. */
 export const RuleUpdate = z
   .object({
-    text: z
-      .string()
-      .trim()
-      .min(1)
-      .max(64 * 1024)
-      .optional(),
+    text: z.string().trim().min(1).max(RULE_TEXT_MAX).optional(),
     action: z.string().trim().min(1).max(32).optional(),
     enabled: z.boolean().optional(),
   })

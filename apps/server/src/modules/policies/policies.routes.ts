@@ -15,11 +15,20 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { errorResponses } from '../../plugins/errors.js';
 import { z } from 'zod';
 import { AppError } from '../../lib/app-error.js';
+import {
+  decodeText,
+  multipartFiles,
+  tooLarge,
+  UploadBudget,
+  uploadError,
+} from '../../lib/uploads.js';
 import { principalOf } from '../../plugins/auth.js';
 import { createPoliciesService, type UploadedPolicyFile } from './policies.service.js';
 
 const errors = errorResponses(400, 401, 403, 404, 409, 413, 422);
 const MAX_POLICY_FILE_BYTES = 8 * 1024 * 1024;
+/** All files of one policy upload together. */
+const MAX_POLICY_UPLOAD_BYTES = 16 * 1024 * 1024;
 const safeFileName = (name: string) => name.replace(/[^\w.-]+/g, '_').slice(0, 100) || 'policy';
 
 export const policiesRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -27,7 +36,9 @@ export const policiesRoutes: FastifyPluginAsyncZod = async (app) => {
   const signedIn = { onRequest: app.requireUser };
   const tags = ['policies'];
   await app.register(multipart, {
+    // A file over its limit ends truncated (checked below) rather than failing mid-stream.
     limits: { fileSize: MAX_POLICY_FILE_BYTES, files: 10, fields: 10 },
+    throwFileSizeLimit: false,
   });
 
   app.get(
@@ -117,11 +128,21 @@ export const policiesRoutes: FastifyPluginAsyncZod = async (app) => {
         .send(exported);
     },
   );
-  /** 'Upload custom policies': enable/disable/drop/modify.conf or a policy export (.json). */
+  /**
+   * 'Upload custom policies': enable/disable/drop/modify.conf or a policy export (.json). Who may
+   * change the policy is checked before the body is read; each file has a limit, the request too.
+   */
   app.post(
     '/policies/:id/upload',
     {
-      ...signedIn,
+      onRequest: [
+        app.requireUser,
+        async (request) => {
+          // A malformed id is left to the params schema (422) that runs after this hook.
+          const params = IdParams.safeParse(request.params);
+          if (params.success) await policies.mayUpload(principalOf(request), params.data.id);
+        },
+      ],
       schema: {
         tags,
         params: IdParams,
@@ -130,30 +151,29 @@ export const policiesRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const principal = principalOf(request);
-      if (!request.isMultipart())
-        throw new AppError('bad_request', 'Send the policy files as multipart/form-data');
+      const budget = new UploadBudget(MAX_POLICY_UPLOAD_BYTES);
       const files: UploadedPolicyFile[] = [];
-      for await (const part of request.files()) {
-        let bytes: Buffer;
-        try {
-          bytes = await part.toBuffer();
-        } catch (error) {
-          if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {
-            throw new AppError(
-              'payload_too_large',
-              `${part.filename}: larger than ${MAX_POLICY_FILE_BYTES / 1024 / 1024} MiB`,
-            );
+      try {
+        for await (const part of multipartFiles(request, 'the policy files')) {
+          const chunks: Buffer[] = [];
+          for await (const chunk of part.file as AsyncIterable<Buffer>) {
+            budget.take(chunk.length, part.filename);
+            chunks.push(chunk);
           }
-          throw error;
+          if (part.file.truncated) throw tooLarge(part.filename, MAX_POLICY_FILE_BYTES, 'is over');
+          files.push({
+            name: part.filename,
+            text: decodeText(part.filename, Buffer.concat(chunks)),
+          });
         }
-        files.push({ name: part.filename, text: bytes.toString('utf8') });
+      } catch (error) {
+        throw uploadError(error);
       }
       if (files.length === 0)
         throw new AppError('validation_failed', 'No file in the upload', [
           { field: 'file', msg: 'Required' },
         ]);
-      return policies.upload(principal, request.params.id, files);
+      return policies.upload(principalOf(request), request.params.id, files);
     },
   );
 };

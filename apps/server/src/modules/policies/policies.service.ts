@@ -273,6 +273,14 @@ export function createPoliciesService(db: Database) {
     },
 
     /**
+     * Asked before an upload is read: a caller who may not change this policy (role, another
+     * organization's policy, a restricted one) is refused before the body costs anything.
+     */
+    async mayUpload(principal: Principal, id: number): Promise<void> {
+      await editable(db, principal, id);
+    },
+
+    /**
      * 'Upload custom policies': suricata-update's enable.conf, disable.conf, drop.conf and
      * modify.conf add their matchers to the policy; a Palisade export file replaces its contents.
      * All files or none: one bad line refuses the upload, naming file and line.

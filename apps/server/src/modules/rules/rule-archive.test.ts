@@ -1,19 +1,64 @@
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { Readable } from 'node:stream';
 import { gzipSync } from 'node:zlib';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../../lib/app-error.js';
-import { unpackUpload } from './rule-archive.js';
+import { UploadBudget } from '../../lib/uploads.js';
+import { UploadStage, unpackUpload } from './rule-archive.js';
 
 const MiB = 1024 * 1024;
 
 describe('unpackUpload', () => {
-  it('refuses a .tar.gz that unpacks past the ceiling with payload_too_large, naming it', async () => {
+  let dataDir: string;
+  let stage: UploadStage;
+  beforeAll(async () => {
+    dataDir = await mkdtemp(path.join(os.tmpdir(), 'palisade-archive-'));
+    stage = await UploadStage.open(dataDir);
+  });
+  afterAll(async () => {
+    await stage.remove();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+  const unpack = (name: string, bytes: Uint8Array, limit = 16 * MiB) =>
+    unpackUpload(name, Readable.from([bytes]), { budget: new UploadBudget(limit), stage });
+
+  it('refuses a .tar.gz that unpacks past the limit with payload_too_large, naming it', async () => {
     // 4 MiB of zeros gzip to a few KiB: a small upload that would unpack large.
     const bomb = gzipSync(Buffer.alloc(4 * MiB));
-    const refusal = await unpackUpload('bomb.tar.gz', bomb, 1 * MiB).catch((e: unknown) => e);
+    const refusal = await unpack('bomb.tar.gz', bomb, 1 * MiB).catch((e: unknown) => e);
     expect(refusal).toBeInstanceOf(AppError);
     expect(refusal).toMatchObject({ code: 'payload_too_large' });
     expect((refusal as Error).message).toContain('bomb.tar.gz');
     expect((refusal as Error).message).toContain('1 MiB');
+  });
+
+  it('draws every file of a request from one budget', async () => {
+    const budget = new UploadBudget(1 * MiB);
+    const half = Buffer.alloc(600 * 1024, 'a');
+    await unpackUpload('a.rules', Readable.from([half]), { budget, stage });
+    const refusal = await unpackUpload('b.rules', Readable.from([half]), { budget, stage }).catch(
+      (e: unknown) => e,
+    );
+    expect(refusal).toMatchObject({ code: 'payload_too_large' });
+    expect((refusal as Error).message).toContain('b.rules');
+  });
+
+  it('stages a rules file on disk and reads it back when asked', async () => {
+    const text = 'alert tcp any any -> any any (msg:"x"; sid:1;)\n';
+    const { ruleFiles } = await unpack('dir/local.rules', Buffer.from(text));
+    expect(ruleFiles.map((f) => f.name)).toEqual(['local.rules']);
+    expect((await readdir(stage.dir)).length).toBeGreaterThan(0);
+    expect(await ruleFiles[0]?.read()).toBe(text);
+  });
+
+  it('calls a NUL byte in a rules file binary, naming the file and the line', async () => {
+    const refusal = await unpack('bin.rules', Buffer.from('# one\n# two\nal\0ert\n')).catch(
+      (e: unknown) => e,
+    );
+    expect(refusal).toMatchObject({ code: 'validation_failed' });
+    expect((refusal as Error).message).toContain('bin.rules line 3');
   });
 
   it('calls a damaged gzip damaged, naming the archive', async () => {
@@ -21,7 +66,7 @@ describe('unpackUpload', () => {
       0,
       20,
     );
-    const refusal = await unpackUpload('cut.tgz', damaged).catch((e: unknown) => e);
+    const refusal = await unpack('cut.tgz', damaged).catch((e: unknown) => e);
     expect(refusal).toMatchObject({ code: 'validation_failed' });
     expect((refusal as Error).message).toContain('cut.tgz: damaged or unreadable archive');
   });

@@ -1,16 +1,25 @@
-import { gunzipSync } from 'node:zlib';
+import { randomUUID } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { mkdir, mkdtemp, open, readFile, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { pipeline, Readable } from 'node:stream';
+import { createGunzip } from 'node:zlib';
 import { unzipSync } from 'fflate';
-import { unpackTar } from 'modern-tar';
+import { createTarDecoder } from 'modern-tar';
 import { AppError } from '../../lib/app-error.js';
-
-/** Largest upload accepted, and the most its archives may unpack to (a zip bomb stops there). */
-export const MAX_UPLOAD_BYTES = 64 * 1024 * 1024;
-export const MAX_UNPACKED_BYTES = 512 * 1024 * 1024;
+import {
+  binaryContent,
+  checkFileName,
+  decodeText,
+  type UploadBudget,
+  uploadError,
+} from '../../lib/uploads.js';
 
 export interface RuleSourceFile {
   /** Base name, e.g. `emerging-dos.rules`. */
   name: string;
-  text: string;
+  /** Reads the file's text from where the upload staged it. */
+  read(): Promise<string>;
 }
 
 export interface UnpackedUpload {
@@ -20,31 +29,116 @@ export interface UnpackedUpload {
 }
 
 const baseName = (entry: string) => entry.split('/').filter(Boolean).pop() ?? entry;
-const decoder = new TextDecoder('utf-8');
+const isRules = (name: string) => name.toLowerCase().endsWith('.rules');
 
 /**
- * Unpacks one uploaded file: a `.rules` file as is, or a `.tar.gz`/`.tgz`/`.tar`/`.zip` archive
- * (e.g. Emerging Threats' `rules/*.rules` + `classification.config`). Other members are ignored.
+ * Where one import's rule files wait on disk (DATA_DIR/uploads/import-…) between the upload and
+ * the transaction, so that memory holds one file at a time, not the whole upload.
+ */
+export class UploadStage {
+  private constructor(readonly dir: string) {}
+
+  static async open(dataDir: string): Promise<UploadStage> {
+    const base = path.join(dataDir, 'uploads');
+    await mkdir(base, { recursive: true });
+    return new UploadStage(await mkdtemp(path.join(base, 'import-')));
+  }
+
+  /** Writes `chunks` to a new staged file for `name`, refusing a NUL byte (naming its line). */
+  async write(
+    name: string,
+    chunks: AsyncIterable<Uint8Array> | Iterable<Uint8Array>,
+  ): Promise<RuleSourceFile> {
+    const file = path.join(this.dir, randomUUID());
+    const handle = await open(file, 'w');
+    let written = 0;
+    try {
+      for await (const chunk of chunks) {
+        const nul = chunk.indexOf(0);
+        if (nul >= 0) {
+          // Only now are lines counted: the bytes before the NUL are on disk.
+          await handle.write(chunk.subarray(0, nul));
+          throw binaryContent(name, await lineOf(file, written + nul));
+        }
+        await handle.write(chunk);
+        written += chunk.length;
+      }
+    } finally {
+      await handle.close();
+    }
+    return { name: baseName(name), read: () => readFile(file, 'utf8') };
+  }
+
+  remove = () => rm(this.dir, { recursive: true, force: true });
+}
+
+/** The 1-based line of byte `offset` of a staged file. */
+async function lineOf(file: string, offset: number): Promise<number> {
+  let line = 1;
+  for await (const chunk of createReadStream(file, { end: offset - 1 }) as AsyncIterable<Buffer>)
+    line += newlines(chunk);
+  return line;
+}
+
+function newlines(bytes: Uint8Array): number {
+  let count = 0;
+  for (let i = bytes.indexOf(10); i >= 0; i = bytes.indexOf(10, i + 1)) count += 1;
+  return count;
+}
+
+/**
+ * The bytes of `source`, each drawn from the request's budget in the name of `file` before it
+ * is passed on. Pulled, never pushed: nothing is read (or inflated) ahead of its consumer.
+ */
+async function* metered(
+  source: AsyncIterable<Buffer>,
+  file: string,
+  budget: UploadBudget,
+): AsyncGenerator<Buffer> {
+  for await (const chunk of source) {
+    budget.take(chunk.length, file);
+    yield chunk;
+  }
+}
+
+/** `source` gunzipped; an error of either stream ends the output with it. */
+function gunzipped(source: Readable): Readable {
+  return pipeline(source, createGunzip({ chunkSize: 64 * 1024 }), () => {});
+}
+
+export interface UnpackOptions {
+  budget: UploadBudget;
+  stage: UploadStage;
+}
+
+/**
+ * Unpacks one uploaded file as it streams in: a `.rules` file as is, or a
+ * `.tar.gz`/`.tgz`/`.tar`/`.zip` archive (e.g. Emerging Threats' `rules/*.rules` +
+ * `classification.config`); other members are skipped. Every unpacked byte is drawn from the
+ * request's budget before it goes anywhere, so a bomb stops at the limit with a 413.
  */
 export async function unpackUpload(
   fileName: string,
-  bytes: Uint8Array,
-  maxUnpackedBytes = MAX_UNPACKED_BYTES,
+  source: Readable,
+  { budget, stage }: UnpackOptions,
 ): Promise<UnpackedUpload> {
   const lower = fileName.toLowerCase();
-  if (lower.endsWith('.rules')) {
-    return {
-      ruleFiles: [{ name: baseName(fileName), text: decodeText(fileName, bytes) }],
-      classificationConfig: undefined,
-    };
+  if (isRules(lower)) {
+    const file = await stage.write(fileName, metered(source, fileName, budget));
+    return { ruleFiles: [file], classificationConfig: undefined };
   }
   if (lower === 'classification.config' || lower.endsWith('/classification.config')) {
+    const bytes = await collectBytes(metered(source, fileName, budget));
     return { ruleFiles: [], classificationConfig: decodeText(fileName, bytes) };
   }
   if (lower.endsWith('.tar.gz') || lower.endsWith('.tgz'))
-    return fromTar(fileName, gunzip(fileName, bytes, maxUnpackedBytes));
-  if (lower.endsWith('.tar')) return fromTar(fileName, bytes);
-  if (lower.endsWith('.zip')) return fromZip(fileName, bytes, maxUnpackedBytes);
+    return fromTar(fileName, metered(gunzipped(source), fileName, budget), stage);
+  if (lower.endsWith('.tar')) return fromTar(fileName, metered(source, fileName, budget), stage);
+  if (lower.endsWith('.zip')) {
+    const zip = await collectBytes(metered(source, fileName, budget));
+    return fromZip(fileName, zip, { budget, stage });
+  }
+  source.resume();
   throw new AppError(
     'validation_failed',
     `${fileName}: not a rules file or rule archive (expected .rules, .tar.gz, .tgz, .tar or .zip)`,
@@ -52,81 +146,98 @@ export async function unpackUpload(
   );
 }
 
-function collect(entries: { name: string; data: Uint8Array }[], archive: string): UnpackedUpload {
-  const ruleFiles: RuleSourceFile[] = [];
-  let classificationConfig: string | undefined;
-  for (const { name, data } of entries) {
-    const base = baseName(name);
-    if (base.startsWith('._')) continue; // macOS resource forks
-    if (base.toLowerCase().endsWith('.rules'))
-      ruleFiles.push({ name: base, text: decodeText(`${archive}:${name}`, data) });
-    else if (base === 'classification.config')
-      classificationConfig = decodeText(`${archive}:${name}`, data);
-  }
-  if (ruleFiles.length === 0 && classificationConfig === undefined) {
-    throw new AppError('validation_failed', `${archive}: the archive holds no .rules file`, [
-      { field: 'file', msg: `${archive} holds no .rules file` },
-    ]);
-  }
-  ruleFiles.sort((a, b) => a.name.localeCompare(b.name));
-  return { ruleFiles, classificationConfig };
+async function collectBytes(stream: AsyncIterable<Buffer>): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(chunk);
+  return Buffer.concat(chunks);
 }
 
-async function fromTar(archive: string, tar: Uint8Array): Promise<UnpackedUpload> {
-  let entries;
+/** The members a rule archive is read for; others are skipped (macOS resource forks too). */
+function wantedMember(entry: string): 'rules' | 'classification' | null {
+  const base = baseName(entry);
+  if (base.startsWith('._')) return null;
+  if (isRules(base)) return 'rules';
+  return base === 'classification.config' ? 'classification' : null;
+}
+
+async function fromTar(archive: string, bytes: AsyncIterable<Buffer>, stage: UploadStage) {
+  const upload: UnpackedUpload = { ruleFiles: [], classificationConfig: undefined };
+  let failure: unknown;
+  const tar = Readable.from(bytes);
+  tar.on('error', (error) => (failure ??= error));
   try {
-    entries = await unpackTar(tar);
+    const entries = (Readable.toWeb(tar) as ReadableStream<Uint8Array>).pipeThrough(
+      createTarDecoder(),
+    );
+    for await (const entry of entries) {
+      const wanted = entry.header.type === 'file' ? wantedMember(entry.header.name) : null;
+      const member = `${archive}:${entry.header.name}`;
+      if (wanted === 'rules') {
+        checkFileName(baseName(entry.header.name));
+        upload.ruleFiles.push(await stage.write(member, entry.body));
+      } else if (wanted === 'classification') {
+        const bytes = await collectBytes(Readable.fromWeb(entry.body as never));
+        upload.classificationConfig = decodeText(member, bytes);
+      } else {
+        await entry.body.cancel();
+      }
+    }
   } catch (error) {
-    throw corrupt(archive, error);
+    // The budget's 413 (or a stream's own error) is what stopped the tar reader.
+    throw archiveError(archive, failure ?? error);
   }
-  return collect(
-    entries
-      .filter((entry) => entry.header.type === 'file' && entry.data !== undefined)
-      .map((entry) => ({ name: entry.header.name, data: entry.data ?? new Uint8Array() })),
-    archive,
-  );
+  if (failure) throw archiveError(archive, failure);
+  return collected(archive, upload);
 }
 
-function fromZip(archive: string, zip: Uint8Array, maxUnpackedBytes: number): UnpackedUpload {
-  let total = 0;
-  let files: Record<string, Uint8Array>;
+/** A zip is read whole (its index is at its end), then inflated one wanted member at a time. */
+async function fromZip(archive: string, zip: Uint8Array, { budget, stage }: UnpackOptions) {
+  const upload: UnpackedUpload = { ruleFiles: [], classificationConfig: undefined };
+  const members: { name: string; size: number }[] = [];
   try {
-    files = unzipSync(zip, {
+    unzipSync(zip, {
       filter: (file) => {
-        const wanted = file.name.endsWith('.rules') || file.name.endsWith('classification.config');
-        if (wanted) total += file.originalSize;
-        if (total > maxUnpackedBytes) throw tooLarge(archive, maxUnpackedBytes);
-        return wanted;
+        if (wantedMember(file.name)) members.push({ name: file.name, size: file.originalSize });
+        return false;
       },
     });
+    for (const [index, { name, size }] of members.entries()) {
+      // The declared size is what fflate allocates: draw it before inflating anything.
+      budget.take(size, archive);
+      let seen = -1;
+      const data = Object.values(
+        unzipSync(zip, { filter: (file) => wantedMember(file.name) !== null && ++seen === index }),
+      )[0];
+      if (!data) continue;
+      const member = `${archive}:${name}`;
+      if (wantedMember(name) === 'rules') {
+        checkFileName(baseName(name));
+        upload.ruleFiles.push(await stage.write(member, [data]));
+      } else {
+        upload.classificationConfig = decodeText(member, data);
+      }
+    }
   } catch (error) {
     if (error instanceof AppError) throw error;
     throw corrupt(archive, error);
   }
-  return collect(
-    Object.entries(files).map(([name, data]) => ({ name, data })),
-    archive,
-  );
+  return collected(archive, upload);
 }
 
-/** gunzip (native zlib) with a ceiling on the unpacked size. */
-function gunzip(archive: string, bytes: Uint8Array, maxUnpackedBytes: number): Uint8Array {
-  try {
-    return gunzipSync(bytes, { maxOutputLength: maxUnpackedBytes });
-  } catch (error) {
-    if ((error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE')
-      throw tooLarge(archive, maxUnpackedBytes);
-    throw corrupt(archive, error);
-  }
-}
-
-function decodeText(name: string, bytes: Uint8Array): string {
-  if (bytes.includes(0)) {
-    throw new AppError('validation_failed', `${name}: binary content, not a text rules file`, [
-      { field: 'file', msg: `${name} is not text` },
+function collected(archive: string, upload: UnpackedUpload): UnpackedUpload {
+  if (upload.ruleFiles.length === 0 && upload.classificationConfig === undefined) {
+    throw new AppError('validation_failed', `${archive}: the archive holds no .rules file`, [
+      { field: 'file', msg: `${archive} holds no .rules file` },
     ]);
   }
-  return decoder.decode(bytes);
+  upload.ruleFiles.sort((a, b) => a.name.localeCompare(b.name));
+  return upload;
+}
+
+/** A 413 or a cut-off request as it is; anything else means the archive itself is damaged. */
+function archiveError(archive: string, error: unknown): unknown {
+  const mapped = uploadError(error);
+  return mapped instanceof AppError ? mapped : corrupt(archive, error);
 }
 
 const corrupt = (archive: string, error: unknown) =>
@@ -134,10 +245,4 @@ const corrupt = (archive: string, error: unknown) =>
     'validation_failed',
     `${archive}: damaged or unreadable archive (${(error as Error).message})`,
     [{ field: 'file', msg: `${archive} could not be unpacked` }],
-  );
-
-const tooLarge = (archive: string, maxUnpackedBytes: number) =>
-  new AppError(
-    'payload_too_large',
-    `${archive}: unpacks to more than ${maxUnpackedBytes / 1024 / 1024} MiB`,
   );

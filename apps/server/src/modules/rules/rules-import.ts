@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { ImportReport, RejectedLine } from '@palisade/contract';
+import { RULE_TEXT_MAX, type ImportReport, type RejectedLine } from '@palisade/contract';
 import { parseClassificationConfig, parseRulesFile, type Rule } from '@palisade/rules';
 import type { Queryable } from '../../db/client.js';
 import { AppError } from '../../lib/app-error.js';
@@ -93,9 +93,16 @@ export async function importRules(
   const lastSeen = new Map<string, { file: string; rule: Rule }>();
   async function* decideFiles(): AsyncGenerator<RuleRecord[]> {
     for (const file of uploads.flatMap((upload) => upload.ruleFiles)) {
-      const parsed = parseRulesFile(file.text, { fileName: file.name });
+      const parsed = parseRulesFile(await file.read(), { fileName: file.name });
       const errors = parsed.diagnostics.filter((d) => d.severity === 'error').map(toRejected);
-      if (parsed.rules.length === 0 && errors.length > 0) {
+      // A rule longer than POST /rules/ takes is a rejected line like any other bad one.
+      const rules = parsed.rules.filter((rule) => {
+        if (rule.text.trim().length <= RULE_TEXT_MAX) return true;
+        errors.push({ file: file.name, line: rule.line, column: 1, msg: tooLong(rule) });
+        return false;
+      });
+      errors.sort((a, b) => a.line - b.line);
+      if (rules.length === 0 && errors.length > 0) {
         const first = errors[0];
         throw new AppError(
           'validation_failed',
@@ -106,7 +113,7 @@ export async function importRules(
       report.rejected.push(...errors);
 
       const latest = new Map<string, Rule>();
-      for (const rule of parsed.rules) {
+      for (const rule of rules) {
         const key = ruleKey(rule);
         const earlier = latest.get(key);
         if (earlier) {
@@ -215,6 +222,9 @@ export async function importRules(
   }
   return report;
 }
+
+const tooLong = (rule: Rule) =>
+  `rule ${ruleKey(rule)} has ${rule.text.trim().length} characters, more than the ${RULE_TEXT_MAX} a rule may have`;
 
 /** The id of a rule this import has written or found; each one has one by now. */
 function writtenId(state: Map<string, RuleState>, key: string): number {

@@ -16,7 +16,8 @@ import { errorResponses } from '../../plugins/errors.js';
 import { z } from 'zod';
 import { AppError } from '../../lib/app-error.js';
 import { principalOf } from '../../plugins/auth.js';
-import { MAX_UPLOAD_BYTES, unpackUpload, type UnpackedUpload } from './rule-archive.js';
+import { multipartFiles, UploadBudget, uploadError } from '../../lib/uploads.js';
+import { UploadStage, unpackUpload, type UnpackedUpload } from './rule-archive.js';
 import { createRulesService } from './rules.service.js';
 
 const errors = errorResponses(400, 401, 403, 404, 409, 413, 422);
@@ -32,9 +33,11 @@ export const rulesRoutes: FastifyPluginAsyncZod = async (app) => {
   const signedIn = { onRequest: app.requireUser };
   const tags = ['rules'];
 
+  const { importMaxBytes } = app.ctx.config;
   await app.register(multipart, {
     limits: {
-      fileSize: MAX_UPLOAD_BYTES,
+      // No one file may be larger than the whole request may unpack to.
+      fileSize: importMaxBytes,
       files: MAX_FILES_PER_IMPORT,
       fields: 10,
       parts: MAX_FILES_PER_IMPORT + 10,
@@ -90,12 +93,15 @@ export const rulesRoutes: FastifyPluginAsyncZod = async (app) => {
     (request) => rules.update(principalOf(request), request.params.id, request.body),
   );
 
-  /** multipart/form-data with one or more files: .rules, .tar.gz/.tgz/.tar, .zip, classification.config. */
+  /**
+   * multipart/form-data with one or more files: .rules, .tar.gz/.tgz/.tar, .zip,
+   * classification.config. The role is checked before the body is read; the files stream to
+   * DATA_DIR/uploads, each unpacked byte drawn from IMPORT_MAX_BYTES for the whole request.
+   */
   app.post(
     '/rules/import',
     {
-      ...signedIn,
-      bodyLimit: MAX_UPLOAD_BYTES * 2,
+      onRequest: [app.requireUser, async (request) => rules.mayImport(principalOf(request))],
       schema: {
         tags,
         querystring: ImportQuery,
@@ -104,40 +110,25 @@ export const rulesRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const principal = principalOf(request);
-      if (!request.isMultipart()) {
-        throw new AppError('bad_request', 'Send the rule files as multipart/form-data');
-      }
-      const uploads: UnpackedUpload[] = [];
-      let received = 0;
-      for await (const part of request.files()) {
-        let bytes: Buffer;
-        try {
-          bytes = await part.toBuffer();
-        } catch (error) {
-          if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {
-            throw new AppError(
-              'payload_too_large',
-              `${part.filename}: larger than the ${MAX_UPLOAD_BYTES / 1024 / 1024} MiB upload limit`,
-            );
-          }
-          throw error;
-        }
-        // Each file has its own limit; the whole upload has one too, so 50 files cannot add up.
-        received += bytes.length;
-        if (received > MAX_UPLOAD_BYTES) {
-          throw new AppError(
-            'payload_too_large',
-            `The upload is larger than the ${MAX_UPLOAD_BYTES / 1024 / 1024} MiB limit`,
+      const budget = new UploadBudget(importMaxBytes);
+      const stage = await UploadStage.open(app.ctx.config.dataDir);
+      try {
+        const uploads: UnpackedUpload[] = [];
+        for await (const part of multipartFiles(request, 'the rule files')) {
+          uploads.push(
+            await unpackUpload(part.filename, part.file, { budget, stage }).catch((error) => {
+              throw uploadError(error);
+            }),
           );
         }
-        uploads.push(await unpackUpload(part.filename, bytes));
+        if (uploads.length === 0)
+          throw new AppError('validation_failed', 'No file in the upload', [
+            { field: 'file', msg: 'Required' },
+          ]);
+        return await rules.import(principalOf(request), uploads, request.query.strict === 'true');
+      } finally {
+        await stage.remove();
       }
-      if (uploads.length === 0)
-        throw new AppError('validation_failed', 'No file in the upload', [
-          { field: 'file', msg: 'Required' },
-        ]);
-      return rules.import(principal, uploads, request.query.strict === 'true');
     },
   );
 };

@@ -64,6 +64,11 @@ export function createRulesService(db: Database) {
 
     get: (principal: Principal, id: number) => detail(principal.orgId, id),
 
+    /** Asked before an upload is read: whoever may not import is refused at no cost. */
+    mayImport(principal: Principal): void {
+      assertRole(principal, ...EDITOR_ROLES);
+    },
+
     /** One transaction: a failing file leaves the organization's rules as they were. */
     async import(
       principal: Principal,

@@ -36,6 +36,7 @@ const EnvSchema = z.object({
     .default(60 * 24 * 8),
   AUTH_DISABLED: booleanFlag.default(false),
   TRUST_PROXY: booleanFlag.default(false),
+  SERVE_SOURCEMAPS: booleanFlag.default(false),
   DEMO_FLEET: z.coerce
     .number({ message: 'must be a number of devices' })
     .int('must be a whole number')
@@ -77,6 +78,8 @@ export interface Config {
   authDisabled: boolean;
   /** Behind a reverse proxy: take the client address from X-Forwarded-For. */
   trustProxy: boolean;
+  /** Serve the console's source maps (`*.map`); off, they answer 404. */
+  serveSourceMaps: boolean;
   /** Simulated demo sensors started with the server (0: none). */
   demoFleet: number;
   /** Alerts older than this many days are deleted. */
@@ -118,6 +121,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     accessTokenExpireMinutes: e.ACCESS_TOKEN_EXPIRE_MINUTES,
     authDisabled: e.AUTH_DISABLED,
     trustProxy: e.TRUST_PROXY,
+    serveSourceMaps: e.SERVE_SOURCEMAPS,
     demoFleet: e.DEMO_FLEET,
     alertRetentionDays: e.ALERT_RETENTION_DAYS,
     metricRetentionDays: e.METRIC_RETENTION_DAYS,

@@ -4,7 +4,7 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { apiClient } from './lib/api.mjs';
-import { ROOT, launchChromium, startServer, startSmtp } from './lib/env.mjs';
+import { ROOT, launchChromium, startBenchPages, startServer, startSmtp } from './lib/env.mjs';
 import { failureTests, tests as routes } from './web/routes.spec.mjs';
 import { tests as signIn } from './web/sign-in.spec.mjs';
 import { tests as recovery } from './web/recovery.spec.mjs';
@@ -44,6 +44,7 @@ await mkdir(shots, { recursive: true });
 
 const smtp = await startSmtp();
 const server = await startServer({ smtpPort: smtp.port });
+const benchPages = await startBenchPages();
 const browser = await launchChromium();
 const api = apiClient(server.baseUrl);
 let passed = 0;
@@ -68,6 +69,7 @@ try {
       smtp,
       server,
       baseUrl: server.baseUrl,
+      benchUrl: `${benchPages.baseUrl}/bench.html`,
       shot: (name) => page.screenshot({ path: path.join(shots, `${name}.png`) }),
     };
     try {
@@ -101,6 +103,7 @@ try {
 } finally {
   await browser.close();
   await server.stop();
+  await benchPages.stop();
   await smtp.close();
 }
 

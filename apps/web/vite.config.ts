@@ -1,9 +1,50 @@
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
+import { compression } from 'vite-plugin-compression2';
 
-export default defineConfig({
-  plugins: [react()],
-  resolve: { conditions: ['palisade-source'] },
-  server: { proxy: { '/api': 'http://127.0.0.1:8080' } },
-  build: { outDir: 'dist', sourcemap: true, manifest: true },
+/** The benchmark pages (bench.html, src/app/bench/): built only with `--mode bench`. */
+const BENCH_SOURCES = '/src/app/bench/';
+
+/** Fails the production build if benchmark code found its way into it. */
+function noBenchCode(): Plugin {
+  return {
+    name: 'palisade:no-bench-code',
+    apply: 'build',
+    generateBundle(_options, bundle) {
+      for (const output of Object.values(bundle)) {
+        const modules = output.type === 'chunk' ? output.moduleIds : [];
+        const leaked = modules.find((id) => id.includes(BENCH_SOURCES));
+        if (leaked !== undefined || output.fileName.includes('bench')) {
+          this.error(`benchmark code in the production build: ${leaked ?? output.fileName}`);
+        }
+      }
+    },
+  };
+}
+
+export default defineConfig(({ mode }) => {
+  const common = {
+    resolve: { conditions: ['palisade-source'] },
+    server: { proxy: { '/api': 'http://127.0.0.1:8080' } },
+  };
+  if (mode === 'bench') {
+    return {
+      ...common,
+      plugins: [react()],
+      build: { outDir: 'dist-bench', rolldownOptions: { input: 'bench.html' } },
+    };
+  }
+  return {
+    ...common,
+    plugins: [
+      react(),
+      noBenchCode(),
+      // name.br and name.gz beside each text asset over 1 KB, at the plugin's default (highest)
+      // levels, once at build time; the server sends the one the browser accepts
+      // (@fastify/static preCompressed). Source maps are left as they are.
+      compression({ algorithms: ['brotliCompress', 'gzip'], threshold: 1024 }),
+    ],
+    // Source maps are emitted but served only with SERVE_SOURCEMAPS=true (server config).
+    build: { outDir: 'dist', sourcemap: true, manifest: true },
+  };
 });

@@ -1,6 +1,6 @@
 // Starts what the browser tests need: an SMTP listener that keeps every message, the real
 // server on a free port with a fresh data folder, and Debian's Chromium.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -141,4 +141,27 @@ export async function startServer({ smtpPort, extraEnv = {} }) {
 
 export function launchChromium() {
   return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
+}
+
+/**
+ * The benchmark pages (apps/web/bench.html: the 5000-row and drag-sortable tables), which the
+ * production console does not contain: built with `--mode bench` into apps/web/dist-bench and
+ * served by Vite's preview server. Pages are at `${baseUrl}/bench.html`.
+ */
+export async function startBenchPages() {
+  const web = path.join(ROOT, 'apps/web');
+  const build = spawnSync('npx', ['vite', 'build', '--mode', 'bench', '--logLevel', 'warn'], {
+    cwd: web,
+    stdio: 'inherit',
+  });
+  if (build.status !== 0) throw new Error('the benchmark pages did not build');
+  const { preview } = await import('vite');
+  const port = await freePort();
+  const server = await preview({
+    root: web,
+    mode: 'bench',
+    logLevel: 'warn',
+    preview: { host: '127.0.0.1', port, strictPort: true },
+  });
+  return { baseUrl: `http://127.0.0.1:${port}`, stop: () => server.close() };
 }

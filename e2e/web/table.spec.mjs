@@ -1,4 +1,7 @@
 // The data table: server-side paging, sorting and search; 5000 virtualised rows; drag sort.
+import { readdir } from 'node:fs/promises';
+import path from 'node:path';
+import { ROOT } from '../lib/env.mjs';
 import { assert, signIn, visible } from '../lib/ui.mjs';
 
 export const tests = [
@@ -52,8 +55,8 @@ export const tests = [
   },
   {
     name: 'table: 5000 rows mount with a bounded number of DOM rows and scroll to the last',
-    async run({ page, shot }) {
-      await page.goto('/bench/table');
+    async run({ page, shot, benchUrl }) {
+      await page.goto(benchUrl);
       const table = page.getByRole('table', { name: 'Table benchmark' });
       await visible(table.getByRole('cell', { name: 'ET SAMPLE rule number 1', exact: true }));
       const rows = await table.locator('tbody tr[data-index]').count();
@@ -70,8 +73,8 @@ export const tests = [
   },
   {
     name: 'sortable table: dragging a row emits sorted with the new order',
-    async run({ page }) {
-      await page.goto('/bench/table');
+    async run({ page, benchUrl }) {
+      await page.goto(benchUrl);
       const table = page.getByRole('table', { name: 'Drag-sortable table' });
       const handles = table.getByRole('button', { name: 'Drag to reorder' });
       await visible(handles);
@@ -88,6 +91,19 @@ export const tests = [
       await visible(page.getByTestId('sorted-event').getByText('0→2: 2,3,1,4,5'));
       const first = await table.locator('tbody tr').first().getAttribute('data-row-id');
       assert.equal(first, '2');
+    },
+  },
+  {
+    name: 'table: the production console has no benchmark page, in its files or at /bench/table',
+    async run({ page }) {
+      const files = await readdir(path.join(ROOT, 'apps/web/dist'), { recursive: true });
+      assert.deepEqual(
+        files.filter((file) => file.includes('bench')),
+        [],
+      );
+      await page.goto('/bench/table');
+      await visible(page.getByRole('heading', { name: 'Sign in' }));
+      assert.equal(await page.getByRole('table', { name: 'Table benchmark' }).count(), 0);
     },
   },
 ];

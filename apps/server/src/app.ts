@@ -26,6 +26,7 @@ import { rulesRoutes } from './modules/rules/rules.routes.js';
 import { systemRoutes } from './modules/system/system.routes.js';
 import { usersRoutes } from './modules/users/users.routes.js';
 import { authPlugin } from './plugins/auth.js';
+import { compressionPlugin } from './plugins/compression.js';
 import { consoleEventsPlugin } from './plugins/console-events.js';
 import { deviceAuthPlugin } from './plugins/device-auth.js';
 import { deviceEventsPlugin } from './plugins/device-events.js';
@@ -110,6 +111,8 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       },
     },
   });
+  // Before any route: the compression hook is attached to each route as it is added.
+  await app.register(compressionPlugin);
   await app.register(formbody, { bodyLimit: BODY_LIMIT_BYTES });
   await app.register(errorsPlugin);
   await app.register(openapiPlugin);
@@ -139,6 +142,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   await app.register(staticPlugin, {
     webDist: options.webDist ?? DEFAULT_WEB_DIST,
     overrides: path.join(config.dataDir, 'public'),
+    serveSourceMaps: config.serveSourceMaps,
   });
   return app;
 }

@@ -76,6 +76,7 @@ const EnvSchema = z.object({
     .default(60 * 24 * 8),
   AUTH_DISABLED: booleanFlag.default(false),
   TRUST_PROXY: trustProxy,
+  SERVE_SOURCEMAPS: booleanFlag.default(false),
   DEMO_FLEET: z.coerce
     .number({ message: 'must be a number of devices' })
     .int('must be a whole number')
@@ -126,6 +127,8 @@ export interface Config {
    * proxies' addresses and networks; the client is the first untrusted address from the right.
    */
   trustProxy: false | number | string[];
+  /** Serve the console's source maps (`*.map`); off, they answer 404. */
+  serveSourceMaps: boolean;
   /** Simulated demo sensors started with the server (0: none). */
   demoFleet: number;
   /** Alerts older than this many days are deleted. */
@@ -172,6 +175,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     accessTokenExpireMinutes: e.ACCESS_TOKEN_EXPIRE_MINUTES,
     authDisabled: e.AUTH_DISABLED,
     trustProxy: e.TRUST_PROXY,
+    serveSourceMaps: e.SERVE_SOURCEMAPS,
     demoFleet: e.DEMO_FLEET,
     alertRetentionDays: e.ALERT_RETENTION_DAYS,
     metricRetentionDays: e.METRIC_RETENTION_DAYS,

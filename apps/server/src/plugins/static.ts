@@ -4,6 +4,7 @@ import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import fp from 'fastify-plugin';
+import { AppError } from '../lib/app-error.js';
 
 /** What an operator may put in `DATA_DIR/public/assets` to restyle the console. */
 const OPERATOR_FILES = ['theme.json', 'custom.css'];
@@ -13,6 +14,8 @@ export interface StaticOptions {
   webDist: string;
   /** Operator files served first, e.g. assets/theme.json and assets/custom.css. */
   overrides: string;
+  /** Serve the build's `*.map` files (SERVE_SOURCEMAPS); otherwise they answer 404. */
+  serveSourceMaps: boolean;
 }
 
 /**
@@ -30,13 +33,29 @@ export const staticPlugin = fp(async (app: FastifyInstance, options: StaticOptio
   if (roots.length === 0) return;
   const hasConsole = existsSync(indexHtml);
 
+  // Source maps show the console's source: only an operator who asks serves them. Answered
+  // here, as the console's own paths are, so that a map is not answered with index.html.
+  if (!options.serveSourceMaps) {
+    app.addHook('onRequest', async (request) => {
+      const pathname = request.url.split('?')[0] ?? '/';
+      if (pathname.endsWith('.map') && !pathname.startsWith('/api/')) {
+        throw new AppError('not_found', `No route ${request.method} ${pathname}`);
+      }
+    });
+  }
+
   await app.register(fastifyStatic, {
     root: roots,
     prefix: '/',
     wildcard: true,
     index: false,
     cacheControl: false,
+    // The build writes name.br and name.gz beside each asset; the best one the client accepts
+    // is sent as it is, with no compression per request.
+    preCompressed: true,
     setHeaders(res, filePath) {
+      // The same URL answers differently by Accept-Encoding: caches must keep them apart.
+      res.setHeader('vary', 'accept-encoding');
       // Hashed bundles never change; anything else is revalidated.
       const immutable = filePath.startsWith(path.join(options.webDist, 'assets'));
       res.setHeader(

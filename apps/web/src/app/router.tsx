@@ -10,7 +10,6 @@ const Login = screen(() => import('./routes/login'));
 const Register = screen(() => import('./routes/register'));
 const Lost = screen(() => import('./routes/lost'));
 const ResetPassword = screen(() => import('./routes/reset-password'));
-const BenchTable = screen(() => import('./routes/bench-table'));
 const loadSignedInLayout = () => import('./routes/signed-in-layout');
 const SignedInLayout = screen(loadSignedInLayout);
 const Home = screen(() => import('./routes/home'));
@@ -42,7 +41,6 @@ export function AppRoutes() {
         </Route>
         <Route path="/lost" element={<Lost />} />
         <Route path="/reset-password" element={<ResetPassword />} />
-        <Route path="/bench/table" element={<BenchTable />} />
         <Route element={<RequireAuth />}>
           <Route element={<SignedInLayout />}>
             <Route path="/home" element={<Home />} />

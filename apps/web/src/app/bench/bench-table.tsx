@@ -15,7 +15,7 @@ import {
 import { PageShell } from '../../components/page/PageShell';
 import { MuiProviders } from '../../components/theme/MuiProviders';
 
-/** Generated rows for the table benchmark; this route is not in the navigation. */
+/** Generated rows for the table benchmark (bench.html; never in the production build). */
 interface BenchRow {
   id: number;
   sid: number;
@@ -58,7 +58,7 @@ const asRules = (rows: BenchRow[]): RuleSummary[] =>
 
 const noop = () => undefined;
 
-/** /bench/table: a 5000-row page of the rules table's rows, and a small drag-sortable table. */
+/** The table benchmark page: a 5000-row page of the rules table's rows, and a small drag-sortable table. */
 export function Component() {
   return (
     <MuiProviders>

@@ -132,7 +132,7 @@ async function openPostgres(url: string): Promise<Database> {
   // Fail at start, with the server's own message, rather than on the first request.
   const probe = await pool.connect();
   probe.release();
-  const run = async <Row>(target: pg.Pool | pg.PoolClient, sql: string, params?: SqlParam[]) => {
+  const run = async <Row>(target: pg.PoolClient, sql: string, params?: SqlParam[]) => {
     try {
       return (await target.query(sql, params)).rows as Row[];
     } catch (error) {
@@ -177,7 +177,14 @@ async function openPostgres(url: string): Promise<Database> {
   };
   return {
     kind: 'postgres',
-    query: (sql, params) => run(pool, sql, params),
+    async query<Row>(sql: string, params?: SqlParam[]) {
+      const { client, release } = await acquire();
+      try {
+        return await run<Row>(client, sql, params);
+      } finally {
+        release();
+      }
+    },
     async copyFrom(copySql, rows) {
       const { client, release } = await acquire();
       try {

@@ -194,12 +194,36 @@ describe('losing the database connection', { timeout: 240_000 }, () => {
           outcomes.filter((status) => !/^2\d\d$/.test(status) && status !== '503'),
           `answers: ${JSON.stringify(Object.fromEntries(statuses))}`,
         ).toEqual([]);
+        // Faults hit requests in flight (a few per fault), and those were told so.
+        expect(unavailable.length).toBeGreaterThan(0);
         for (const body of unavailable) {
           expect(body).toEqual({
             msg: 'The database connection was lost; try again.',
             code: 'database_unavailable',
           });
         }
+
+        // Down for a while (no connection can be had): not ready, writes answered 503, alive.
+        await admin.query(`ALTER DATABASE ${dbName} WITH ALLOW_CONNECTIONS false`);
+        await admin.query(
+          'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()',
+          [dbName],
+        );
+        const ready = await fetch(`${base}api/v1/ready`);
+        expect(ready.status).toBe(503);
+        expect(await ready.json()).toEqual({ status: 'unavailable' });
+        expect((await fetch(`${base}api/v1/health`)).status).toBe(200);
+        const refused = await call('POST', '/deviceconfigurationprofiles/', console_, {
+          name: 'while down',
+        });
+        expect(refused).toEqual({
+          status: 503,
+          body: {
+            msg: 'The database connection was lost; try again.',
+            code: 'database_unavailable',
+          },
+        });
+        await admin.query(`ALTER DATABASE ${dbName} WITH ALLOW_CONNECTIONS true`);
 
         // Afterwards: ready, writes succeed, and a change reaches the agent's open stream.
         await until('ready again', async () =>
@@ -227,6 +251,7 @@ describe('losing the database connection', { timeout: 240_000 }, () => {
         expect(stopped.code === 0 || stopped.signal === 'SIGTERM', 'a clean stop').toBe(true);
       } finally {
         if (server && !server.exit()) await server.stop();
+        await admin.query(`ALTER DATABASE ${dbName} WITH ALLOW_CONNECTIONS true`);
         await admin.end();
         await scratch.drop();
         await rm(dataDir, { recursive: true, force: true });

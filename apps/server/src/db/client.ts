@@ -124,8 +124,15 @@ export function pgliteDatabase(db: PGlite): Database {
 // int8 (counts, bigint ids) as JS numbers: every value we keep fits in 2^53.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
 
+/**
+ * TCP keep-alive on every connection: a server that vanished without closing them (a host
+ * gone, a failover) is noticed by the kernel's probes, so that even a LISTEN connection, which
+ * never sends anything, errors and is opened again.
+ */
+const KEEP_ALIVE = { keepAlive: true, keepAliveInitialDelayMillis: 10_000 } as const;
+
 async function openPostgres(url: string): Promise<Database> {
-  const pool = new pg.Pool({ connectionString: url, max: 10 });
+  const pool = new pg.Pool({ connectionString: url, max: 10, ...KEEP_ALIVE });
   // An idle client dropped by the server must not crash the process; the pool replaces it.
   pool.on('error', () => undefined);
   const listeners = new Set<() => Promise<void>>();
@@ -255,7 +262,7 @@ async function listenOnPostgres(options: {
   let failures = 0;
 
   const open = async (): Promise<void> => {
-    const next = new pg.Client({ connectionString: url });
+    const next = new pg.Client({ connectionString: url, ...KEEP_ALIVE });
     let lost = false;
     const onLost = () => {
       if (lost) return;

@@ -34,6 +34,8 @@ export const ErrorCode = z.enum([
   'validation_failed',
   'rate_limited',
   'internal',
+  /** 503: the database connection was lost (or cannot be had); the same call may be retried. */
+  'database_unavailable',
   ...TuneErrorCode.options,
 ]);
 export type ErrorCode = z.infer<typeof ErrorCode>;

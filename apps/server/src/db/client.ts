@@ -5,6 +5,7 @@ import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { asUnavailable, DatabaseUnavailableError } from './errors.js';
 
 export type SqlParam =
   | string
@@ -51,8 +52,14 @@ export interface Database extends Queryable {
   /**
    * LISTEN on a channel: handler gets each NOTIFY payload, from this process or another
    * replica, after the notifying transaction committed. Returns the unsubscribe function.
+   * A lost connection is opened again by itself; onReconnect runs once it listens again, since
+   * what was notified meanwhile was missed (treat it as "everything may have changed").
    */
-  listen(channel: string, handler: (payload: string) => void): Promise<() => Promise<void>>;
+  listen(
+    channel: string,
+    handler: (payload: string) => void,
+    onReconnect?: () => void,
+  ): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
 
@@ -117,39 +124,86 @@ export function pgliteDatabase(db: PGlite): Database {
 // int8 (counts, bigint ids) as JS numbers: every value we keep fits in 2^53.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
 
+/**
+ * TCP keep-alive on every connection: a server that vanished without closing them (a host
+ * gone, a failover) is noticed by the kernel's probes, so that even a LISTEN connection, which
+ * never sends anything, errors and is opened again.
+ */
+const KEEP_ALIVE = { keepAlive: true, keepAliveInitialDelayMillis: 10_000 } as const;
+
 async function openPostgres(url: string): Promise<Database> {
-  const pool = new pg.Pool({ connectionString: url, max: 10 });
+  const pool = new pg.Pool({ connectionString: url, max: 10, ...KEEP_ALIVE });
   // An idle client dropped by the server must not crash the process; the pool replaces it.
   pool.on('error', () => undefined);
   const listeners = new Set<() => Promise<void>>();
   // Fail at start, with the server's own message, rather than on the first request.
   const probe = await pool.connect();
   probe.release();
-  const run = async <Row>(target: pg.Pool | pg.PoolClient, sql: string, params?: SqlParam[]) =>
-    (await target.query(sql, params)).rows as Row[];
+  const run = async <Row>(target: pg.PoolClient, sql: string, params?: SqlParam[]) => {
+    try {
+      return (await target.query(sql, params)).rows as Row[];
+    } catch (error) {
+      throw asUnavailable(error);
+    }
+  };
   const copy = async (
     client: pg.PoolClient,
     copySql: string,
     rows: string | AsyncIterable<string>,
   ) => {
     const source = typeof rows === 'string' ? Readable.from([rows]) : Readable.from(rows);
-    await pipeline(source, client.query(copyFrom(copySql)));
+    try {
+      await pipeline(source, client.query(copyFrom(copySql)));
+    } catch (error) {
+      throw asUnavailable(error);
+    }
+  };
+  /**
+   * A connection of the caller's own (transaction, COPY). The pool listens for errors only on
+   * idle clients: a connection lost while checked out (its backend terminated between two
+   * statements) would emit an unhandled 'error' and end the process. This listener keeps it,
+   * and a client that broke is destroyed on release instead of going back to the pool.
+   */
+  const acquire = async () => {
+    let client: pg.PoolClient;
+    try {
+      client = await pool.connect();
+    } catch (error) {
+      throw new DatabaseUnavailableError(error);
+    }
+    let broken: Error | undefined;
+    const onError = (error: Error) => {
+      broken = error;
+    };
+    client.on('error', onError);
+    const release = () => {
+      client.removeListener('error', onError);
+      client.release(broken);
+    };
+    return { client, release };
   };
   return {
     kind: 'postgres',
-    query: (sql, params) => run(pool, sql, params),
+    async query<Row>(sql: string, params?: SqlParam[]) {
+      const { client, release } = await acquire();
+      try {
+        return await run<Row>(client, sql, params);
+      } finally {
+        release();
+      }
+    },
     async copyFrom(copySql, rows) {
-      const client = await pool.connect();
+      const { client, release } = await acquire();
       try {
         await copy(client, copySql, rows);
       } finally {
-        client.release();
+        release();
       }
     },
     async transaction(fn) {
-      const client = await pool.connect();
+      const { client, release } = await acquire();
       try {
-        await client.query('BEGIN');
+        await run(client, 'BEGIN');
         // One connection runs one statement at a time: queue what the caller sends at once.
         let queue: Promise<unknown> = Promise.resolve();
         const serial = <T>(work: () => Promise<T>): Promise<T> => {
@@ -161,17 +215,17 @@ async function openPostgres(url: string): Promise<Database> {
           query: (sql, params) => serial(() => run(client, sql, params)),
           copyFrom: (copySql, rows) => serial(() => copy(client, copySql, rows)),
         });
-        await client.query('COMMIT');
+        await run(client, 'COMMIT');
         return result;
       } catch (error) {
         await client.query('ROLLBACK').catch(() => undefined);
-        throw error;
+        throw asUnavailable(error);
       } finally {
-        client.release();
+        release();
       }
     },
-    listen: async (channel, handler) => {
-      const stop = await listenOnPostgres(url, channel, handler);
+    listen: async (channel, handler, onReconnect) => {
+      const stop = await listenOnPostgres({ url, channel, handler, onReconnect });
       const unsubscribe = async () => {
         listeners.delete(unsubscribe);
         await stop();
@@ -186,32 +240,88 @@ async function openPostgres(url: string): Promise<Database> {
   };
 }
 
+/** First wait before listening again after the connection was lost; doubles up to the cap. */
+const LISTEN_RETRY_FIRST_MS = 250;
+const LISTEN_RETRY_MAX_MS = 10_000;
+
 /**
- * A dedicated connection per channel (LISTEN needs one that stays open), re-established
- * with a back-off when the server goes away.
+ * A dedicated connection per channel (LISTEN needs one that stays open). When it is lost it is
+ * opened again with a back-off (250 ms doubling to 10 s, jittered) until LISTEN succeeds, then
+ * onReconnect runs: notifications sent during the gap were not heard.
  */
-async function listenOnPostgres(url: string, channel: string, handler: (payload: string) => void) {
+async function listenOnPostgres(options: {
+  url: string;
+  channel: string;
+  handler: (payload: string) => void;
+  onReconnect: (() => void) | undefined;
+}) {
+  const { url, channel, handler, onReconnect } = options;
   let client: pg.Client | undefined;
   let stopped = false;
   let retry: NodeJS.Timeout | undefined;
-  const connect = async (): Promise<void> => {
-    const next = new pg.Client({ connectionString: url });
+  let failures = 0;
+
+  const open = async (): Promise<void> => {
+    const next = new pg.Client({ connectionString: url, ...KEEP_ALIVE });
+    let lost = false;
+    const onLost = () => {
+      if (lost) return;
+      lost = true;
+      if (client === next) client = undefined;
+      next.end().catch(() => undefined);
+      if (!stopped) scheduleReconnect();
+    };
     next.on('notification', (message) => {
       if (message.channel === channel) handler(message.payload ?? '');
     });
-    next.on('error', () => {
-      if (stopped) return;
-      void next.end().catch(() => undefined);
-      retry = setTimeout(() => void connect().catch(() => undefined), 1000);
-    });
-    await next.connect();
-    await next.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
+    next.on('error', onLost);
+    next.on('end', onLost);
+    try {
+      await next.connect();
+      await next.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
+    } catch (error) {
+      onLost();
+      throw error;
+    }
+    if (stopped) {
+      lost = true;
+      await next.end().catch(() => undefined);
+      return;
+    }
     client = next;
   };
-  await connect();
+
+  const scheduleReconnect = () => {
+    clearTimeout(retry);
+    const backoff = Math.min(LISTEN_RETRY_FIRST_MS * 2 ** failures, LISTEN_RETRY_MAX_MS);
+    failures += 1;
+    const delay = backoff / 2 + Math.random() * (backoff / 2);
+    retry = setTimeout(() => {
+      open()
+        .then(() => {
+          if (stopped || client === undefined) return;
+          failures = 0;
+          onReconnect?.();
+        })
+        // A failed attempt already scheduled the next one (onLost).
+        .catch(() => undefined);
+    }, delay);
+    retry.unref();
+  };
+
+  try {
+    await open();
+  } catch (error) {
+    // At start a database that cannot be reached is an error of the caller's, not retried.
+    stopped = true;
+    clearTimeout(retry);
+    throw error;
+  }
   return async () => {
     stopped = true;
     clearTimeout(retry);
-    await client?.end().catch(() => undefined);
+    const current = client;
+    client = undefined;
+    await current?.end().catch(() => undefined);
   };
 }

@@ -10,6 +10,7 @@ export const STATUS_OF: Record<ErrorCode, number> = {
   validation_failed: 422,
   rate_limited: 429,
   internal: 500,
+  database_unavailable: 503,
   tune_no_policy: 409,
   tune_no_signature: 409,
   tune_no_source: 409,

@@ -36,6 +36,16 @@ export class ConsoleEventHub {
       return;
     for (const listener of this.byOrg.get(message.org) ?? []) listener(message.kind);
   }
+
+  /** The LISTEN connection was lost and is back: every view refreshes what it shows. */
+  dispatchEverything(): void {
+    for (const set of [...this.byOrg.values()]) {
+      for (const listener of [...set]) {
+        listener('alerts');
+        listener('devices');
+      }
+    }
+  }
 }
 
 export async function notifyConsole(
@@ -57,7 +67,14 @@ declare module 'fastify' {
 
 export const consoleEventsPlugin = fp(async (app: FastifyInstance) => {
   const hub = new ConsoleEventHub();
-  const stop = await app.ctx.db.listen(CONSOLE_CHANNEL, (payload) => hub.dispatch(payload));
+  const stop = await app.ctx.db.listen(
+    CONSOLE_CHANNEL,
+    (payload) => hub.dispatch(payload),
+    () => {
+      app.log.warn({ channel: CONSOLE_CHANNEL }, 'listening again after a lost connection');
+      hub.dispatchEverything();
+    },
+  );
   app.decorate('consoleEvents', hub);
   app.addHook('onClose', async () => {
     await stop();

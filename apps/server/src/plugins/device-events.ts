@@ -14,7 +14,7 @@ type Listener = () => void;
  */
 export class DeviceEventHub {
   private readonly byOrg = new Map<number, Set<Listener>>();
-  private readonly everyOrg = new Set<(orgId: number) => void>();
+  private readonly everyOrg = new Set<(orgId: number | null) => void>();
 
   subscribe(orgId: number, listener: Listener): () => void {
     let set = this.byOrg.get(orgId);
@@ -29,8 +29,11 @@ export class DeviceEventHub {
     };
   }
 
-  /** Hears of every organization's changes (caches of device state forget theirs). */
-  subscribeAll(listener: (orgId: number) => void): () => void {
+  /**
+   * Hears of every organization's changes (caches of device state forget theirs); null means
+   * every organization may have changed.
+   */
+  subscribeAll(listener: (orgId: number | null) => void): () => void {
     this.everyOrg.add(listener);
     return () => this.everyOrg.delete(listener);
   }
@@ -39,6 +42,15 @@ export class DeviceEventHub {
     const orgId = Number(payload);
     for (const listener of this.everyOrg) listener(orgId);
     for (const listener of this.byOrg.get(orgId) ?? []) listener();
+  }
+
+  /**
+   * The LISTEN connection was lost and is back: what was notified meanwhile was missed, so
+   * every listener acts as if its organization changed (streams re-read their versions).
+   */
+  dispatchEverything(): void {
+    for (const listener of this.everyOrg) listener(null);
+    for (const set of [...this.byOrg.values()]) for (const listener of [...set]) listener();
   }
 }
 
@@ -56,7 +68,14 @@ declare module 'fastify' {
 
 export const deviceEventsPlugin = fp(async (app: FastifyInstance) => {
   const hub = new DeviceEventHub();
-  const stop = await app.ctx.db.listen(DEVICE_CHANNEL, (payload) => hub.dispatch(payload));
+  const stop = await app.ctx.db.listen(
+    DEVICE_CHANNEL,
+    (payload) => hub.dispatch(payload),
+    () => {
+      app.log.warn({ channel: DEVICE_CHANNEL }, 'listening again after a lost connection');
+      hub.dispatchEverything();
+    },
+  );
   app.decorate('deviceEvents', hub);
   app.addHook('onClose', async () => {
     await stop();

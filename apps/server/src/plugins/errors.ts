@@ -10,7 +10,11 @@ import {
   type ErrorDetail,
   type ErrorResponse,
 } from '@palisade/contract';
+import { DATABASE_UNAVAILABLE_MESSAGE, isConnectionLoss } from '../db/errors.js';
 import { AppError, STATUS_OF } from '../lib/app-error.js';
+
+/** What a 503 for a lost database asks the caller to wait before trying again. */
+const RETRY_AFTER_SECONDS = 1;
 
 const CODE_OF_STATUS: Partial<Record<number, ErrorCode>> = {
   400: 'bad_request',
@@ -27,6 +31,15 @@ const CODE_OF_STATUS: Partial<Record<number, ErrorCode>> = {
 /** Every error leaves as {msg, code, details?}; the console's catalogue reads msg and status. */
 export const errorsPlugin = fp(async (app: FastifyInstance) => {
   app.setErrorHandler((error: FastifyError, request, reply) => {
+    // A lost database connection is the database's state, not this request's fault: a 503
+    // the caller may retry, never a 500 (nor a crash).
+    if (isConnectionLoss(error)) {
+      request.log.warn({ err: error }, 'database unavailable');
+      return reply
+        .status(503)
+        .header('retry-after', String(RETRY_AFTER_SECONDS))
+        .send(body('database_unavailable', DATABASE_UNAVAILABLE_MESSAGE));
+    }
     if (error instanceof AppError) {
       if (error.retryAfterSeconds !== undefined) {
         reply.header('retry-after', String(error.retryAfterSeconds));

@@ -3,6 +3,8 @@ import fp from 'fastify-plugin';
 import type { Database } from '../db/client.js';
 
 const HOUR_MS = 3_600_000;
+/** First run after start, and the wait before a failed run is tried again. */
+const RETRY_MS = 60_000;
 const BATCH = 10_000;
 const RETENTION_LOCK = 7_262_003;
 
@@ -57,18 +59,32 @@ export async function applyRetention(db: Database, policy: RetentionPolicy, now 
   return deleted;
 }
 
-/** Runs the retention an hour apart, first a minute after start. */
+/**
+ * Runs the retention an hour apart, first a minute after start. A run that fails (the database
+ * went away) is logged and tried again a minute later, until one succeeds.
+ */
 export const retentionPlugin = fp(async (app: FastifyInstance) => {
-  const run = () =>
-    applyRetention(app.ctx.db, app.ctx.config)
+  let again: NodeJS.Timeout | undefined;
+  let closed = false;
+  const run = () => {
+    clearTimeout(again);
+    return applyRetention(app.ctx.db, app.ctx.config)
       .then((deleted) => app.log.info({ deleted }, 'retention applied'))
-      .catch((error: unknown) => app.log.error({ err: error }, 'retention failed'));
-  const first = setTimeout(() => void run(), 60_000);
+      .catch((error: unknown) => {
+        app.log.error({ err: error }, 'retention failed; trying again in a minute');
+        if (closed) return;
+        again = setTimeout(() => void run(), RETRY_MS);
+        again.unref();
+      });
+  };
+  const first = setTimeout(() => void run(), RETRY_MS);
   const every = setInterval(() => void run(), HOUR_MS);
   first.unref();
   every.unref();
   app.addHook('onClose', async () => {
+    closed = true;
     clearTimeout(first);
+    clearTimeout(again);
     clearInterval(every);
   });
 });

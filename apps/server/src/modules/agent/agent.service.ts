@@ -212,9 +212,13 @@ export function createAgentService(ctx: AppContext, log: FastifyBaseLogger) {
 
     remote,
 
-    /** The organization's devices changed: heartbeats are answered from fresh rows again. */
-    devicesChanged(orgId: number): void {
-      heartbeats.forgetOrganization(orgId);
+    /**
+     * The organization's devices changed (null: any organization's may have, as after a lost
+     * LISTEN connection): heartbeats are answered from fresh rows again.
+     */
+    devicesChanged(orgId: number | null): void {
+      if (orgId === null) heartbeats.forgetAll();
+      else heartbeats.forgetOrganization(orgId);
     },
 
     /** At shutdown: writes the heartbeats answered before their write; drops pending notices. */

@@ -89,6 +89,12 @@ export class HeartbeatBatch {
     }
   }
 
+  /** Drops what is known of every device (notifications may have been missed). */
+  forgetAll(): void {
+    this.epoch += 1;
+    this.written.clear();
+  }
+
   /** Resolves once every beat received so far has been written. */
   async flush(): Promise<void> {
     while (this.draining) await this.draining;

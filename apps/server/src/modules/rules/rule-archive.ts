@@ -1,6 +1,7 @@
 import { gunzipSync } from 'node:zlib';
 import { unzipSync } from 'fflate';
 import { unpackTar } from 'modern-tar';
+import { SafeString, UNSTORABLE_TEXT } from '@palisade/contract';
 import { AppError } from '../../lib/app-error.js';
 
 /** Largest upload accepted, and the most its archives may unpack to (a zip bomb stops there). */
@@ -31,6 +32,10 @@ export async function unpackUpload(
   bytes: Uint8Array,
   maxUnpackedBytes = MAX_UNPACKED_BYTES,
 ): Promise<UnpackedUpload> {
+  if (!SafeString.safeParse(fileName).success)
+    throw new AppError('validation_failed', `file: ${UNSTORABLE_TEXT}`, [
+      { field: 'file', msg: UNSTORABLE_TEXT },
+    ]);
   const lower = fileName.toLowerCase();
   if (lower.endsWith('.rules')) {
     return {

@@ -189,7 +189,10 @@ export const ROUTE_TABLE: Record<string, Expectation> = {
   'GET /api/v1/events': { access: 'Viewer', stream: true },
   // firewall rulesets
   'GET /api/v1/fwruleset/': { access: 'Viewer' },
-  'POST /api/v1/fwruleset/': { access: 'Operator', body: (w) => json({ name: `fw ${w.unique()}` }) },
+  'POST /api/v1/fwruleset/': {
+    access: 'Operator',
+    body: (w) => json({ name: `fw ${w.unique()}` }),
+  },
   'GET /api/v1/fwruleset/{id}': { access: 'Viewer' },
   'PUT /api/v1/fwruleset/{id}': {
     access: 'Operator',

@@ -2,7 +2,14 @@ import { createSecretKey } from 'node:crypto';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { SignJWT } from 'jose';
 import { multipart } from './corpus.js';
-import { ADMIN_EMAIL, ADMIN_PASSWORD, api, signIn, startTestServer, type TestServer } from './harness.js';
+import {
+  ADMIN_EMAIL,
+  ADMIN_PASSWORD,
+  api,
+  signIn,
+  startTestServer,
+  type TestServer,
+} from './harness.js';
 
 /**
  * A server with one of everything in its first organization, and a caller of every kind, for
@@ -23,14 +30,7 @@ export type Caller = (typeof CALLERS)[number];
 
 /** The kinds of object a path's `{id}` names. */
 export type Kind =
-  | 'user'
-  | 'rule'
-  | 'group'
-  | 'policy'
-  | 'profile'
-  | 'device'
-  | 'ruleset'
-  | 'alert';
+  'user' | 'rule' | 'group' | 'policy' | 'profile' | 'device' | 'ruleset' | 'alert';
 
 /** Which kind of object the first path segment after /api/v1/ holds. */
 export const KIND_OF_SEGMENT: Record<string, Kind> = {
@@ -86,8 +86,12 @@ export async function buildWorld(): Promise<World> {
   let counter = 0;
   const unique = () => ++counter;
   const admin = await signIn(app, ADMIN_EMAIL, ADMIN_PASSWORD);
-  const call = (method: 'GET' | 'POST' | 'PUT', url: string, payload: object, as: Headers = admin) =>
-    expect2xx(api(app, { method, url, headers: as, payload }), `${method} ${url}`);
+  const call = (
+    method: 'GET' | 'POST' | 'PUT',
+    url: string,
+    payload: object,
+    as: Headers = admin,
+  ) => expect2xx(api(app, { method, url, headers: as, payload }), `${method} ${url}`);
 
   const member = async (role: 'Viewer' | 'Operator' | 'Administrator') => {
     const email = `${role.toLowerCase()}-${unique()}@example.com`;
@@ -203,7 +207,8 @@ export async function buildWorld(): Promise<World> {
       otherAdministrator: await signIn(app, other, USER_PASSWORD),
     },
     fresh: (kind) => {
-      if (kind === 'alert' || kind === 'rule') return Promise.resolve(kind === 'rule' ? rule : alert);
+      if (kind === 'alert' || kind === 'rule')
+        return Promise.resolve(kind === 'rule' ? rule : alert);
       return factories[kind]();
     },
   };
@@ -258,9 +263,7 @@ export async function operations(app: FastifyInstance): Promise<Operation[]> {
 
 /** The operation's path with its parameters filled in from `ids`. */
 export function concretePath(op: Operation, id: number | string): string {
-  return op.path
-    .replace('{id}', String(id))
-    .replace('{username}', encodeURIComponent(String(id)));
+  return op.path.replace('{id}', String(id)).replace('{username}', encodeURIComponent(String(id)));
 }
 
 /** The kind of object `{id}` names in this operation's path, if it has one. */

@@ -257,6 +257,7 @@ describe('bad input is a 4xx, never a 500 (fuzz over /openapi.json)', () => {
     const failures: string[] = [];
     const statuses = new Map<number, number>();
     let sent = 0;
+    const started = performance.now();
     for (const op of listed) {
       const entry = ROUTE_TABLE[op.key];
       if (!entry || entry.stream) continue; // route-matrix.test.ts fails on a missing entry
@@ -288,7 +289,8 @@ describe('bad input is a 4xx, never a 500 (fuzz over /openapi.json)', () => {
     const histogram = [...statuses].sort(([a], [b]) => a - b).map(([s, n]) => `${s}×${n}`);
     console.log(
       `route fuzz (seed ${SEED}): ${listed.length} operations × 2 callers (Administrator, agent),` +
-        ` ${sent} requests, ${failures.length} failures; statuses ${histogram.join(' ')}`,
+        ` ${sent} requests in ${Math.round((performance.now() - started) / 1000)} s,` +
+        ` ${failures.length} failures; statuses ${histogram.join(' ')}`,
     );
     expect(failures).toEqual([]);
   }, 300_000);

@@ -218,13 +218,25 @@ async function requestsFor(op: Operation, entry: Expectation, world: World, rand
     headers: { ...headers, ...body?.headers },
     ...(body ? { payload: body.payload } : {}),
   };
-  return [
+  const requests = [
     ...pathRequests(op, base, random),
     ...queryRequests(op, base, random),
     ...bodyRequests(op, base, body, random),
     ...(entry.multipart ? multipartRequests(base, body, random) : []),
   ];
+  if (entry.sequenced) {
+    const baseSeq = (body?.payload as { seq?: unknown } | undefined)?.seq;
+    for (const { options } of requests) {
+      const payload = options.payload as { seq?: unknown } | undefined;
+      if (payload && typeof payload === 'object' && payload.seq === baseSeq)
+        payload.seq = nextSeq++;
+    }
+  }
+  return requests;
 }
+
+/** The next agent batch number (sequenced routes). */
+let nextSeq = 1000;
 
 /** The request's answer, or 'timeout' when it has none in time. */
 async function send(world: World, options: InjectOptions) {

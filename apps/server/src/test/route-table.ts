@@ -32,6 +32,11 @@ export interface Expectation {
   pathValue?: string;
   /** A server-sent-events stream: only refusals are checked (an allowed call never ends). */
   stream?: true;
+  /**
+   * An agent batch numbered by `seq`: a batch at or below the stored number is not stored
+   * again, so each fuzzed request gets the next number.
+   */
+  sequenced?: true;
 }
 
 const json = (payload: object): RequestBody => ({ payload });
@@ -167,9 +172,39 @@ export const ROUTE_TABLE: Record<string, Expectation> = {
     access: 'agent',
     body: () => json({ config_version: 1, policy_version: 1, ok: true }),
   },
-  'POST /api/v1/agent/alerts': { access: 'agent', body: () => json({ seq: 2, events: [] }) },
+  'POST /api/v1/agent/alerts': {
+    access: 'agent',
+    sequenced: true,
+    body: () =>
+      json({
+        seq: 2,
+        events: [
+          {
+            event_type: 'alert',
+            timestamp: '2026-11-14T10:00:00.000000+0000',
+            flow_id: 1_234_567_890_123,
+            src_ip: '203.0.113.9',
+            src_port: 40_001,
+            dest_ip: '10.0.0.2',
+            dest_port: 80,
+            proto: 'TCP',
+            app_proto: 'http',
+            alert: {
+              action: 'allowed',
+              gid: 1,
+              signature_id: 9_000_001,
+              rev: 1,
+              signature: 'matrix alert',
+              category: 'Test',
+              severity: 2,
+            },
+          },
+        ],
+      }),
+  },
   'POST /api/v1/agent/logs': {
     access: 'agent',
+    sequenced: true,
     body: () =>
       json({ seq: 1, lines: [{ time: new Date().toISOString(), level: 'info', msg: 'hello' }] }),
   },

@@ -31,7 +31,7 @@ import { consoleEventsPlugin } from './plugins/console-events.js';
 import { deviceAuthPlugin } from './plugins/device-auth.js';
 import { deviceEventsPlugin } from './plugins/device-events.js';
 import { securityHeadersPlugin } from './plugins/security-headers.js';
-import { errorsPlugin } from './plugins/errors.js';
+import { errorsPlugin, frameworkErrors } from './plugins/errors.js';
 import { openapiPlugin } from './plugins/openapi.js';
 import { retentionPlugin } from './plugins/retention.js';
 import { staticPlugin } from './plugins/static.js';
@@ -71,6 +71,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     requestIdHeader: 'x-request-id',
     genReqId: () => randomUUID(),
     routerOptions: { ignoreTrailingSlash: true },
+    frameworkErrors,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

@@ -1,19 +1,20 @@
 import { z } from 'zod';
+import { INT4_MAX, SafeString } from './common.js';
 
 /** Filters of the alerts screen; all optional and combined with AND. */
 export const AlertFilters = z.object({
-  device_id: z.coerce.number().int().positive().optional(),
+  device_id: z.coerce.number().int().min(1).max(INT4_MAX).optional(),
   since: z.iso.datetime({ offset: true }).optional(),
   until: z.iso.datetime({ offset: true }).optional(),
   /** Suricata severity: 1 (high) to 4; this and more severe. */
   severity: z.coerce.number().int().min(1).max(255).optional(),
   /** A signature id, or text found in the signature message. */
-  signature: z.string().trim().max(200).optional(),
-  src_ip: z.string().trim().max(64).optional(),
-  dest_ip: z.string().trim().max(64).optional(),
+  signature: SafeString.trim().max(200).optional(),
+  src_ip: SafeString.trim().max(64).optional(),
+  dest_ip: SafeString.trim().max(64).optional(),
   src_port: z.coerce.number().int().min(0).max(65535).optional(),
   dest_port: z.coerce.number().int().min(0).max(65535).optional(),
-  proto: z.string().trim().max(20).optional(),
+  proto: SafeString.trim().max(20).optional(),
   acknowledged: z.enum(['true', 'false']).optional(),
 });
 export type AlertFilters = z.infer<typeof AlertFilters>;
@@ -97,6 +98,9 @@ export const AlertHistogram = z.object({
   interval: z.number(),
   data: z.array(z.object({ time: z.string(), count: z.number().int() })),
 });
+
+/** Alert ids are PostgreSQL bigints (a fleet stores billions): any safe positive integer. */
+export const AlertIdParams = z.object({ id: z.coerce.number().int().positive() });
 
 export const AlertAck = z.object({
   ids: z.array(z.number().int().positive()).min(1).max(10_000),

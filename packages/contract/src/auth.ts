@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SafeString, safeString } from './common.js';
 
 /** Characters the spec allows (and requires one of) in a new password. */
 export const PASSWORD_SPECIAL_CHARACTERS = '!@#$%';
@@ -20,16 +21,14 @@ export const ValidationMessage = {
  * the spec's stricter reading. The 5+ rule only gates the sign-in form, where older
  * passwords must still be accepted.
  */
-export const NewPassword = z
-  .string({ message: ValidationMessage.required })
+export const NewPassword = safeString({ message: ValidationMessage.required })
   .min(8, ValidationMessage.min8)
   .max(128)
   .regex(/[!@#$%]/, ValidationMessage.special)
   .regex(/[A-Z]/, ValidationMessage.uppercase)
   .regex(/[0-9]/, ValidationMessage.number);
 
-export const Email = z
-  .string({ message: ValidationMessage.required })
+export const Email = safeString({ message: ValidationMessage.required })
   .trim()
   .toLowerCase()
   .max(254)
@@ -37,10 +36,10 @@ export const Email = z
 
 /** POST /login/access-token, form-encoded as OAuth2's password grant. */
 export const LoginForm = z.object({
-  username: z.string().trim().min(1, ValidationMessage.required).max(254),
-  password: z.string().min(1, ValidationMessage.required).max(128),
-  grant_type: z.string().optional(),
-  scope: z.string().optional(),
+  username: SafeString.trim().min(1, ValidationMessage.required).max(254),
+  password: SafeString.min(1, ValidationMessage.required).max(128),
+  grant_type: SafeString.max(100).optional(),
+  scope: SafeString.max(1000).optional(),
 });
 export type LoginForm = z.infer<typeof LoginForm>;
 
@@ -51,11 +50,11 @@ export const AccessToken = z.object({
 export type AccessToken = z.infer<typeof AccessToken>;
 
 export const PasswordRecoveryParams = z.object({
-  username: z.string().trim().min(1).max(254),
+  username: SafeString.trim().min(1).max(254),
 });
 
 export const ResetPassword = z.object({
-  token: z.string().min(1, ValidationMessage.required).max(200),
+  token: SafeString.min(1, ValidationMessage.required).max(200),
   new_password: NewPassword,
 });
 export type ResetPassword = z.infer<typeof ResetPassword>;

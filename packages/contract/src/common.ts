@@ -56,20 +56,44 @@ export type ErrorResponse = z.infer<typeof ErrorResponse>;
 export const MessageResponse = z.object({ msg: z.string() });
 export type MessageResponse = z.infer<typeof MessageResponse>;
 
+/** PostgreSQL's int4 (`integer`): ids and the counters stored beside them. */
+export const INT4_MAX = 2_147_483_647;
+export const INT4_MIN = -2_147_483_648;
+/** Suricata's signature ids and gids are unsigned 32-bit numbers. */
+export const UINT32_MAX = 4_294_967_295;
+
+/** What an int4 column holds. */
+export const Int4 = z.number().int().min(INT4_MIN).max(INT4_MAX);
+
+/** The id of a row: 1 … 2^31 − 1, as PostgreSQL's `integer` holds it. */
+export const Id = z.number().int().min(1).max(INT4_MAX);
+
+/** Why SafeString refused a text; the 422's details name the field. */
+export const UNSTORABLE_TEXT = 'Must not contain NUL characters or unpaired surrogates';
+const LONE_SURROGATE = /\p{Cs}/u;
+
+/**
+ * A string PostgreSQL can store: no NUL character (text and jsonb refuse it) and no UTF-16
+ * surrogate without its pair (not a character; jsonb refuses it, UTF-8 cannot encode it).
+ * Every string a request carries is one of these.
+ */
+export const safeString = (params?: Parameters<typeof z.string>[0]) =>
+  z
+    .string(params)
+    .refine((value) => !value.includes('\u0000') && !LONE_SURROGATE.test(value), UNSTORABLE_TEXT);
+export const SafeString = safeString();
+
 /** Largest page a list call accepts; the console asks for 999999 groups and policies at once. */
 export const MAX_PAGE_LIMIT = 1_000_000;
 
-const commaList = z
-  .string()
-  .optional()
-  .transform((value) =>
-    value === undefined || value.trim() === ''
-      ? []
-      : value
-          .split(',')
-          .map((item) => item.trim())
-          .filter((item) => item !== ''),
-  );
+const commaList = SafeString.optional().transform((value) =>
+  value === undefined || value.trim() === ''
+    ? []
+    : value
+        .split(',')
+        .map((item) => item.trim())
+        .filter((item) => item !== ''),
+);
 
 /**
  * Query of every paged list. sortBy/sortDesc are comma-joined lists (spec §5);
@@ -82,7 +106,7 @@ export const ListQuery = z.object({
   sortDesc: commaList.pipe(
     z.array(z.enum(['true', 'false', '1', '0'], { message: 'must be true or false' })),
   ),
-  filter: z.string().max(1000).optional(),
+  filter: SafeString.max(1000).optional(),
 });
 export type ListQueryInput = z.input<typeof ListQuery>;
 export type ListQuery = z.output<typeof ListQuery>;
@@ -92,5 +116,5 @@ export function listResponse<T extends z.ZodType>(item: T) {
 }
 export type ListResponse<T> = { data: T[]; recordsTotal: number };
 
-export const IdParams = z.object({ id: z.coerce.number().int().positive() });
+export const IdParams = z.object({ id: z.coerce.number().int().min(1).max(INT4_MAX) });
 export type IdParams = z.infer<typeof IdParams>;

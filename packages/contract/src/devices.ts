@@ -1,11 +1,10 @@
 import { z } from 'zod';
+import { Id, Int4, SafeString } from './common.js';
 
 /** A variable-set entry: `HOME_NET` → `[10.0.0.0/8,192.168.0.0/16]`. */
 export const ProfileVariables = z.record(
   z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, 'Variable names are letters, digits and _'),
-  z
-    .string()
-    .trim()
+  SafeString.trim()
     .min(1, 'Required')
     .max(64 * 1024),
 );
@@ -20,8 +19,8 @@ export const DeviceProfile = z.object({
 });
 export type DeviceProfile = z.infer<typeof DeviceProfile>;
 
-const ProfileName = z.string().trim().min(1, 'Required').max(200);
-const Description = z.string().trim().max(2000);
+const ProfileName = SafeString.trim().min(1, 'Required').max(200);
+const Description = SafeString.trim().max(2000);
 
 export const DeviceProfileWrite = z.object({
   name: ProfileName,
@@ -76,19 +75,19 @@ export const Device = z.object({
 });
 export type Device = z.infer<typeof Device>;
 
-const DevicePassword = z.string().min(12, 'Min 12 characters').max(256);
+const DevicePassword = SafeString.min(12, 'Min 12 characters').max(256);
 
 const DeviceFields = {
-  name: z.string().trim().min(1, 'Required').max(200),
+  name: SafeString.trim().min(1, 'Required').max(200),
   description: Description,
-  address: z.string().trim().max(255),
-  city: z.string().trim().max(200),
+  address: SafeString.trim().max(255),
+  city: SafeString.trim().max(200),
   licensed: z.boolean(),
   /** Write-only: the agent's secret; stored as an argon2id hash. */
   password: DevicePassword,
-  profile_id: z.number().int().positive().nullable(),
-  policy_id: z.number().int().positive().nullable(),
-  firewall_id: z.number().int().positive().nullable(),
+  profile_id: Id.nullable(),
+  policy_id: Id.nullable(),
+  firewall_id: Id.nullable(),
 };
 
 export const DeviceWrite = z.object({
@@ -109,9 +108,9 @@ export const DeviceUpdate = z.object(DeviceFields).partial();
 export const AGENT_PROTOCOL_VERSION = 1;
 
 export const AgentLogin = z.object({
-  device_id: z.number().int().positive(),
-  password: z.string().min(1).max(256),
-  agent_version: z.string().max(50).optional(),
+  device_id: Id,
+  password: SafeString.min(1).max(256),
+  agent_version: SafeString.max(50).optional(),
   protocol: z.number().int().optional(),
 });
 
@@ -123,17 +122,17 @@ export const AgentToken = z.object({
 });
 
 export const AgentVersions = z.object({
-  config_version: z.number().int().nullable(),
-  policy_version: z.number().int().nullable(),
+  config_version: Int4.nullable(),
+  policy_version: Int4.nullable(),
 });
 export type AgentVersions = z.infer<typeof AgentVersions>;
 
 export const AgentHeartbeat = z.object({
-  state: z.string().max(50),
+  state: SafeString.max(50),
   metrics: DeviceMetrics.optional(),
   local: AgentVersions,
-  agent_version: z.string().max(50),
-  last_error: z.string().max(8000).nullable().optional(),
+  agent_version: SafeString.max(50),
+  last_error: SafeString.max(8000).nullable().optional(),
 });
 export type AgentHeartbeat = z.infer<typeof AgentHeartbeat>;
 
@@ -171,11 +170,11 @@ export const AgentBundle = z.object({
 export type AgentBundle = z.infer<typeof AgentBundle>;
 
 export const AgentApplied = z.object({
-  config_version: z.number().int(),
-  policy_version: z.number().int(),
+  config_version: Int4,
+  policy_version: Int4,
   ok: z.boolean(),
   /** Why applying failed (becomes the device's last error). */
-  error: z.string().max(8000).nullable().optional(),
+  error: SafeString.max(8000).nullable().optional(),
 });
 
 /**
@@ -193,9 +192,9 @@ export const AgentLogBatch = z.object({
   lines: z
     .array(
       z.object({
-        time: z.string(),
+        time: SafeString.max(100),
         level: z.enum(['debug', 'info', 'warn', 'error']),
-        msg: z.string().max(8000),
+        msg: SafeString.max(8000),
       }),
     )
     .max(10_000),

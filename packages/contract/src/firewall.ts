@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SafeString } from './common.js';
 
 export const FirewallChain = z.enum(['input', 'forward', 'output']);
 export const FirewallAction = z.enum(['accept', 'drop', 'reject']);
@@ -10,9 +11,9 @@ export const ConnectionState = z.enum(['new', 'established', 'related', 'invalid
  * profile variables (`$HOME_NET`), `!` to negate the whole list; comma- or space-separated.
  * Empty means any.
  */
-const AddressList = z.string().trim().max(1_000_000).default('');
+const AddressList = SafeString.trim().max(1_000_000).default('');
 /** Ports and ranges: `22`, `80,443`, `8000-8080`; empty means any; needs tcp, udp or tcp_udp. */
-const PortList = z.string().trim().max(10_000).default('');
+const PortList = SafeString.trim().max(10_000).default('');
 const InterfaceName = z
   .string()
   .trim()
@@ -35,7 +36,7 @@ export const FirewallRule = z.object({
   states: z.array(ConnectionState).max(4).default([]),
   log: z.boolean().default(false),
   counter: z.boolean().default(true),
-  comment: z.string().trim().max(200).default(''),
+  comment: SafeString.trim().max(200).default(''),
   enabled: z.boolean().default(true),
 });
 export type FirewallRule = z.infer<typeof FirewallRule>;
@@ -61,8 +62,8 @@ export const FirewallRuleset = z.object({
 export type FirewallRuleset = z.infer<typeof FirewallRuleset>;
 
 export const FirewallRulesetWrite = z.object({
-  name: z.string().trim().min(1, 'Required').max(200),
-  description: z.string().trim().max(2000).default(''),
+  name: SafeString.trim().min(1, 'Required').max(200),
+  description: SafeString.trim().max(2000).default(''),
   policies: ChainPolicies.default({ input: 'drop', forward: 'drop', output: 'accept' }),
   rules: z.array(FirewallRule).max(100_000).default([]),
 });
@@ -71,8 +72,8 @@ export type FirewallRulesetWriteInput = z.input<typeof FirewallRulesetWrite>;
 /** An L3 route of a device: `ip route replace <destination> via <gateway> dev <interface> metric <metric>`. */
 export const Route = z.object({
   /** CIDR block or `default`. */
-  address: z.string().trim().min(1, 'Required').max(100),
-  gateway: z.string().trim().max(100).default(''),
+  address: SafeString.trim().min(1, 'Required').max(100),
+  gateway: SafeString.trim().max(100).default(''),
   metric: z.number().int().min(0).max(4_294_967_295).nullable().default(null),
   interface: InterfaceName,
 });
@@ -83,7 +84,7 @@ export const SourceNat = z.object({
   out_interface: InterfaceName.refine((name) => name !== '', 'Required'),
   source: AddressList,
   /** Empty: masquerade (the interface's own address). */
-  to_address: z.string().trim().max(100).default(''),
+  to_address: SafeString.trim().max(100).default(''),
 });
 
 /** A port forward: traffic to `in_interface`:`port` goes to `to_address`:`to_port`. */
@@ -91,9 +92,9 @@ export const PortForward = z.object({
   in_interface: InterfaceName,
   protocol: z.enum(['tcp', 'udp']),
   port: z.number().int().min(1).max(65535),
-  to_address: z.string().trim().min(1, 'Required').max(100),
+  to_address: SafeString.trim().min(1, 'Required').max(100),
   to_port: z.number().int().min(1).max(65535).nullable().default(null),
-  comment: z.string().trim().max(200).default(''),
+  comment: SafeString.trim().max(200).default(''),
 });
 
 export const DeviceNetwork = z.object({

@@ -1,11 +1,12 @@
 import { z } from 'zod';
+import { Id, INT4_MAX, SafeString, UINT32_MAX } from './common.js';
 
 /** What a per-rule override does to a rule in one policy. */
 export const OverrideAction = z.enum(['enable', 'disable', 'drop']);
 export type OverrideAction = z.infer<typeof OverrideAction>;
 
 export const RuleOverride = z.object({
-  rule_id: z.number().int().positive(),
+  rule_id: Id,
   action: OverrideAction,
 });
 export type RuleOverride = z.infer<typeof RuleOverride>;
@@ -14,23 +15,21 @@ export type RuleOverride = z.infer<typeof RuleOverride>;
 export const Threshold = z
   .object({
     kind: z.enum(['threshold', 'event_filter', 'suppress', 'rate_filter']),
-    gid: z.number().int().min(0).default(1),
-    sid: z.number().int().min(0),
+    gid: z.number().int().min(0).max(INT4_MAX).default(1),
+    sid: z.number().int().min(0).max(UINT32_MAX),
     track: z.enum(['by_src', 'by_dst', 'by_rule', 'by_both']).optional(),
     type: z.enum(['limit', 'threshold', 'both']).optional(),
-    count: z.number().int().positive().optional(),
-    seconds: z.number().int().positive().optional(),
+    count: z.number().int().positive().max(INT4_MAX).optional(),
+    seconds: z.number().int().positive().max(INT4_MAX).optional(),
     /** suppress: the address (or list / variable) whose alerts are dropped. */
-    ip: z
-      .string()
-      .trim()
+    ip: SafeString.trim()
       .regex(/^[\w$!.:/,[\] -]+$/, 'Not valid')
       .max(2000)
       .optional(),
     /** rate_filter: what to do past the rate, and for how long. */
     new_action: z.enum(['alert', 'drop', 'pass', 'reject']).optional(),
-    timeout: z.number().int().positive().optional(),
-    comment: z.string().max(500).optional(),
+    timeout: z.number().int().positive().max(INT4_MAX).optional(),
+    comment: SafeString.max(500).optional(),
   })
   .superRefine((t, ctx) => {
     const need = (field: keyof typeof t) => {
@@ -63,10 +62,10 @@ export type Threshold = z.infer<typeof Threshold>;
 export const PolicyMatcher = z.object({
   kind: z.enum(['enable', 'disable', 'drop', 'modify']),
   /** `2019401`, `1:2019401`, `group:emerging-dos`, `re:heartbleed`, `metadata: policy balanced-ips`. */
-  matcher: z.string().trim().min(1).max(2000),
+  matcher: SafeString.trim().min(1).max(2000),
   /** modify only: the text to replace (a regular expression) and its replacement. */
-  from: z.string().max(2000).optional(),
-  to: z.string().max(2000).optional(),
+  from: SafeString.max(2000).optional(),
+  to: SafeString.max(2000).optional(),
 });
 export type PolicyMatcher = z.infer<typeof PolicyMatcher>;
 
@@ -97,42 +96,46 @@ export const Policy = z.object({
 });
 export type Policy = z.infer<typeof Policy>;
 
-const PolicyName = z.string().trim().min(1, 'Required').max(200);
+const PolicyName = SafeString.trim().min(1, 'Required').max(200);
 
 export const PolicyWrite = z.object({
   name: PolicyName,
-  description: z.string().trim().max(2000).default(''),
-  group_ids: z.array(z.number().int().positive()).max(10_000).default([]),
+  description: SafeString.trim().max(2000).default(''),
+  group_ids: z.array(Id).max(10_000).default([]),
   overrides: z.array(RuleOverride).max(200_000).default([]),
   thresholds: z.array(Threshold).max(10_000).default([]),
   matchers: z.array(PolicyMatcher).max(100_000).default([]),
   restricted: z.boolean().default(false),
-  editors: z.array(z.number().int().positive()).max(10_000).default([]),
+  editors: z.array(Id).max(10_000).default([]),
 });
 export type PolicyWriteInput = z.input<typeof PolicyWrite>;
 
 /** PUT /policies/{id}: what is given replaces; what is left out stays. */
 export const PolicyUpdate = z.object({
   name: PolicyName.optional(),
-  description: z.string().trim().max(2000).optional(),
-  group_ids: z.array(z.number().int().positive()).max(10_000).optional(),
+  description: SafeString.trim().max(2000).optional(),
+  group_ids: z.array(Id).max(10_000).optional(),
   overrides: z.array(RuleOverride).max(200_000).optional(),
   thresholds: z.array(Threshold).max(10_000).optional(),
   matchers: z.array(PolicyMatcher).max(100_000).optional(),
   restricted: z.boolean().optional(),
-  editors: z.array(z.number().int().positive()).max(10_000).optional(),
+  editors: z.array(Id).max(10_000).optional(),
 });
 
 /** The file a policy exports to and imports from. */
 export const PolicyExport = z.object({
   format: z.literal('palisade-policy'),
   format_version: z.literal(1),
-  name: z.string(),
-  description: z.string(),
+  name: SafeString,
+  description: SafeString,
   /** Groups by name; rules by (gid, sid): ids differ between consoles. */
-  groups: z.array(z.string()),
+  groups: z.array(SafeString),
   overrides: z.array(
-    z.object({ gid: z.number().int(), sid: z.number().int(), action: OverrideAction }),
+    z.object({
+      gid: z.number().int().min(0).max(INT4_MAX),
+      sid: z.number().int().min(0).max(UINT32_MAX),
+      action: OverrideAction,
+    }),
   ),
   thresholds: z.array(Threshold),
   matchers: z.array(PolicyMatcher),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { Id, SafeString } from './common.js';
 
 /** A detection rule as lists show it (the full text comes from /rulesmulti or /rules/{id}). */
 export const RuleSummary = z.object({
@@ -37,7 +38,7 @@ export const RuleDetail = RuleSummary.extend({
 export type RuleDetail = z.infer<typeof RuleDetail>;
 
 export const RulesMultiRequest = z.object({
-  ids: z.array(z.number().int().positive()).max(100_000),
+  ids: z.array(Id).max(100_000),
 });
 export const RulesMultiResponse = z.object({ data: z.array(RuleDetail) });
 
@@ -46,16 +47,16 @@ export const RULE_TEXT_MAX = 64 * 1024;
 
 /** POST /rules/ and PUT /rules/{id}: a custom rule's text, validated by the parser. */
 export const RuleWrite = z.object({
-  text: z.string().trim().min(1, 'Required').max(RULE_TEXT_MAX),
+  text: SafeString.trim().min(1, 'Required').max(RULE_TEXT_MAX),
   /** Groups to put a new rule in; without any it goes to the group "custom". */
-  group_ids: z.array(z.number().int().positive()).optional(),
+  group_ids: z.array(Id).optional(),
 });
 
 /** PUT /rules/{id} may also just switch the action or enable/disable the rule. */
 export const RuleUpdate = z
   .object({
-    text: z.string().trim().min(1).max(RULE_TEXT_MAX).optional(),
-    action: z.string().trim().min(1).max(32).optional(),
+    text: SafeString.trim().min(1).max(RULE_TEXT_MAX).optional(),
+    action: SafeString.trim().min(1).max(32).optional(),
     enabled: z.boolean().optional(),
   })
   .refine((body) => Object.values(body).some((value) => value !== undefined), {
@@ -110,19 +111,19 @@ export const RuleGroup = z.object({
 });
 export type RuleGroup = z.infer<typeof RuleGroup>;
 
-const GroupName = z.string().trim().min(1, 'Required').max(200);
+const GroupName = SafeString.trim().min(1, 'Required').max(200);
 
 export const RuleGroupCreate = z.object({
   name: GroupName,
-  description: z.string().trim().max(2000).default(''),
-  rule_ids: z.array(z.number().int().positive()).max(200_000).default([]),
+  description: SafeString.trim().max(2000).default(''),
+  rule_ids: z.array(Id).max(200_000).default([]),
 });
 
 export const RuleGroupUpdate = z.object({
   name: GroupName.optional(),
-  description: z.string().trim().max(2000).optional(),
+  description: SafeString.trim().max(2000).optional(),
   /** Replaces the group's rules. */
-  rule_ids: z.array(z.number().int().positive()).max(200_000).optional(),
-  add_rule_ids: z.array(z.number().int().positive()).max(200_000).optional(),
-  remove_rule_ids: z.array(z.number().int().positive()).max(200_000).optional(),
+  rule_ids: z.array(Id).max(200_000).optional(),
+  add_rule_ids: z.array(Id).max(200_000).optional(),
+  remove_rule_ids: z.array(Id).max(200_000).optional(),
 });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SafeString } from './common.js';
 import { Email, NewPassword } from './auth.js';
 
 /** Roles, declared once; /openapi.json publishes it as components.schemas.Role. */
@@ -6,7 +7,7 @@ export const Role = z.enum(['Administrator', 'Operator', 'Viewer']);
 export type Role = z.infer<typeof Role>;
 z.globalRegistry.add(Role, { id: 'Role', description: 'What a user may do' });
 
-const Name = z.string().trim().max(100);
+const Name = SafeString.trim().max(100);
 
 export const User = z.object({
   id: z.number().int(),
@@ -54,7 +55,7 @@ export const UserUpdateMe = z
     first_name: Name.optional(),
     last_name: Name.optional(),
     password: NewPassword.optional(),
-    current_password: z.string().max(128).optional(),
+    current_password: SafeString.max(128).optional(),
   })
   .refine((body) => body.password === undefined || (body.current_password ?? '') !== '', {
     message: 'Required',
@@ -68,6 +69,6 @@ export const UserRegister = z.object({
   password: NewPassword,
   first_name: Name.default(''),
   last_name: Name.default(''),
-  organization: z.string().trim().min(1, 'Required').max(100),
+  organization: SafeString.trim().min(1, 'Required').max(100),
 });
 export type UserRegisterInput = z.input<typeof UserRegister>;

@@ -53,7 +53,8 @@ export function buildListSql(
   };
 
   const order = query.sortBy.map((field, index) => {
-    const column = spec.sortable[field];
+    // Own keys only: `constructor` or `__proto__` must not find Object.prototype's.
+    const column = Object.hasOwn(spec.sortable, field) ? spec.sortable[field] : undefined;
     if (!column) {
       throw new AppError('validation_failed', `sortBy: cannot sort by '${field}'`, [
         {
@@ -73,7 +74,7 @@ export function buildListSql(
     const fieldTerm = /^([a-z_]+):(.*)$/.exec(term);
     if (fieldTerm) {
       const [, field = '', value = ''] = fieldTerm;
-      const filter = spec.filterable[field];
+      const filter = Object.hasOwn(spec.filterable, field) ? spec.filterable[field] : undefined;
       if (!filter) throw unknownFilter(field, spec);
       conditions.push(filterCondition(filter, value.trim(), field, bind));
     } else if (spec.searchable.length > 0) {

@@ -1,4 +1,4 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import {
   hasZodFastifySchemaValidationErrors,
@@ -12,6 +12,7 @@ import {
 } from '@palisade/contract';
 import { DATABASE_UNAVAILABLE_MESSAGE, isConnectionLoss } from '../db/errors.js';
 import { AppError, STATUS_OF } from '../lib/app-error.js';
+import { databaseInputError } from './database-input-errors.js';
 
 /** What a 503 for a lost database asks the caller to wait before trying again. */
 const RETRY_AFTER_SECONDS = 1;
@@ -23,6 +24,7 @@ const CODE_OF_STATUS: Partial<Record<number, ErrorCode>> = {
   404: 'not_found',
   409: 'conflict',
   413: 'payload_too_large',
+  414: 'bad_request',
   415: 'bad_request',
   422: 'validation_failed',
   429: 'rate_limited',
@@ -70,6 +72,12 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
       const msg = status === 413 ? 'Request body is too large' : error.message;
       return reply.status(status).send(body(code, msg));
     }
+    // Safety net: what the database refused because of the input is the caller's error.
+    const refused = databaseInputError(error);
+    if (refused) {
+      request.log.warn({ err: error }, 'the database refused an input: validate it at the edge');
+      return reply.status(refused.status).send(body(refused.code, refused.msg));
+    }
     request.log.error({ err: error }, 'unhandled error');
     return reply.status(500).send(body('internal', 'Internal server error'));
   });
@@ -83,6 +91,25 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
     return reply.status(404).send(body('not_found', `No route ${request.method} ${pathname}`));
   });
 });
+
+/**
+ * Fastify's `frameworkErrors`: a URL that does not decode (`%FF`) or a path parameter past the
+ * router's length limit is answered in the shared error shape too.
+ */
+export function frameworkErrors(
+  error: FastifyError,
+  _request: FastifyRequest,
+  reply: FastifyReply,
+): void {
+  const status = error.statusCode ?? 400;
+  if (status >= 500) {
+    void reply.status(status).send(body('internal', 'Internal server error'));
+    return;
+  }
+  void reply
+    .status(status)
+    .send(body(CODE_OF_STATUS[status] ?? 'bad_request', `Not a valid URL: ${error.message}`));
+}
 
 function body(code: ErrorCode, msg: string, details?: ErrorDetail[]): ErrorResponse {
   return details && details.length > 0 ? { msg, code, details } : { msg, code };

@@ -8,6 +8,11 @@ const int = (value: unknown): number | null =>
   typeof value === 'number' && Number.isInteger(value) && Math.abs(value) <= 2_147_483_647
     ? value
     : null;
+/** Suricata's signature ids are unsigned 32-bit; anything else is not one (and 2^53 would not read back). */
+const uint32 = (value: unknown): number | null =>
+  typeof value === 'number' && Number.isInteger(value) && value >= 0 && value <= 4_294_967_295
+    ? value
+    : null;
 const object = (value: unknown): Json =>
   typeof value === 'object' && value !== null ? (value as Json) : {};
 
@@ -27,7 +32,7 @@ export function toAlertRecord(value: unknown, receivedAt: Date): AlertRecord | n
   return {
     time: (Number.isNaN(stamp) ? receivedAt : new Date(stamp)).toISOString(),
     gid: int(alert['gid']),
-    sid: typeof alert['signature_id'] === 'number' ? alert['signature_id'] : null,
+    sid: uint32(alert['signature_id']),
     rev: int(alert['rev']),
     msg: text(alert['signature']),
     category: text(alert['category']),

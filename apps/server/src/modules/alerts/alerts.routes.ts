@@ -5,11 +5,11 @@ import {
   AlertGroupsQuery,
   AlertHistogram,
   AlertHistogramQuery,
+  AlertIdParams,
   AlertListQuery,
   AlertPage,
   AlertTune,
   AlertTuneResult,
-  IdParams,
   MessageResponse,
 } from '@palisade/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -59,7 +59,10 @@ export const alertsRoutes: FastifyPluginAsyncZod = async (app) => {
   );
   app.get(
     '/alerts/:id',
-    { ...signedIn, schema: { tags, params: IdParams, response: { 200: AlertDetail, ...errors } } },
+    {
+      ...signedIn,
+      schema: { tags, params: AlertIdParams, response: { 200: AlertDetail, ...errors } },
+    },
     (request) => alerts.detail(principalOf(request), request.params.id),
   );
   app.post(
@@ -77,7 +80,7 @@ export const alertsRoutes: FastifyPluginAsyncZod = async (app) => {
       ...signedIn,
       schema: {
         tags,
-        params: IdParams,
+        params: AlertIdParams,
         body: AlertTune,
         response: { 200: AlertTuneResult, ...errors },
       },

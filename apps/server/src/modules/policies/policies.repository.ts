@@ -243,6 +243,15 @@ export const policiesRepository = {
     );
   },
 
+  /** How many devices run the policy (a policy in use cannot be deleted). */
+  async deviceCount(db: Queryable, id: number): Promise<number> {
+    const [row] = await db.query<{ count: number }>(
+      'SELECT count(*)::int AS count FROM devices WHERE policy_id = $1',
+      [id],
+    );
+    return row?.count ?? 0;
+  },
+
   async delete(db: Queryable, id: number) {
     await db.query('DELETE FROM policies WHERE id = $1', [id]);
   },

@@ -232,7 +232,10 @@ export function createPoliciesService(db: Database) {
 
     async remove(principal: Principal, id: number): Promise<void> {
       await db.transaction(async (tx) => {
-        await editable(tx, principal, id);
+        const row = await editable(tx, principal, id);
+        const devices = await repo.deviceCount(tx, id);
+        if (devices > 0)
+          throw new AppError('conflict', `Policy '${row.name}' is used by ${devices} device(s)`);
         await repo.delete(tx, id);
       });
     },

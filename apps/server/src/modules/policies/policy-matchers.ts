@@ -1,4 +1,4 @@
-import type { PolicyMatcher } from '@palisade/contract';
+import { SafeString, UNSTORABLE_TEXT, type PolicyMatcher } from '@palisade/contract';
 
 /** What a matcher looks at: a rule of the policy. */
 export interface MatchableRule {
@@ -80,6 +80,10 @@ export function parseConfFile(
   text.split(/\r?\n/).forEach((raw, index) => {
     const line = raw.trim();
     if (line === '' || line.startsWith('#')) return;
+    if (!SafeString.safeParse(line).success) {
+      errors.push({ line: index + 1, msg: UNSTORABLE_TEXT });
+      return;
+    }
     if (kind !== 'modify') {
       const compiled = compileMatcher(line);
       if ('error' in compiled) errors.push({ line: index + 1, msg: compiled.error });

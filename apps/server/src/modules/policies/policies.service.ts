@@ -117,11 +117,9 @@ function matcherProblems(matchers: PolicyMatcher[]): { field: string; msg: strin
       problems.push({ field: `matchers.${index}.matcher`, msg: compiled.error });
     if (m.kind === 'modify' && (m.from === undefined || m.to === undefined)) {
       problems.push({ field: `matchers.${index}`, msg: 'modify needs from and to' });
-    } else if (m.from !== undefined && regexError(m.from)) {
-      problems.push({
-        field: `matchers.${index}.from`,
-        msg: `bad regular expression: ${regexError(m.from)}`,
-      });
+    } else if (m.from !== undefined) {
+      const fromError = regexError(m.from);
+      if (fromError) problems.push({ field: `matchers.${index}.from`, msg: fromError });
     }
   });
   return problems;

@@ -27,24 +27,26 @@ const render = (extra: Partial<Parameters<typeof renderPolicy>[0]> = {}) =>
   renderPolicy({ rules, overrides: new Map(), matchers: [], thresholds: [], ...extra });
 
 describe('renderPolicy', () => {
-  it('renders enabled rules only, ordered by gid and sid, whatever the input order', () => {
-    const output = render();
+  it('renders enabled rules only, ordered by gid and sid, whatever the input order', async () => {
+    const output = await render();
     expect(output.rules).toBe(
       'alert tcp any any -> any 22 (msg:"ssh heartbleed probe"; sid:1; rev:1;)\nalert tcp any any -> any 23 (msg:"telnet"; sid:3; rev:1;)\n',
     );
     expect(output.ruleCount).toBe(2);
     expect(
-      renderPolicy({
-        rules: [...rules].reverse(),
-        overrides: new Map(),
-        matchers: [],
-        thresholds: [],
-      }).rules,
+      (
+        await renderPolicy({
+          rules: [...rules].reverse(),
+          overrides: new Map(),
+          matchers: [],
+          thresholds: [],
+        })
+      ).rules,
     ).toBe(output.rules);
   });
 
-  it('applies per-rule overrides: enable, disable, alert→drop', () => {
-    const output = render({
+  it('applies per-rule overrides: enable, disable, alert→drop', async () => {
+    const output = await render({
       overrides: new Map([
         [2, 'enable'],
         [3, 'disable'],
@@ -57,23 +59,23 @@ describe('renderPolicy', () => {
     ]);
   });
 
-  it('applies suricata-update matchers in its order, then lets overrides win', () => {
+  it('applies suricata-update matchers in its order, then lets overrides win', async () => {
     const matchers = [
       ...parseConfFile('enable', 'metadata: policy balanced-ips\n').matchers,
       ...parseConfFile('disable', '# comment\ngroup:emerging-dos\n').matchers,
       ...parseConfFile('drop', 're:TELNET\n').matchers,
       ...parseConfFile('modify', '2 "any 53" "any [53,5353]"\n').matchers,
     ];
-    expect(render({ matchers }).rules.split('\n').filter(Boolean)).toEqual([
+    expect((await render({ matchers })).rules.split('\n').filter(Boolean)).toEqual([
       'alert udp any any -> any [53,5353] (msg:"dns"; sid:2; rev:1;)',
       'drop tcp any any -> any 23 (msg:"telnet"; sid:3; rev:1;)',
     ]);
-    expect(render({ matchers, overrides: new Map([[1, 'enable']]) }).ruleCount).toBe(3);
+    expect((await render({ matchers, overrides: new Map([[1, 'enable']]) })).ruleCount).toBe(3);
   });
 
-  it('skips a modification that would break a rule, and says so', () => {
+  it('skips a modification that would break a rule, and says so', async () => {
     const matchers = parseConfFile('modify', '3 "\\(msg" "(((msg"\n').matchers;
-    const output = render({ matchers });
+    const output = await render({ matchers });
     expect(output.rules).toContain('(msg:"telnet"');
     expect(output.warnings[0]).toContain('1:3');
   });

@@ -33,7 +33,7 @@ const MATCHER_ORDER: PolicyMatcher['kind'][] = ['enable', 'disable', 'modify', '
  * is short (RE2 is linear and user patterns are small), but a policy may hold thousands of
  * matchers over tens of thousands of rules.
  */
-const SLICE_MS = 10;
+const SLICE_MS = 2;
 
 /**
  * Renders a policy, in suricata-update's order: enable.conf, disable.conf, modify.conf,
@@ -56,7 +56,7 @@ export async function renderPolicy(input: RenderInput): Promise<RenderOutput> {
       const match = compileMatcher(matcher.matcher);
       if ('error' in match) continue; // refused when saved; an old row cannot break rendering
       for (const [index, entry] of state.entries()) {
-        if (index % 64 === 0 && performance.now() - sliceStart > SLICE_MS) {
+        if (index % 8 === 0 && performance.now() - sliceStart > SLICE_MS) {
           await yieldToEventLoop();
           sliceStart = performance.now();
         }

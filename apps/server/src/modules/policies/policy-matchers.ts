@@ -1,5 +1,6 @@
 import type { PolicyMatcher } from '@palisade/contract';
 import { RE2JS } from 're2js';
+import { SLICE_MS, timeSlices } from '../../lib/time-slices.js';
 import { compileUserPattern, type UserPattern } from '../../lib/user-pattern.js';
 
 /** What a matcher looks at: a rule of the policy. */
@@ -68,27 +69,34 @@ export interface ConfLineError {
 
 /**
  * Reads an enable.conf, disable.conf, drop.conf or modify.conf file into matchers.
- * modify.conf lines are `<matcher> "<from>" "<to>"`.
+ * modify.conf lines are `<matcher> "<from>" "<to>"`. Gives way to other requests between slices
+ * of a long file: each `re:` line is compiled.
  */
-export function parseConfFile(
+export async function parseConfFile(
   kind: PolicyMatcher['kind'],
   text: string,
-): { matchers: PolicyMatcher[]; errors: ConfLineError[] } {
+): Promise<{ matchers: PolicyMatcher[]; errors: ConfLineError[] }> {
   const matchers: PolicyMatcher[] = [];
   const errors: ConfLineError[] = [];
-  text.split(/\r?\n/).forEach((raw, index) => {
+  const slices = timeSlices(SLICE_MS);
+  for (const [index, raw] of text.split(/\r?\n/).entries()) {
+    if (slices.due()) await slices.pause();
     const line = raw.trim();
-    if (line === '' || line.startsWith('#')) return;
+    if (line === '' || line.startsWith('#')) continue;
+    if (line.length > MAX_LINE) {
+      errors.push({ line: index + 1, msg: `longer than ${MAX_LINE} characters` });
+      continue;
+    }
     if (kind !== 'modify') {
       const compiled = compileMatcher(line);
       if ('error' in compiled) errors.push({ line: index + 1, msg: compiled.error });
       else matchers.push({ kind, matcher: line });
-      return;
+      continue;
     }
     const modify = MODIFY_LINE.exec(line) as (string | undefined)[] | null;
     if (!modify?.[1]) {
       errors.push({ line: index + 1, msg: 'expected: <matcher> "<from>" "<to>"' });
-      return;
+      continue;
     }
     const compiled = compileMatcher(modify[1]);
     const from = unquote(modify[2] ?? '');
@@ -96,9 +104,12 @@ export function parseConfFile(
     if ('error' in compiled) errors.push({ line: index + 1, msg: compiled.error });
     else if (fromError) errors.push({ line: index + 1, msg: fromError });
     else matchers.push({ kind, matcher: modify[1].trim(), from, to: unquote(modify[3] ?? '') });
-  });
+  }
   return { matchers, errors };
 }
+
+/** A matcher, a pattern and its replacement are at most 2000 characters each. */
+const MAX_LINE = 8000;
 
 // `<matcher> "<from>" "<to>"`, on RE2 too: a backtracking engine takes quadratic time over a
 // long line of spaces.

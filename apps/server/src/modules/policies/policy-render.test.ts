@@ -61,10 +61,10 @@ describe('renderPolicy', () => {
 
   it('applies suricata-update matchers in its order, then lets overrides win', async () => {
     const matchers = [
-      ...parseConfFile('enable', 'metadata: policy balanced-ips\n').matchers,
-      ...parseConfFile('disable', '# comment\ngroup:emerging-dos\n').matchers,
-      ...parseConfFile('drop', 're:TELNET\n').matchers,
-      ...parseConfFile('modify', '2 "any 53" "any [53,5353]"\n').matchers,
+      ...(await parseConfFile('enable', 'metadata: policy balanced-ips\n')).matchers,
+      ...(await parseConfFile('disable', '# comment\ngroup:emerging-dos\n')).matchers,
+      ...(await parseConfFile('drop', 're:TELNET\n')).matchers,
+      ...(await parseConfFile('modify', '2 "any 53" "any [53,5353]"\n')).matchers,
     ];
     expect((await render({ matchers })).rules.split('\n').filter(Boolean)).toEqual([
       'alert udp any any -> any [53,5353] (msg:"dns"; sid:2; rev:1;)',
@@ -74,7 +74,7 @@ describe('renderPolicy', () => {
   });
 
   it('skips a modification that would break a rule, and says so', async () => {
-    const matchers = parseConfFile('modify', '3 "\\(msg" "(((msg"\n').matchers;
+    const { matchers } = await parseConfFile('modify', '3 "\\(msg" "(((msg"\n');
     const output = await render({ matchers });
     expect(output.rules).toContain('(msg:"telnet"');
     expect(output.warnings[0]).toContain('1:3');
@@ -82,10 +82,27 @@ describe('renderPolicy', () => {
 });
 
 describe('conf files', () => {
-  it('name the line of every bad entry', () => {
-    const parsed = parseConfFile('disable', '1:2000\nnonsense here\nre:([\n');
+  it('name the line of every bad entry', async () => {
+    const parsed = await parseConfFile('disable', '1:2000\nnonsense here\nre:([\n');
     expect(parsed.matchers).toEqual([{ kind: 'disable', matcher: '1:2000' }]);
     expect(parsed.errors.map((e) => e.line)).toEqual([2, 3]);
+  });
+
+  it('read long runs of spaces in linear time, and refuse overlong lines', async () => {
+    const spaces = ' '.repeat(3000);
+    const huge = ' '.repeat(1_000_000);
+    const parsed = await parseConfFile(
+      'modify',
+      `1 "a" "b"\nx${spaces}y\n2${spaces}"c"${spaces}"d"\nx${huge}y\n`,
+    );
+    expect(parsed.errors).toEqual([
+      { line: 2, msg: 'expected: <matcher> "<from>" "<to>"' },
+      { line: 4, msg: 'longer than 8000 characters' },
+    ]);
+    expect(parsed.matchers.map((m) => [m.matcher, m.from, m.to])).toEqual([
+      ['1', 'a', 'b'],
+      ['2', 'c', 'd'],
+    ]);
   });
 });
 

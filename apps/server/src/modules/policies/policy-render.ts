@@ -1,6 +1,6 @@
 import type { OverrideAction, PolicyMatcher, Threshold } from '@palisade/contract';
-import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { formatRule, parseRule } from '@palisade/rules';
+import { SLICE_MS, timeSlices } from '../../lib/time-slices.js';
 import { compileMatcher, modifyPattern, type MatchableRule } from './policy-matchers.js';
 
 export interface RenderableRule extends MatchableRule {
@@ -29,13 +29,6 @@ export interface RenderOutput {
 const MATCHER_ORDER: PolicyMatcher['kind'][] = ['enable', 'disable', 'modify', 'drop'];
 
 /**
- * How long matching may hold the event loop before other requests get their turn. Each match
- * is short (RE2 is linear and user patterns are small), but a policy may hold thousands of
- * matchers over tens of thousands of rules.
- */
-const SLICE_MS = 2;
-
-/**
  * Renders a policy, in suricata-update's order: enable.conf, disable.conf, modify.conf,
  * drop.conf; then the console's per-rule overrides, which are the most specific and win.
  * Pure and deterministic: the same input gives the same bytes. Asynchronous only to let other
@@ -50,16 +43,15 @@ export async function renderPolicy(input: RenderInput): Promise<RenderOutput> {
     action: rule.action,
   }));
 
-  let sliceStart = performance.now();
+  // Each match is short (RE2, small patterns), but a policy may hold thousands of matchers over
+  // tens of thousands of rules: other requests get their turn between slices.
+  const slices = timeSlices(SLICE_MS);
   for (const kind of MATCHER_ORDER) {
     for (const matcher of input.matchers.filter((m) => m.kind === kind)) {
       const match = compileMatcher(matcher.matcher);
       if ('error' in match) continue; // refused when saved; an old row cannot break rendering
       for (const [index, entry] of state.entries()) {
-        if (index % 8 === 0 && performance.now() - sliceStart > SLICE_MS) {
-          await yieldToEventLoop();
-          sliceStart = performance.now();
-        }
+        if (index % 8 === 0 && slices.due()) await slices.pause();
         if (!match({ ...entry.rule, text: entry.text })) continue;
         if (kind === 'enable') entry.enabled = true;
         else if (kind === 'disable') entry.enabled = false;

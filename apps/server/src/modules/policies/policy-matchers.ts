@@ -1,4 +1,7 @@
 import { SafeString, UNSTORABLE_TEXT, type PolicyMatcher } from '@palisade/contract';
+import { RE2JS } from 're2js';
+import { SLICE_MS, timeSlices } from '../../lib/time-slices.js';
+import { compileUserPattern, type UserPattern } from '../../lib/user-pattern.js';
 
 /** What a matcher looks at: a rule of the policy. */
 export interface MatchableRule {
@@ -40,12 +43,9 @@ export function compileMatcher(matcher: string): CompiledMatcher | { error: stri
   }
   const re = /^re:(.+)$/i.exec(text);
   if (re?.[1]) {
-    let pattern: RegExp;
-    try {
-      pattern = new RegExp(re[1], 'i');
-    } catch (error) {
-      return { error: `bad regular expression: ${(error as Error).message}` };
-    }
+    // RE2, not RegExp: a user's pattern must not be able to hold the server (user-pattern.ts).
+    const pattern = compileUserPattern(re[1], { caseInsensitive: true });
+    if ('error' in pattern) return { error: patternError(re[1], pattern.error) };
     return (rule) => pattern.test(rule.text);
   }
   const metadata = /^metadata:\s*(\S+)\s+(.+)$/i.exec(text);
@@ -69,49 +69,70 @@ export interface ConfLineError {
 
 /**
  * Reads an enable.conf, disable.conf, drop.conf or modify.conf file into matchers.
- * modify.conf lines are `<matcher> "<from>" "<to>"`.
+ * modify.conf lines are `<matcher> "<from>" "<to>"`. Gives way to other requests between slices
+ * of a long file: each `re:` line is compiled.
  */
-export function parseConfFile(
+export async function parseConfFile(
   kind: PolicyMatcher['kind'],
   text: string,
-): { matchers: PolicyMatcher[]; errors: ConfLineError[] } {
+): Promise<{ matchers: PolicyMatcher[]; errors: ConfLineError[] }> {
   const matchers: PolicyMatcher[] = [];
   const errors: ConfLineError[] = [];
-  text.split(/\r?\n/).forEach((raw, index) => {
+  const slices = timeSlices(SLICE_MS);
+  for (const [index, raw] of text.split(/\r?\n/).entries()) {
+    if (slices.due()) await slices.pause();
     const line = raw.trim();
-    if (line === '' || line.startsWith('#')) return;
+    if (line === '' || line.startsWith('#')) continue;
     if (!SafeString.safeParse(line).success) {
       errors.push({ line: index + 1, msg: UNSTORABLE_TEXT });
-      return;
+      continue;
+    }
+    if (line.length > MAX_LINE) {
+      errors.push({ line: index + 1, msg: `longer than ${MAX_LINE} characters` });
+      continue;
     }
     if (kind !== 'modify') {
       const compiled = compileMatcher(line);
       if ('error' in compiled) errors.push({ line: index + 1, msg: compiled.error });
       else matchers.push({ kind, matcher: line });
-      return;
+      continue;
     }
-    const modify = /^(.+?)\s+"((?:[^"\\]|\\.)*)"\s+"((?:[^"\\]|\\.)*)"\s*$/.exec(line);
+    const modify = MODIFY_LINE.exec(line) as (string | undefined)[] | null;
     if (!modify?.[1]) {
       errors.push({ line: index + 1, msg: 'expected: <matcher> "<from>" "<to>"' });
-      return;
+      continue;
     }
     const compiled = compileMatcher(modify[1]);
     const from = unquote(modify[2] ?? '');
+    const fromError = regexError(from);
     if ('error' in compiled) errors.push({ line: index + 1, msg: compiled.error });
-    else if (regexError(from))
-      errors.push({ line: index + 1, msg: `bad regular expression: ${regexError(from)}` });
+    else if (fromError) errors.push({ line: index + 1, msg: fromError });
     else matchers.push({ kind, matcher: modify[1].trim(), from, to: unquote(modify[3] ?? '') });
-  });
+  }
   return { matchers, errors };
 }
 
+/** A matcher, a pattern and its replacement are at most 2000 characters each. */
+const MAX_LINE = 8000;
+
+// `<matcher> "<from>" "<to>"`, on RE2 too: a backtracking engine takes quadratic time over a
+// long line of spaces.
+const MODIFY_LINE = RE2JS.compile(
+  String.raw`^(.+?)\s+"((?:[^"\\]|\\.)*)"\s+"((?:[^"\\]|\\.)*)"\s*$`,
+);
+
 const unquote = (text: string) => text.replace(/\\(["\\])/g, '$1');
 
+const patternError = (pattern: string, error: string) =>
+  `bad regular expression "${pattern}": ${error}`;
+
+/** modify.conf's pattern (case-sensitive, as suricata-update's re.sub). */
+export function modifyPattern(pattern: string): UserPattern | { error: string } {
+  return compileUserPattern(pattern, { caseInsensitive: false });
+}
+
+/** Why a modify pattern cannot be used, naming it; undefined when it can. */
 export function regexError(pattern: string): string | undefined {
-  try {
-    new RegExp(pattern);
-    return undefined;
-  } catch (error) {
-    return (error as Error).message;
-  }
+  const compiled = modifyPattern(pattern);
+  return 'error' in compiled ? patternError(pattern, compiled.error) : undefined;
 }

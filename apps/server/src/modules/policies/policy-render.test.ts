@@ -27,24 +27,26 @@ const render = (extra: Partial<Parameters<typeof renderPolicy>[0]> = {}) =>
   renderPolicy({ rules, overrides: new Map(), matchers: [], thresholds: [], ...extra });
 
 describe('renderPolicy', () => {
-  it('renders enabled rules only, ordered by gid and sid, whatever the input order', () => {
-    const output = render();
+  it('renders enabled rules only, ordered by gid and sid, whatever the input order', async () => {
+    const output = await render();
     expect(output.rules).toBe(
       'alert tcp any any -> any 22 (msg:"ssh heartbleed probe"; sid:1; rev:1;)\nalert tcp any any -> any 23 (msg:"telnet"; sid:3; rev:1;)\n',
     );
     expect(output.ruleCount).toBe(2);
     expect(
-      renderPolicy({
-        rules: [...rules].reverse(),
-        overrides: new Map(),
-        matchers: [],
-        thresholds: [],
-      }).rules,
+      (
+        await renderPolicy({
+          rules: [...rules].reverse(),
+          overrides: new Map(),
+          matchers: [],
+          thresholds: [],
+        })
+      ).rules,
     ).toBe(output.rules);
   });
 
-  it('applies per-rule overrides: enable, disable, alert→drop', () => {
-    const output = render({
+  it('applies per-rule overrides: enable, disable, alert→drop', async () => {
+    const output = await render({
       overrides: new Map([
         [2, 'enable'],
         [3, 'disable'],
@@ -57,33 +59,50 @@ describe('renderPolicy', () => {
     ]);
   });
 
-  it('applies suricata-update matchers in its order, then lets overrides win', () => {
+  it('applies suricata-update matchers in its order, then lets overrides win', async () => {
     const matchers = [
-      ...parseConfFile('enable', 'metadata: policy balanced-ips\n').matchers,
-      ...parseConfFile('disable', '# comment\ngroup:emerging-dos\n').matchers,
-      ...parseConfFile('drop', 're:TELNET\n').matchers,
-      ...parseConfFile('modify', '2 "any 53" "any [53,5353]"\n').matchers,
+      ...(await parseConfFile('enable', 'metadata: policy balanced-ips\n')).matchers,
+      ...(await parseConfFile('disable', '# comment\ngroup:emerging-dos\n')).matchers,
+      ...(await parseConfFile('drop', 're:TELNET\n')).matchers,
+      ...(await parseConfFile('modify', '2 "any 53" "any [53,5353]"\n')).matchers,
     ];
-    expect(render({ matchers }).rules.split('\n').filter(Boolean)).toEqual([
+    expect((await render({ matchers })).rules.split('\n').filter(Boolean)).toEqual([
       'alert udp any any -> any [53,5353] (msg:"dns"; sid:2; rev:1;)',
       'drop tcp any any -> any 23 (msg:"telnet"; sid:3; rev:1;)',
     ]);
-    expect(render({ matchers, overrides: new Map([[1, 'enable']]) }).ruleCount).toBe(3);
+    expect((await render({ matchers, overrides: new Map([[1, 'enable']]) })).ruleCount).toBe(3);
   });
 
-  it('skips a modification that would break a rule, and says so', () => {
-    const matchers = parseConfFile('modify', '3 "\\(msg" "(((msg"\n').matchers;
-    const output = render({ matchers });
+  it('skips a modification that would break a rule, and says so', async () => {
+    const { matchers } = await parseConfFile('modify', '3 "\\(msg" "(((msg"\n');
+    const output = await render({ matchers });
     expect(output.rules).toContain('(msg:"telnet"');
     expect(output.warnings[0]).toContain('1:3');
   });
 });
 
 describe('conf files', () => {
-  it('name the line of every bad entry', () => {
-    const parsed = parseConfFile('disable', '1:2000\nnonsense here\nre:([\n');
+  it('name the line of every bad entry', async () => {
+    const parsed = await parseConfFile('disable', '1:2000\nnonsense here\nre:([\n');
     expect(parsed.matchers).toEqual([{ kind: 'disable', matcher: '1:2000' }]);
     expect(parsed.errors.map((e) => e.line)).toEqual([2, 3]);
+  });
+
+  it('read long runs of spaces in linear time, and refuse overlong lines', async () => {
+    const spaces = ' '.repeat(3000);
+    const huge = ' '.repeat(1_000_000);
+    const parsed = await parseConfFile(
+      'modify',
+      `1 "a" "b"\nx${spaces}y\n2${spaces}"c"${spaces}"d"\nx${huge}y\n`,
+    );
+    expect(parsed.errors).toEqual([
+      { line: 2, msg: 'expected: <matcher> "<from>" "<to>"' },
+      { line: 4, msg: 'longer than 8000 characters' },
+    ]);
+    expect(parsed.matchers.map((m) => [m.matcher, m.from, m.to])).toEqual([
+      ['1', 'a', 'b'],
+      ['2', 'c', 'd'],
+    ]);
   });
 });
 

@@ -1,6 +1,7 @@
 import type { OverrideAction, PolicyMatcher, Threshold } from '@palisade/contract';
 import { formatRule, parseRule } from '@palisade/rules';
-import { compileMatcher, type MatchableRule } from './policy-matchers.js';
+import { SLICE_MS, timeSlices } from '../../lib/time-slices.js';
+import { compileMatcher, modifyPattern, type MatchableRule } from './policy-matchers.js';
 
 export interface RenderableRule extends MatchableRule {
   id: number;
@@ -30,9 +31,10 @@ const MATCHER_ORDER: PolicyMatcher['kind'][] = ['enable', 'disable', 'modify', '
 /**
  * Renders a policy, in suricata-update's order: enable.conf, disable.conf, modify.conf,
  * drop.conf; then the console's per-rule overrides, which are the most specific and win.
- * Pure and deterministic: the same input gives the same bytes.
+ * Pure and deterministic: the same input gives the same bytes. Asynchronous only to let other
+ * requests run between slices of matching.
  */
-export function renderPolicy(input: RenderInput): RenderOutput {
+export async function renderPolicy(input: RenderInput): Promise<RenderOutput> {
   const warnings: string[] = [];
   const state = input.rules.map((rule) => ({
     rule,
@@ -41,11 +43,15 @@ export function renderPolicy(input: RenderInput): RenderOutput {
     action: rule.action,
   }));
 
+  // Each match is short (RE2, small patterns), but a policy may hold thousands of matchers over
+  // tens of thousands of rules: other requests get their turn between slices.
+  const slices = timeSlices(SLICE_MS);
   for (const kind of MATCHER_ORDER) {
     for (const matcher of input.matchers.filter((m) => m.kind === kind)) {
       const match = compileMatcher(matcher.matcher);
       if ('error' in match) continue; // refused when saved; an old row cannot break rendering
-      for (const entry of state) {
+      for (const [index, entry] of state.entries()) {
+        if (index % 8 === 0 && slices.due()) await slices.pause();
         if (!match({ ...entry.rule, text: entry.text })) continue;
         if (kind === 'enable') entry.enabled = true;
         else if (kind === 'disable') entry.enabled = false;
@@ -83,7 +89,10 @@ function modify(
   warnings: string[],
 ): void {
   if (matcher.from === undefined) return;
-  const changed = entry.text.replace(new RegExp(matcher.from, 'g'), matcher.to ?? '');
+  const pattern = modifyPattern(matcher.from);
+  if ('error' in pattern) return; // refused when saved, as above
+  // Replacement text as String.prototype.replace reads it ($1, $&, $$).
+  const changed = pattern.matcher(entry.text).replaceAll(matcher.to ?? '');
   if (changed === entry.text) return;
   const { rule } = parseRule(changed);
   if (!rule || rule.sid !== entry.rule.sid || rule.gid !== entry.rule.gid) {

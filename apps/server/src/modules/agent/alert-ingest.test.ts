@@ -148,8 +148,27 @@ describe('alert ingest, event by event', () => {
       ],
     });
     const later = corpus.slice(0, 5).map(withFlow);
-    expect(await postAlerts(3, later)).toEqual({ ack: 3, rejected: [] });
-    expect(await stored()).toHaveLength(before + 5);
+    // Fields the columns cannot take are left empty; the event is stored whole.
+    const odd = {
+      ...corpus[1],
+      flow_id: '9223372036854775808',
+      src_port: 'eighty',
+      alert: { ...alertOf(corpus[1] as Event), signature_id: 1.5, rev: 2 ** 40 },
+    };
+    expect(await postAlerts(3, [...later, odd])).toEqual({ ack: 3, rejected: [] });
+    expect(await stored()).toHaveLength(before + 6);
+    const [row] = await server.db.query<Record<string, unknown>>(
+      `SELECT flow_id, src_port, sid, rev, event->>'flow_id' AS flow_text
+         FROM device_alerts WHERE device_id = $1 AND flow_id IS NULL`,
+      [deviceId],
+    );
+    expect(row).toEqual({
+      flow_id: null,
+      src_port: null,
+      sid: null,
+      rev: null,
+      flow_text: '9223372036854775808',
+    });
     expect(await rejectedCount()).toBe(6);
   });
 });

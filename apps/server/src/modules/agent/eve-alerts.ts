@@ -74,6 +74,8 @@ export function readAlert(value: unknown): AlertReading {
 function flowId(value: unknown): string | null {
   const digits = typeof value === 'number' || typeof value === 'string' ? String(value) : null;
   if (digits === null || !INT64_TEXT.test(digits)) return null;
+  // Up to 18 digits always fit; only a 19-digit id needs a closer look.
+  if (digits.length < (digits.startsWith('-') ? 20 : 19)) return digits;
   const n = BigInt(digits);
   return n <= INT64_MAX && n >= -INT64_MAX - 1n ? digits : null;
 }

@@ -171,4 +171,23 @@ describe('alert ingest, event by event', () => {
     });
     expect(await rejectedCount()).toBe(6);
   });
+
+  it('stores an agent log line holding NUL, escaped, instead of failing its batch', async () => {
+    const lines = [{ time: new Date().toISOString(), level: 'warn', msg: 'read /tmp/a\0b' }];
+    const answer = await api(server.app, {
+      method: 'POST',
+      url: '/agent/logs',
+      headers: agent,
+      payload: { seq: 1, lines },
+    });
+    expect(answer.json()).toEqual({ ack: 1 });
+    const log = await api(server.app, {
+      method: 'GET',
+      url: `/devicelog/${deviceId}`,
+      headers: admin,
+    });
+    expect(log.json<{ data: { msg: string }[] }>().data.map((l) => l.msg)).toEqual([
+      'read /tmp/a\\u0000b',
+    ]);
+  });
 });

@@ -11,7 +11,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { pgliteDatabase } from '../apps/server/src/db/client.js';
 import { copyTextLine } from '../apps/server/src/db/copy-text.js';
 import { migrate } from '../apps/server/src/db/migrate.js';
-import { toAlertRecord } from '../apps/server/src/modules/agent/eve-alerts.js';
+import { readAlert } from '../apps/server/src/modules/agent/eve-alerts.js';
 import { CORPUS } from '../apps/server/src/test/corpus.js';
 import {
   ADMIN_EMAIL,
@@ -68,11 +68,11 @@ function workload(): Record<string, unknown>[] {
 
 /** The same COPY text the server's ingest builds, for the reference COPY. */
 function toCopyText(events: Record<string, unknown>[], orgId: number, deviceId: number): string {
-  const received = new Date();
   let rows = '';
   for (const event of events) {
-    const r = toAlertRecord(event, received);
-    if (!r) continue;
+    const reading = readAlert(event);
+    if (!('record' in reading)) continue;
+    const r = reading.record;
     rows += copyTextLine([
       orgId,
       deviceId,

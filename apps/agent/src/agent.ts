@@ -54,6 +54,8 @@ export interface AgentStats {
   heartbeatErrors: number;
   alertsSpooled: number;
   alertAck: number;
+  /** Alerts the server refused (listed as rejected, or in a batch it refused as invalid). */
+  alertsRejected: number;
   pushConnected: boolean;
 }
 
@@ -66,6 +68,7 @@ export class Agent {
     heartbeatErrors: 0,
     alertsSpooled: 0,
     alertAck: 0,
+    alertsRejected: 0,
     pushConnected: false,
   };
   private readonly stopper = new AbortController();
@@ -132,6 +135,11 @@ export class Agent {
     const sender = new SpoolSender<LogLine>({
       spool,
       send: (batch, signal) => this.api.logs(batch.seq, batch.items, signal),
+      onRefused: (batch, error) =>
+        this.log.warn(
+          { err: error, seq: batch.seq, lines: batch.items.length },
+          'log batch refused by the server: dropped',
+        ),
     });
     const batcher = new Batcher<LogLine>(spool, {
       maxItems: 500,
@@ -163,6 +171,21 @@ export class Agent {
       },
       onDrop: (batch) =>
         log.error({ seq: batch.seq }, 'an alert larger than the server accepts was dropped'),
+      // Not sent again: an invalid batch would otherwise hold back every alert after it.
+      onRefused: (batch, error) => {
+        this.stats.alertsRejected += batch.items.length;
+        log.error(
+          { err: error, seq: batch.seq, alerts: batch.items.length },
+          'alert batch refused by the server as invalid: dropped',
+        );
+      },
+      onRejected: (batch, rejected) => {
+        this.stats.alertsRejected += rejected.length;
+        log.warn(
+          { seq: batch.seq, rejected: rejected.length, first: rejected.slice(0, 5) },
+          'alerts rejected by the server (the rest of their batch is stored)',
+        );
+      },
       onError: (error, attempt) => {
         if (attempt === 1 || attempt % 10 === 0) {
           log.warn({ err: error, attempt, waiting: spool.size }, 'sending alerts failed');

@@ -172,11 +172,12 @@ async function fleet(command: Command): Promise<void> {
   }
   await Promise.all(agents.map((a) => a.start()));
   const report = setInterval(() => {
-    const total = { heartbeats: 0, errors: 0, alerts: 0, push: 0 };
+    const total = { heartbeats: 0, errors: 0, alerts: 0, rejected: 0, push: 0 };
     for (const { stats } of agents) {
       total.heartbeats += stats.heartbeats;
       total.errors += stats.heartbeatErrors;
       total.alerts += stats.alertsSpooled;
+      total.rejected += stats.alertsRejected;
       total.push += stats.pushConnected ? 1 : 0;
     }
     console.log(JSON.stringify({ fleet: agents.length, ...total, time: new Date().toISOString() }));

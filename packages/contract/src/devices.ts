@@ -71,6 +71,8 @@ export const Device = z.object({
   state: z.string().nullable(),
   agent_version: z.string().nullable(),
   metrics: DeviceMetrics.nullable(),
+  /** Alert events the server refused to store (not an alert, no valid timestamp, …). */
+  alerts_rejected: z.number().int(),
   updated_at: z.string(),
 });
 export type Device = z.infer<typeof Device>;
@@ -180,7 +182,7 @@ export const AgentApplied = z.object({
 /**
  * A batch of eve.json alert events; seq increases by one per batch per device. Events are
  * taken as they come (not copied key by key by the validator: this is the fleet's hot path);
- * what is not an alert object is skipped by the server.
+ * the server checks each one, stores the valid ones and lists the others in its answer.
  */
 export const AgentAlertBatch = z.object({
   seq: z.number().int().positive(),
@@ -202,6 +204,24 @@ export const AgentLogBatch = z.object({
 
 /** The highest batch the server has stored: everything up to it may leave the spool. */
 export const AgentAck = z.object({ ack: z.number().int() });
+export type AgentAck = z.infer<typeof AgentAck>;
+
+/** An event of a batch the server did not store, and why. */
+export const AgentRejectedEvent = z.object({
+  /** Its position in the batch's `events`. */
+  index: z.number().int().min(0),
+  reason: z.string(),
+});
+export type AgentRejectedEvent = z.infer<typeof AgentRejectedEvent>;
+
+/**
+ * The answer to an alert batch: the ack, and the events of this batch that were not stored
+ * (every other one was). A repeated batch answers an empty list: it was judged the first time.
+ */
+export const AgentAlertAck = AgentAck.extend({
+  rejected: z.array(AgentRejectedEvent).default([]),
+});
+export type AgentAlertAck = z.infer<typeof AgentAlertAck>;
 
 // ---- What the console reads of a device's reports. ----
 

@@ -4,6 +4,7 @@
 import {
   AGENT_PROTOCOL_VERSION,
   AgentAck,
+  AgentAlertAck,
   AgentBundle,
   AgentHeartbeatReply,
   AgentToken,
@@ -174,14 +175,15 @@ export class AgentApi {
     await response.body?.cancel();
   }
 
-  async alerts(seq: number, events: unknown[], signal?: AbortSignal): Promise<number> {
+  /** The ack, and the events of this batch the server did not store (an older server: none). */
+  alerts(seq: number, events: unknown[], signal?: AbortSignal): Promise<AgentAlertAck> {
     const body = { seq, events };
-    return (await this.json(AgentAck, 'alerts', { method: 'POST', body }, signal)).ack;
+    return this.json(AgentAlertAck, 'alerts', { method: 'POST', body }, signal);
   }
 
-  async logs(seq: number, lines: LogLine[], signal?: AbortSignal): Promise<number> {
+  logs(seq: number, lines: LogLine[], signal?: AbortSignal): Promise<AgentAck> {
     const body = { seq, lines };
-    return (await this.json(AgentAck, 'logs', { method: 'POST', body }, signal)).ack;
+    return this.json(AgentAck, 'logs', { method: 'POST', body }, signal);
   }
 
   /** Opens the server-sent-event stream (no time limit: it stays open). */

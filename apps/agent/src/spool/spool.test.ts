@@ -101,7 +101,7 @@ describe('spool sender', () => {
           ack = batch.seq;
         }
         if (calls % 3 === 1 && calls > 1) return Promise.reject(new Error('answer lost'));
-        return Promise.resolve(ack);
+        return Promise.resolve({ ack });
       },
     });
     sender.start();
@@ -128,7 +128,7 @@ describe('spool sender', () => {
         }
         stored.push(...batch.items);
         ack = Math.max(ack, batch.seq);
-        return Promise.resolve(ack);
+        return Promise.resolve({ ack });
       },
       onDrop: (batch) => dropped.push(batch.items),
     });
@@ -138,6 +138,46 @@ describe('spool sender', () => {
     expect(spool.size).toBe(0);
     expect([...stored].sort()).toEqual(['a', 'b', 'c', 'd']);
     expect(dropped).toEqual([['BIG']]);
+  }, 30_000);
+});
+
+describe('spool sender and a server that refuses', () => {
+  it('drops a batch refused as invalid and goes on; retries what may pass; reports rejected items', async () => {
+    const spool = await Spool.open<string>(dir, 'alerts');
+    for (const items of [['a'], ['BAD'], ['b', 'odd'], ['c']]) await spool.append(items);
+    const stored: string[] = [];
+    const refused: [number, number][] = [];
+    const rejected: [number, unknown][] = [];
+    // The first tries of ['c'] meet answers that may pass: a stale token, throttling, an outage.
+    const passing = [401, 429, 503];
+    let ack = 0;
+    const sender = new SpoolSender<string>({
+      spool,
+      backoff: { baseMs: 1, maxMs: 2 },
+      send: (batch) => {
+        if (batch.items.includes('BAD')) return Promise.reject(new ApiError(422, 'invalid'));
+        const status = batch.items.includes('c') ? passing.shift() : undefined;
+        if (status !== undefined) return Promise.reject(new ApiError(status, 'not now'));
+        stored.push(...batch.items.filter((item) => item !== 'odd'));
+        ack = batch.seq;
+        const odd = batch.items.indexOf('odd');
+        return Promise.resolve({
+          ack,
+          rejected: odd < 0 ? [] : [{ index: odd, reason: 'not a JSON object' }],
+        });
+      },
+      onRefused: (batch, error) => refused.push([batch.seq, error.status]),
+      onRejected: (batch, list) => rejected.push([batch.seq, list]),
+    });
+    sender.start();
+    for (let i = 0; i < 4000 && spool.size > 0; i++) await new Promise((r) => setTimeout(r, 5));
+    await sender.stop();
+    expect(spool.size).toBe(0);
+    expect(stored).toEqual(['a', 'b', 'c']);
+    expect(refused).toEqual([[2, 422]]);
+    expect(rejected).toEqual([[3, [{ index: 1, reason: 'not a JSON object' }]]]);
+    expect(passing).toEqual([]);
+    expect(ack).toBe(4);
   }, 30_000);
 });
 

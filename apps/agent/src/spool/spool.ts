@@ -198,11 +198,20 @@ export class Spool<T> {
         batch.items.length > 1 ? [batch.items.slice(0, half), batch.items.slice(half)] : [];
       const seqs: number[] = [];
       for (const part of parts) seqs.push(await this.appendNow(part, this.cursorValue));
-      await rm(path.join(this.dir, batchName(seq)), { force: true });
-      this.bytes -= this.batches.get(seq) ?? 0;
-      this.batches.delete(seq);
+      await this.removeNow(seq);
       return seqs;
     });
+  }
+
+  /** The server refused a batch for good (it is invalid): it leaves the spool unacknowledged. */
+  discard(seq: number): Promise<void> {
+    return this.exclusive(() => this.removeNow(seq));
+  }
+
+  private async removeNow(seq: number): Promise<void> {
+    await rm(path.join(this.dir, batchName(seq)), { force: true });
+    this.bytes -= this.batches.get(seq) ?? 0;
+    this.batches.delete(seq);
   }
 
   private async renumberAfter(ack: number): Promise<void> {

@@ -170,6 +170,14 @@ export const agentRepository = {
     return rows.length > 0;
   },
 
+  /** Alert events of a stored batch that were not stored: the console shows their count. */
+  async countRejectedAlerts(db: Queryable, deviceId: number, count: number) {
+    await db.query('UPDATE devices SET alerts_rejected = alerts_rejected + $2 WHERE id = $1', [
+      deviceId,
+      count,
+    ]);
+  },
+
   async ack(db: Queryable, column: 'alerts_ack' | 'logs_ack', deviceId: number): Promise<number> {
     const [row] = await db.query<{ ack: number }>(
       `SELECT ${column}::bigint AS ack FROM devices WHERE id = $1`,

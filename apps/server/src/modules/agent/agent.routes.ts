@@ -1,5 +1,6 @@
 import {
   AgentAck,
+  AgentAlertAck,
   AgentAlertBatch,
   AgentApplied,
   AgentBundle,
@@ -89,7 +90,7 @@ export const agentRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       ...asDevice,
       bodyLimit: AGENT_BODY_LIMIT,
-      schema: { tags, body: AgentAlertBatch, response: { 200: AgentAck, ...errors } },
+      schema: { tags, body: AgentAlertBatch, response: { 200: AgentAlertAck, ...errors } },
     },
     (request) => agent.alerts(deviceOf(request), request.body.seq, request.body.events),
   );

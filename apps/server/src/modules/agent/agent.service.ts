@@ -1,9 +1,16 @@
 import DataLoader from 'dataloader';
 import type { FastifyBaseLogger } from 'fastify';
 import { LRUCache } from 'lru-cache';
-import type { AgentBundle, AgentHeartbeat, AgentHeartbeatReply } from '@palisade/contract';
+import type {
+  AgentAlertAck,
+  AgentBundle,
+  AgentHeartbeat,
+  AgentHeartbeatReply,
+  AgentRejectedEvent,
+} from '@palisade/contract';
 import type { AppContext } from '../../plugins/context.js';
 import { authAttempts } from '../../db/auth-attempts.js';
+import { storableText } from '../../db/storable-text.js';
 import { AppError, rateLimited } from '../../lib/app-error.js';
 import { verifyDecoy, verifySecret } from '../../lib/passwords.js';
 import { notifyConsole } from '../../plugins/console-events.js';
@@ -11,8 +18,12 @@ import type { DevicePrincipal } from '../../plugins/device-auth.js';
 import type { AccessClaims } from '../../lib/tokens.js';
 import { renderDeviceConfig, type RenderedDeviceConfig } from '../devices/device-config.js';
 import { renderPolicyById } from '../policies/policies.service.js';
-import { agentRepository as repo, type RemoteVersions } from './agent.repository.js';
-import { toAlertRecord } from './eve-alerts.js';
+import {
+  agentRepository as repo,
+  type AlertRecord,
+  type RemoteVersions,
+} from './agent.repository.js';
+import { readAlert } from './eve-alerts.js';
 import { HeartbeatBatch } from './heartbeat-batch.js';
 
 const LOGIN_LIMIT = { windowSeconds: 15 * 60, perDeviceAndAddress: 10 } as const;
@@ -178,17 +189,45 @@ export function createAgentService(ctx: AppContext, log: FastifyBaseLogger) {
       );
     },
 
-    /** Stores a batch once: a retried seq is acknowledged without storing it again. */
-    async alerts(device: DevicePrincipal, seq: number, events: unknown[]) {
-      const receivedAt = new Date();
-      const records = events.flatMap((event) => toAlertRecord(event, receivedAt) ?? []);
-      return db.transaction(async (tx) => {
-        if (await repo.claimBatch(tx, 'alerts_ack', device.deviceId, seq)) {
+    /**
+     * Stores a batch once: a retried seq is acknowledged without storing it again. Each event
+     * is judged alone: every valid one is stored, the others are answered with the reason and
+     * counted on the device, so one bad event never holds back the rest of a sensor's alerts.
+     */
+    async alerts(device: DevicePrincipal, seq: number, events: unknown[]): Promise<AgentAlertAck> {
+      const records: AlertRecord[] = [];
+      const rejected: AgentRejectedEvent[] = [];
+      events.forEach((event, index) => {
+        const reading = readAlert(event);
+        if ('record' in reading) records.push(reading.record);
+        else rejected.push({ index, reason: reading.reason });
+      });
+      const stored = await db.transaction(async (tx) => {
+        const claimed = await repo.claimBatch(tx, 'alerts_ack', device.deviceId, seq);
+        if (claimed) {
           await repo.insertAlerts(tx, device.orgId, device.deviceId, records);
           if (records.length > 0) await notifyConsole(tx, device.orgId, 'alerts');
+          if (rejected.length > 0) {
+            await repo.countRejectedAlerts(tx, device.deviceId, rejected.length);
+            await notifyConsole(tx, device.orgId, 'devices');
+          }
         }
-        return { ack: await repo.ack(tx, 'alerts_ack', device.deviceId) };
+        return { claimed, ack: await repo.ack(tx, 'alerts_ack', device.deviceId) };
       });
+      if (!stored.claimed) return { ack: stored.ack, rejected: [] };
+      if (rejected.length > 0) {
+        // Reasons only: an event's content may hold anything a sensor saw on the wire.
+        log.warn(
+          {
+            deviceId: device.deviceId,
+            seq,
+            rejected: rejected.length,
+            first: rejected.slice(0, 5),
+          },
+          'alert events rejected',
+        );
+      }
+      return { ack: stored.ack, rejected };
     },
 
     async logs(
@@ -200,6 +239,7 @@ export function createAgentService(ctx: AppContext, log: FastifyBaseLogger) {
       const stamped = lines.map((line) => ({
         ...line,
         time: Number.isNaN(Date.parse(line.time)) ? now : line.time,
+        msg: storableText(line.msg),
       }));
       return db.transaction(async (tx) => {
         if (await repo.claimBatch(tx, 'logs_ack', device.deviceId, seq)) {

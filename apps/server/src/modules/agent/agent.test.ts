@@ -241,11 +241,11 @@ describe('devices and their agents', () => {
     const events = eveAlerts('Menna-Islam__Zeus__eve.json').slice(0, 150);
     expect(events.length).toBe(150);
     const first = await asAgent('POST', 'alerts', { seq: 1, events: events.slice(0, 100) });
-    expect(first.json()).toEqual({ ack: 1 });
+    expect(first.json()).toEqual({ ack: 1, rejected: [] });
     const retried = await asAgent('POST', 'alerts', { seq: 1, events: events.slice(0, 100) });
-    expect(retried.json()).toEqual({ ack: 1 });
+    expect(retried.json()).toEqual({ ack: 1, rejected: [] });
     expect((await asAgent('POST', 'alerts', { seq: 2, events: events.slice(100) })).json()).toEqual(
-      { ack: 2 },
+      { ack: 2, rejected: [] },
     );
 
     const shown = (await console_('GET', `/devicelogsnort/${device.id}`)).json<{

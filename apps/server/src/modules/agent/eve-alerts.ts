@@ -1,9 +1,10 @@
+import { storableJson, storableText } from '../../db/storable-text.js';
 import type { AlertRecord } from './agent.repository.js';
 
 type Json = Record<string, unknown>;
 
 const text = (value: unknown): string | null =>
-  typeof value === 'string' && value !== '' ? value : null;
+  typeof value === 'string' && value !== '' ? storableText(value) : null;
 const int = (value: unknown): number | null =>
   typeof value === 'number' && Number.isInteger(value) && Math.abs(value) <= 2_147_483_647
     ? value
@@ -13,41 +14,73 @@ const uint32 = (value: unknown): number | null =>
   typeof value === 'number' && Number.isInteger(value) && value >= 0 && value <= 4_294_967_295
     ? value
     : null;
-const object = (value: unknown): Json =>
-  typeof value === 'object' && value !== null ? (value as Json) : {};
+const isObject = (value: unknown): value is Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** Years a timestamptz column takes and an ISO string writes plainly (0001–9999). */
+const EARLIEST = new Date(0).setUTCFullYear(1, 0, 1);
+const LATEST = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
+/** A bigint column's range, as text (flow ids use all 64 bits; JSON numbers lose the low ones). */
+const INT64_TEXT = /^-?\d{1,19}$/;
+const INT64_MAX = 2n ** 63n - 1n;
+
+/** What the server makes of one event of an alert batch: a row to store, or why not. */
+export type AlertReading = { record: AlertRecord } | { reason: string };
 
 /**
  * Reads the columns the console filters on out of an eve.json `alert` event; the whole event
- * is kept as well. Returns null for events that are not alerts.
+ * is kept as well. What the database cannot hold (NUL, lone surrogates) is kept as its escape
+ * text, and a field of the wrong type is left empty; an event that is not an alert, or whose
+ * time is unknown, is refused with the reason.
  */
-export function toAlertRecord(value: unknown, receivedAt: Date): AlertRecord | null {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return null;
-  const event = value as Json;
-  if (event['event_type'] !== undefined && event['event_type'] !== 'alert') return null;
-  const alert = object(event['alert']);
-  if (Object.keys(alert).length === 0) return null;
+export function readAlert(value: unknown): AlertReading {
+  if (!isObject(value)) return { reason: 'not a JSON object' };
+  const event = value;
+  if (event['event_type'] !== undefined && event['event_type'] !== 'alert') {
+    return { reason: 'event_type is not "alert"' };
+  }
+  const alert = event['alert'];
+  if (!isObject(alert) || Object.keys(alert).length === 0) return { reason: 'no alert object' };
   const stamp =
     typeof event['timestamp'] === 'string' ? Date.parse(normaliseOffset(event['timestamp'])) : NaN;
-  const flowId = event['flow_id'];
+  if (Number.isNaN(stamp)) return { reason: 'timestamp missing or not a date' };
+  if (stamp < EARLIEST || stamp > LATEST) return { reason: 'timestamp out of range' };
+  let json: string;
+  try {
+    json = JSON.stringify(event);
+  } catch {
+    return { reason: 'event cannot be written as JSON' };
+  }
   return {
-    time: (Number.isNaN(stamp) ? receivedAt : new Date(stamp)).toISOString(),
-    gid: int(alert['gid']),
-    sid: uint32(alert['signature_id']),
-    rev: int(alert['rev']),
-    msg: text(alert['signature']),
-    category: text(alert['category']),
-    severity: int(alert['severity']),
-    action: text(alert['action']),
-    proto: text(event['proto']),
-    appProto: text(event['app_proto']),
-    srcIp: text(event['src_ip']),
-    srcPort: int(event['src_port']),
-    destIp: text(event['dest_ip']),
-    destPort: int(event['dest_port']),
-    // flow ids use all 64 bits; kept as text to the database so no precision is lost.
-    flowId: typeof flowId === 'number' || typeof flowId === 'string' ? String(flowId) : null,
-    event: JSON.stringify(event),
+    record: {
+      time: new Date(stamp).toISOString(),
+      gid: int(alert['gid']),
+      sid: uint32(alert['signature_id']),
+      rev: int(alert['rev']),
+      msg: text(alert['signature']),
+      category: text(alert['category']),
+      severity: int(alert['severity']),
+      action: text(alert['action']),
+      proto: text(event['proto']),
+      appProto: text(event['app_proto']),
+      srcIp: text(event['src_ip']),
+      srcPort: int(event['src_port']),
+      destIp: text(event['dest_ip']),
+      destPort: int(event['dest_port']),
+      flowId: flowId(event['flow_id']),
+      event: storableJson(json),
+    },
   };
+}
+
+/** Kept as text to the database so that no precision is lost; null when out of a bigint's range. */
+function flowId(value: unknown): string | null {
+  const digits = typeof value === 'number' || typeof value === 'string' ? String(value) : null;
+  if (digits === null || !INT64_TEXT.test(digits)) return null;
+  // Up to 18 digits always fit; only a 19-digit id needs a closer look.
+  if (digits.length < (digits.startsWith('-') ? 20 : 19)) return digits;
+  const n = BigInt(digits);
+  return n <= INT64_MAX && n >= -INT64_MAX - 1n ? digits : null;
 }
 
 /** Suricata writes `+0000`; Date.parse wants `+00:00`. */

@@ -24,6 +24,7 @@ export interface DeviceRow {
   state: string | null;
   agent_version: string | null;
   metrics: DeviceMetrics | null;
+  alerts_rejected: number;
   heartbeat_interval: number;
   updated_at: Date;
 }
@@ -37,7 +38,8 @@ export const SELECT_DEVICE = `SELECT d.id, d.org_id, d.name, d.description, d.ad
     d.profile_id, d.policy_id, d.firewall_id, ${ONLINE} AS online, d.last_seen,
     d.config_version_local, d.config_version AS config_version_remote, d.policy_version_local,
     coalesce(p.version, 0) AS policy_version_remote, d.flush_requested, d.last_error, d.state,
-    d.agent_version, d.metrics, d.heartbeat_interval, d.updated_at
+    d.agent_version, d.metrics, d.alerts_rejected::float8 AS alerts_rejected,
+    d.heartbeat_interval, d.updated_at
   FROM devices d LEFT JOIN policies p ON p.id = d.policy_id`;
 
 export const DEVICE_LIST_SPEC: ListSpec = {

@@ -51,6 +51,7 @@ export function presentDevice(row: DeviceRow): Device {
     state: row.state,
     agent_version: row.agent_version,
     metrics: row.metrics,
+    alerts_rejected: row.alerts_rejected,
     updated_at: row.updated_at.toISOString(),
   };
 }

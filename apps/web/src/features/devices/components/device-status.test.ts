@@ -23,6 +23,7 @@ const device: Device = {
   state: null,
   agent_version: null,
   metrics: null,
+  alerts_rejected: 0,
   updated_at: '2026-01-01T00:00:00Z',
 };
 

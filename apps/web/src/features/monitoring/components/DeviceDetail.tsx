@@ -163,6 +163,14 @@ function Summary({ device: d }: { device: Device }) {
           </dd>
           <dt>{t('monitoring.agentVersion')}</dt>
           <dd>{d.agent_version ?? '–'}</dd>
+          <dt title={t('monitoring.alertsRejectedHint')}>{t('monitoring.alertsRejected')}</dt>
+          <dd
+            data-testid="device-alerts-rejected"
+            title={t('monitoring.alertsRejectedHint')}
+            style={d.alerts_rejected > 0 ? { fontWeight: 600 } : undefined}
+          >
+            {new Intl.NumberFormat(language).format(d.alerts_rejected)}
+          </dd>
           {figures.map((f) => (
             <Box key={f.label} sx={{ display: 'contents' }}>
               <dt>{f.label}</dt>

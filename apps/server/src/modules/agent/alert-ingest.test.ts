@@ -1,0 +1,193 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eveAlerts } from '../../test/corpus.js';
+import {
+  ADMIN_EMAIL,
+  ADMIN_PASSWORD,
+  api,
+  signIn,
+  startTestServer,
+  type TestServer,
+} from '../../test/harness.js';
+
+type Headers = { authorization: string };
+type Event = Record<string, unknown>;
+interface AlertAck {
+  ack: number;
+  rejected: { index: number; reason: string }[];
+}
+
+const DEVICE_PASSWORD = 'device-secret-1234';
+
+/** Real eve.json alerts (most of them HTTP), each given its own flow id to tell them apart. */
+const corpus = [
+  ...eveAlerts('mauz88__Suricata_Detection__eve.json'),
+  ...eveAlerts('nicoaller__suricata-log-analyzer__eve.json').slice(0, 17),
+];
+let nextFlow = 1;
+const withFlow = (event: Event): Event => ({ ...event, flow_id: nextFlow++ });
+const httpOf = (event: Event) => (event['http'] ?? {}) as Event;
+const alertOf = (event: Event) => (event['alert'] ?? {}) as Event;
+
+describe('alert ingest, event by event', () => {
+  let server: TestServer;
+  let admin: Headers;
+  let agent: Headers;
+  let deviceId: number;
+
+  const postAlerts = async (seq: number, events: unknown[]) => {
+    const response = await api(server.app, {
+      method: 'POST',
+      url: '/agent/alerts',
+      headers: agent,
+      payload: { seq, events },
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    return response.json<AlertAck>();
+  };
+  const stored = () =>
+    server.db.query<{ flow_id: number; msg: string | null; event: Event }>(
+      'SELECT flow_id, msg, event FROM device_alerts WHERE device_id = $1 ORDER BY flow_id',
+      [deviceId],
+    );
+  const rejectedCount = async () =>
+    (await api(server.app, { method: 'GET', url: `/devices/${deviceId}`, headers: admin })).json<{
+      alerts_rejected: number;
+    }>().alerts_rejected;
+
+  beforeAll(async () => {
+    server = await startTestServer();
+    admin = await signIn(server.app, ADMIN_EMAIL, ADMIN_PASSWORD);
+    const device = await api(server.app, {
+      method: 'POST',
+      url: '/devices/',
+      headers: admin,
+      payload: { name: 'sensor-nul', password: DEVICE_PASSWORD },
+    });
+    deviceId = device.json<{ id: number }>().id;
+    const login = await api(server.app, {
+      method: 'POST',
+      url: '/agent/login',
+      payload: { device_id: deviceId, password: DEVICE_PASSWORD, protocol: 1 },
+    });
+    agent = { authorization: `Bearer ${login.json<{ access_token: string }>().access_token}` };
+  });
+  afterAll(() => server.close());
+
+  it('stores every valid event of a batch, NUL and lone surrogates escaped, and lists the others', async () => {
+    expect(corpus).toHaveLength(71);
+    const valid = corpus.map(withFlow);
+    const http = corpus.find((event) => typeof httpOf(event)['url'] === 'string') as Event;
+    // Suricata writes NUL bytes of the traffic into the URL (as \u0000 in eve.json).
+    const nul = withFlow({
+      ...http,
+      http: { ...httpOf(http), url: '/cgi-bin/x.cgi?\0\0id=1' },
+    });
+    const surrogate = withFlow({
+      ...http,
+      alert: { ...alertOf(http), signature: 'ET WEB odd \ud800 bytes' },
+      http: { ...httpOf(http), http_user_agent: 'agent\udfff/1.0' },
+    });
+    const noTimestamp = withFlow(http);
+    delete noTimestamp['timestamp'];
+    const batch: unknown[] = [
+      ...valid.slice(0, 30),
+      nul,
+      'not an event',
+      ...valid.slice(30, 60),
+      noTimestamp,
+      surrogate,
+      withFlow({ ...http, event_type: 'flow' }),
+      [http],
+      ...valid.slice(60),
+    ];
+
+    const answer = await postAlerts(1, batch);
+
+    expect(answer.ack).toBe(1);
+    expect(answer.rejected).toEqual([
+      { index: 31, reason: 'not a JSON object' },
+      { index: 62, reason: 'timestamp missing or not a date' },
+      { index: 64, reason: 'event_type is not "alert"' },
+      { index: 65, reason: 'not a JSON object' },
+    ]);
+    const rows = await stored();
+    expect(rows).toHaveLength(71 + 2);
+    expect(rows.map((row) => row.flow_id)).toEqual(
+      [...valid, nul, surrogate]
+        .map((event) => event['flow_id'])
+        .sort((a, b) => Number(a) - Number(b)),
+    );
+    const byFlow = new Map(rows.map((row) => [row.flow_id, row]));
+    expect(httpOf(byFlow.get(nul['flow_id'] as number)?.event ?? {})['url']).toBe(
+      '/cgi-bin/x.cgi?\\u0000\\u0000id=1',
+    );
+    const odd = byFlow.get(surrogate['flow_id'] as number);
+    expect(odd?.msg).toBe('ET WEB odd \\ud800 bytes');
+    expect(httpOf(odd?.event ?? {})['http_user_agent']).toBe('agent\\udfff/1.0');
+    // A valid event is stored as it was sent.
+    const first = valid[0] as Event;
+    expect(byFlow.get(first['flow_id'] as number)?.event).toEqual(first);
+    expect(await rejectedCount()).toBe(4);
+  });
+
+  it('judges a batch once: a retry is acknowledged without storing or counting it again', async () => {
+    const before = (await stored()).length;
+    const retried = await postAlerts(1, ['still not an event', withFlow(corpus[0] as Event)]);
+    expect(retried).toEqual({ ack: 1, rejected: [] });
+    expect(await stored()).toHaveLength(before);
+    expect(await rejectedCount()).toBe(4);
+  });
+
+  it('keeps storing later batches, also one whose events are all refused', async () => {
+    const before = (await stored()).length;
+    expect(await postAlerts(2, [null, 42])).toEqual({
+      ack: 2,
+      rejected: [
+        { index: 0, reason: 'not a JSON object' },
+        { index: 1, reason: 'not a JSON object' },
+      ],
+    });
+    const later = corpus.slice(0, 5).map(withFlow);
+    // Fields the columns cannot take are left empty; the event is stored whole.
+    const odd = {
+      ...corpus[1],
+      flow_id: '9223372036854775808',
+      src_port: 'eighty',
+      alert: { ...alertOf(corpus[1] as Event), signature_id: 1.5, rev: 2 ** 40 },
+    };
+    expect(await postAlerts(3, [...later, odd])).toEqual({ ack: 3, rejected: [] });
+    expect(await stored()).toHaveLength(before + 6);
+    const [row] = await server.db.query<Record<string, unknown>>(
+      `SELECT flow_id, src_port, sid, rev, event->>'flow_id' AS flow_text
+         FROM device_alerts WHERE device_id = $1 AND flow_id IS NULL`,
+      [deviceId],
+    );
+    expect(row).toEqual({
+      flow_id: null,
+      src_port: null,
+      sid: null,
+      rev: null,
+      flow_text: '9223372036854775808',
+    });
+    expect(await rejectedCount()).toBe(6);
+  });
+
+  it('stores an agent log line holding NUL, escaped, instead of failing its batch', async () => {
+    const lines = [{ time: new Date().toISOString(), level: 'warn', msg: 'read /tmp/a\0b' }];
+    const answer = await api(server.app, {
+      method: 'POST',
+      url: '/agent/logs',
+      headers: agent,
+      payload: { seq: 1, lines },
+    });
+    expect(answer.json()).toEqual({ ack: 1 });
+    const log = await api(server.app, {
+      method: 'GET',
+      url: `/devicelog/${deviceId}`,
+      headers: admin,
+    });
+    expect(log.json<{ data: { msg: string }[] }>().data.map((l) => l.msg)).toEqual([
+      'read /tmp/a\\u0000b',
+    ]);
+  });
+});

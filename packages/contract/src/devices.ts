@@ -134,7 +134,8 @@ export const AgentHeartbeat = z.object({
   metrics: DeviceMetrics.optional(),
   local: AgentVersions,
   agent_version: SafeString.max(50),
-  last_error: SafeString.max(8000).nullable().optional(),
+  /** Any text: the server stores NUL and lone surrogates as their escapes. */
+  last_error: z.string().max(8000).nullable().optional(),
 });
 export type AgentHeartbeat = z.infer<typeof AgentHeartbeat>;
 
@@ -175,8 +176,8 @@ export const AgentApplied = z.object({
   config_version: Int4,
   policy_version: Int4,
   ok: z.boolean(),
-  /** Why applying failed (becomes the device's last error). */
-  error: SafeString.max(8000).nullable().optional(),
+  /** Why applying failed (becomes the device's last error); stored escaped like log lines. */
+  error: z.string().max(8000).nullable().optional(),
 });
 
 /**
@@ -196,7 +197,8 @@ export const AgentLogBatch = z.object({
       z.object({
         time: SafeString.max(100),
         level: z.enum(['debug', 'info', 'warn', 'error']),
-        msg: SafeString.max(8000),
+        /** Any text: the server stores NUL and lone surrogates as their escapes. */
+        msg: z.string().max(8000),
       }),
     )
     .max(10_000),

@@ -136,7 +136,8 @@ export function createAgentService(ctx: AppContext, log: FastifyBaseLogger) {
         deviceId: token.subject,
         tokenVersion: token.tokenVersion,
         seen: new Date(),
-        beat,
+        // A sensor's error text may quote traffic or tool output: kept, escaped where it must be.
+        beat: beat.last_error ? { ...beat, last_error: storableText(beat.last_error) } : beat,
       });
       if (!row) throw new AppError('unauthorized', 'Could not validate device credentials');
       return {
@@ -185,7 +186,7 @@ export function createAgentService(ctx: AppContext, log: FastifyBaseLogger) {
         db,
         device.deviceId,
         body.ok ? { config: body.config_version, policy: body.policy_version } : null,
-        body.ok ? null : (body.error ?? 'apply failed (no detail given)'),
+        body.ok ? null : storableText(body.error ?? 'apply failed (no detail given)'),
       );
     },
 

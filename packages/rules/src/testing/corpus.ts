@@ -1,7 +1,7 @@
 // The shared corpus (PALISADE_CORPUS, by default ../shared/corpus beside the repository): rule
 // files, tarball members and the reference parser's output. Test and bench code only.
 
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { CORPUS_ROOT, REPO_ROOT } from '../../../../testing/corpus.mjs';
@@ -72,10 +72,6 @@ export function loadCorpusRuleFiles(): CorpusFile[] {
     }
   }
   return files;
-}
-
-export function corpusAvailable(): boolean {
-  return existsSync(path.join(corpusRoot, 'rules')) && existsSync(path.join(corpusRoot, 'oracle'));
 }
 
 /** One record of the reference parser (suricata-update 1.2.7) output. */

@@ -13,6 +13,7 @@ export default tseslint.config(
       'data/**',
       'test-results/**',
       '**/*.d.ts',
+      '**/*.d.mts',
     ],
   },
   js.configs.recommended,

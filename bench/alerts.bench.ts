@@ -13,6 +13,8 @@ import { copyTextLine } from '../apps/server/src/db/copy-text.js';
 import { migrate } from '../apps/server/src/db/migrate.js';
 import { readAlert } from '../apps/server/src/modules/agent/eve-alerts.js';
 import { CORPUS } from '../apps/server/src/test/corpus.js';
+import { missingCorpusPart } from '../testing/corpus.mjs';
+import { sampleAlerts } from '../testing/samples.mjs';
 import {
   ADMIN_EMAIL,
   ADMIN_PASSWORD,
@@ -25,8 +27,16 @@ const BATCH = 1000;
 /** Devices sending at once; each sends its batches one at a time, in order (the protocol's rule). */
 const DEVICES = Number(process.env['BENCH_DEVICES'] ?? 4);
 
-/** Every alert event of the corpus (JSON lines and JSON arrays alike). */
+/**
+ * Every alert event of the corpus (JSON lines and JSON arrays alike); without the corpus, the
+ * project's generated sample alerts (the figures are about ingest, not about these events).
+ */
 function corpusAlerts(): Record<string, unknown>[] {
+  const missing = missingCorpusPart('eve');
+  if (missing !== null) {
+    console.log(`alerts bench: ${missing} not found (set PALISADE_CORPUS): sample alerts instead`);
+    return sampleAlerts({ count: 2000 });
+  }
   const dir = path.join(CORPUS, 'eve');
   const events: Record<string, unknown>[] = [];
   for (const name of readdirSync(dir)) {

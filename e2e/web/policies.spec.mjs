@@ -5,14 +5,14 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ADMIN } from '../lib/env.mjs';
-import { CORPUS, snap, uploadRules } from '../lib/ids.mjs';
+import { snap, suricataRulesFile, uploadRules } from '../lib/ids.mjs';
 import { assert, signIn, uniqueEmail, visible, waitForNotice } from '../lib/ui.mjs';
 
-const RULES_FILE = path.join(CORPUS, 'rules/suricata/dns-events.rules');
+const RULES_FILE = await suricataRulesFile('dns-events.rules');
 const GROUP = 'dns-events';
 const POLICY = 'Perimeter DNS';
 
-/** The enabled rules of the corpus file, read at test time: sids in ascending order. */
+/** The enabled rules of the file, read at test time: sids in ascending order. */
 async function enabledSids() {
   const text = await readFile(RULES_FILE, 'utf8');
   return text
@@ -200,7 +200,7 @@ export const tests = [
     async run({ page, api, baseUrl, shot }) {
       const token = await api.token(ADMIN.email, ADMIN.password);
       const name = `Mail ${Date.now().toString(36)}`;
-      const file = path.join(CORPUS, 'rules/suricata/smtp-events.rules');
+      const file = await suricataRulesFile('smtp-events.rules');
       const { group, enabled } = await arrangePolicy(baseUrl, token, { file, name });
       const [dropped, disabled] = enabled;
       await signIn(page);

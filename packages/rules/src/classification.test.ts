@@ -1,12 +1,14 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { NEEDS_CORPUS, corpusForTests } from '../../../testing/corpus.mjs';
 import { parseClassificationConfig, parseRulesFile } from './index.js';
 import { corpusRoot, loadCorpusRuleFiles } from './testing/corpus.js';
 
 const CONFIG = path.join(corpusRoot, 'config/suricata/classification.config');
+const present = corpusForTests('config/suricata/classification.config', 'rules/suricata');
 
-describe.skipIf(!existsSync(CONFIG))("the corpus' classification.config", () => {
+describe.runIf(present)(`the corpus' classification.config ${NEEDS_CORPUS}`, () => {
   it("reads Suricata's classification.config", () => {
     const text = readFileSync(CONFIG, 'utf8');
     const { classifications, diagnostics } = parseClassificationConfig(text, {

@@ -14,6 +14,7 @@ import {
   ruleOptions,
 } from './index.js';
 import type { Diagnostic, RuleOption } from './index.js';
+import { NEEDS_CORPUS, corpusForTests } from '../../../testing/corpus.mjs';
 import { loadCorpusRuleFiles } from './testing/corpus.js';
 
 // Property runs: generous limits for a loaded CI machine (tests never assert on time).
@@ -39,9 +40,15 @@ const SPECIAL = [
   '>',
 ];
 
-const corpusLines: string[] = loadCorpusRuleFiles()
-  .filter((file) => !file.name.includes('!'))
-  .flatMap((file) => parseRulesFile(file.text).rules.map((rule) => rule.text));
+/** Real rule lines to mutate: the corpus's, when it is there (the tests using them say so). */
+const withCorpus = corpusForTests('rules');
+const corpusLines: string[] = withCorpus
+  ? loadCorpusRuleFiles()
+      .filter((file) => !file.name.includes('!'))
+      .flatMap((file) => parseRulesFile(file.text).rules.map((rule) => rule.text))
+  : [];
+/** The index of a corpus line (0 when there are none: no test then draws one). */
+const corpusIndex = fc.nat({ max: Math.max(0, corpusLines.length - 1) });
 
 function checkDiagnostics(text: string, diagnostics: Diagnostic[]): void {
   const lines = text.split(/\r\n|\r|\n/).length;
@@ -110,26 +117,30 @@ describe('fuzz: never throws', () => {
     );
   });
 
-  it('parses mutated real rules; what still parses round-trips and toggles', HEAVY, () => {
-    expect(corpusLines.length).toBeGreaterThan(0);
-    fc.assert(
-      fc.property(
-        fc.nat({ max: corpusLines.length - 1 }),
-        fc.array(mutation, { minLength: 1, maxLength: 4 }),
-        (index, mutations) => {
-          const text = mutate(corpusLines[index] ?? '', mutations);
-          const { rule, diagnostics } = parseRule(text);
-          checkDiagnostics(text, diagnostics);
-          if (rule === null) return;
-          expect(formatRule(rule)).toBe(text);
-          const toggled = parseRule(formatRule({ ...rule, enabled: !rule.enabled }));
-          expect(toggled.rule?.enabled).toBe(!rule.enabled);
-          expect(toggled.rule?.sid).toBe(rule.sid);
-        },
-      ),
-      { numRuns: 3000 },
-    );
-  });
+  it.runIf(withCorpus)(
+    `parses mutated real rules; what still parses round-trips and toggles ${NEEDS_CORPUS}`,
+    HEAVY,
+    () => {
+      expect(corpusLines.length).toBeGreaterThan(0);
+      fc.assert(
+        fc.property(
+          corpusIndex,
+          fc.array(mutation, { minLength: 1, maxLength: 4 }),
+          (index, mutations) => {
+            const text = mutate(corpusLines[index] ?? '', mutations);
+            const { rule, diagnostics } = parseRule(text);
+            checkDiagnostics(text, diagnostics);
+            if (rule === null) return;
+            expect(formatRule(rule)).toBe(text);
+            const toggled = parseRule(formatRule({ ...rule, enabled: !rule.enabled }));
+            expect(toggled.rule?.enabled).toBe(!rule.enabled);
+            expect(toggled.rule?.sid).toBe(rule.sid);
+          },
+        ),
+        { numRuns: 3000 },
+      );
+    },
+  );
 
   it('reads arbitrary classification.config and header specs', HEAVY, () => {
     fc.assert(
@@ -216,7 +227,7 @@ const LINE_EDITS = ['backslash', 'hash', 'blank', 'join', 'crlf', 'cr', 'tab'] a
 /** A file of corpus lines with line-level edits: continuations, comments, odd line breaks. */
 const editedFile = fc
   .tuple(
-    fc.array(fc.nat({ max: corpusLines.length - 1 }), { minLength: 1, maxLength: 12 }),
+    fc.array(corpusIndex, { minLength: 1, maxLength: 12 }),
     fc.array(fc.record({ at: fc.nat(), edit: fc.constantFrom(...LINE_EDITS) }), { maxLength: 8 }),
   )
   .map(([picks, edits]) => {
@@ -235,7 +246,7 @@ const editedFile = fc
     return lines.join('\n');
   });
 
-describe('property: files round-trip', () => {
+describe.runIf(withCorpus)(`property: files of corpus lines round-trip ${NEEDS_CORPUS}`, () => {
   it('gives back every rule of an edited file and toggles each', HEAVY, () => {
     fc.assert(
       fc.property(editedFile, (text) => {

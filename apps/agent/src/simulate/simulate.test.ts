@@ -7,11 +7,16 @@ import { SimulatedMetrics } from './metrics.js';
 const PRIVATE = /^(10\.|192\.168\.|172\.(1[6-9]|2\d|3[01])\.)/;
 
 describe('simulation', () => {
+  // Talos community rules from the corpus, or the project's sample rules without it.
   const rules = corpusRulesFile('snort2-community/community.rules');
+  /** The enabled rule lines of the file, counted without the parser. */
+  const enabled = rules
+    .split('\n')
+    .filter((line) => /^(alert|drop|reject|pass)\s.*\bsid:\s*[1-9]/.test(line)).length;
 
   it('reads the signatures of the policy it is given', () => {
     const signatures = signaturesOf(rules);
-    expect(signatures.length).toBeGreaterThan(100);
+    expect(signatures.length).toBe(enabled);
     expect(signatures.every((s) => s.sid > 0 && s.msg !== '')).toBe(true);
   }, 60_000);
 
@@ -43,7 +48,7 @@ describe('simulation', () => {
     // Bursty: the busiest minute is well above the median one.
     expect(counts.at(-1) ?? 0).toBeGreaterThan(3 * (counts[counts.length >> 1] ?? 0));
     const distinct = new Set(events.map((e) => (e.alert as { signature_id: number }).signature_id));
-    expect(distinct.size).toBeGreaterThan(20);
+    expect(distinct.size).toBeGreaterThan(Math.min(20, enabled / 3));
   }, 60_000);
 
   it('gives no alerts before a policy is known', () => {

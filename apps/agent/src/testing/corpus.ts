@@ -1,23 +1,28 @@
-// The shared corpus's eve.json files (../shared/corpus/eve beside the repository), as the lines
-// Suricata would write: NDJSON files line by line, pretty-printed JSON arrays one element per
-// line. Test code only; the files are read in place, never copied.
+// The shared corpus's eve.json files (PALISADE_CORPUS, by default ../shared/corpus beside the
+// repository), as the lines Suricata would write: NDJSON files line by line, pretty-printed JSON
+// arrays one element per line. Test code only; the files are read in place, never copied. Without
+// the corpus, the tests that only need realistic events get the project's generated sample.
 
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { CORPUS_ROOT, REPO_ROOT, corpusPresent } from '../../../../testing/corpus.mjs';
+import { sampleEveEvents, sampleRuleFiles } from '../../../../testing/samples.mjs';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-export const repoRoot = path.resolve(here, '../../../..');
-export const corpusRoot = path.resolve(repoRoot, '../shared/corpus');
+export const repoRoot = REPO_ROOT;
+export const corpusRoot = CORPUS_ROOT;
 
 export interface EveCorpusFile {
   name: string;
   lines: string[];
 }
 
+/** The corpus's eve.json files; without the corpus, one generated file of 2400 events. */
 export function loadEveCorpus(): EveCorpusFile[] {
   const dir = path.join(corpusRoot, 'eve');
-  if (!existsSync(dir)) throw new Error(`the shared corpus is missing at ${dir}`);
+  if (!corpusPresent('eve')) {
+    const events = sampleEveEvents({ count: 2400, seed: 7 });
+    return [{ name: 'sample-eve.json', lines: events.map((event) => JSON.stringify(event)) }];
+  }
   return readdirSync(dir)
     .filter((name) => name.endsWith('.json'))
     .sort()
@@ -31,7 +36,15 @@ export function loadEveCorpus(): EveCorpusFile[] {
     });
 }
 
-/** Rules files of the corpus (for simulated alerts naming real signatures). */
+/**
+ * A rules file of the corpus (for simulated alerts naming real signatures); without the corpus,
+ * the project's sample rules.
+ */
 export function corpusRulesFile(relative: string): string {
+  if (!corpusPresent(path.join('rules', relative))) {
+    return sampleRuleFiles()
+      .map((file) => file.text)
+      .join('\n');
+  }
   return readFileSync(path.join(corpusRoot, 'rules', relative), 'utf8');
 }

@@ -1,13 +1,16 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
+import { CORPUS_ROOT, corpusPresent } from '../../../../testing/corpus.mjs';
+import { sampleAlerts, sampleRuleFiles } from '../../../../testing/samples.mjs';
 
-/** ../shared/corpus beside the checkout: real rule sets, read by tests only. */
-export const CORPUS = path.resolve(
-  fileURLToPath(new URL('../../../../', import.meta.url)),
-  '../shared/corpus',
-);
+export { NEEDS_CORPUS, corpusForTests } from '../../../../testing/corpus.mjs';
+
+/**
+ * The shared corpus (PALISADE_CORPUS, by default ../shared/corpus beside the checkout): real
+ * rule sets, read by tests only. Tests that need it ask `corpusForTests` first.
+ */
+export const CORPUS = CORPUS_ROOT;
 
 export const corpusFile = (relative: string) => readFileSync(path.join(CORPUS, relative));
 
@@ -35,6 +38,17 @@ export function oracle(set: string): OracleRule[] {
     .map((line) => JSON.parse(line) as OracleRule);
 }
 
+/**
+ * Rule files to fill lists with: Suricata's own rule files from the corpus, or without it the
+ * project's sample rule files (which hold dns-events.rules and smtp-events.rules too).
+ */
+export function sampleRulesFiles(): { name: string; bytes: Uint8Array | string }[] {
+  if (!corpusPresent('rules/suricata')) {
+    return sampleRuleFiles().map((file) => ({ name: file.name, bytes: file.text }));
+  }
+  return corpusDir('rules/suricata').filter((file) => file.name.endsWith('.rules'));
+}
+
 /** A multipart/form-data body with the given files under the field `file`. */
 export async function multipart(files: { name: string; bytes: Uint8Array | string }[]) {
   const form = new FormData();
@@ -46,8 +60,13 @@ export async function multipart(files: { name: string; bytes: Uint8Array | strin
   };
 }
 
-/** The alert events of a corpus eve.json file, as Suricata wrote them (bad lines skipped). */
+/**
+ * The alert events of a corpus eve.json file, as Suricata wrote them (bad lines skipped). Without
+ * the corpus, 600 generated alerts of the project's sample: for tests that need realistic events,
+ * not these ones.
+ */
 export function eveAlerts(file: string): Record<string, unknown>[] {
+  if (!corpusPresent(`eve/${file}`)) return sampleAlerts({ count: 600, seed: 11 });
   return corpusFile(`eve/${file}`)
     .toString('utf8')
     .split('\n')

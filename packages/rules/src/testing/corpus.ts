@@ -1,16 +1,15 @@
-// The shared corpus (../shared/corpus beside the repository): rule files, tarball members and
-// the reference parser's output. Test and bench code only.
+// The shared corpus (PALISADE_CORPUS, by default ../shared/corpus beside the repository): rule
+// files, tarball members and the reference parser's output. Test and bench code only.
 
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
+import { CORPUS_ROOT, REPO_ROOT } from '../../../../testing/corpus.mjs';
 import { readTar } from './tar.js';
 import { readZip } from './zip.js';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-export const repoRoot = path.resolve(here, '../../../..');
-export const corpusRoot = path.resolve(repoRoot, '../shared/corpus');
+export const repoRoot = REPO_ROOT;
+export const corpusRoot = CORPUS_ROOT;
 
 export interface CorpusFile {
   /** Relative to the corpus root; tarball members as `archive!member`. */
@@ -73,10 +72,6 @@ export function loadCorpusRuleFiles(): CorpusFile[] {
     }
   }
   return files;
-}
-
-export function corpusAvailable(): boolean {
-  return existsSync(path.join(corpusRoot, 'rules')) && existsSync(path.join(corpusRoot, 'oracle'));
 }
 
 /** One record of the reference parser (suricata-update 1.2.7) output. */

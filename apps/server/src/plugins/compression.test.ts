@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { corpusFile, multipart } from '../test/corpus.js';
+import { multipart } from '../test/corpus.js';
 import {
   ADMIN_EMAIL,
   ADMIN_PASSWORD,
@@ -28,10 +28,13 @@ describe('compressed answers', () => {
   beforeAll(async () => {
     server = await startTestServer();
     admin = await signIn(server.app, ADMIN_EMAIL, ADMIN_PASSWORD);
-    await importRules(
-      'community-rules.tar.gz',
-      corpusFile('rules/snort2-community/community-rules.tar.gz'),
-    );
+    // A rules page as large as a real rule set's: 2,000 rules, one page.
+    const classtypes = ['trojan-activity', 'policy-violation', 'web-application-attack'];
+    const rules = Array.from({ length: 2000 }, (_, i) => {
+      const sid = 3_100_000 + i;
+      return `alert http $HOME_NET any -> $EXTERNAL_NET any (msg:"ET TEST page rule ${sid}"; flow:established,to_server; http.uri; content:"/p${sid}"; classtype:${classtypes[i % 3]}; sid:${sid}; rev:${1 + (i % 4)};)`;
+    });
+    await importRules('page.rules', `${rules.join('\n')}\n`);
   });
   afterAll(() => server.close());
 

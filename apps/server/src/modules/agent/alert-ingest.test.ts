@@ -18,7 +18,10 @@ interface AlertAck {
 
 const DEVICE_PASSWORD = 'device-secret-1234';
 
-/** Real eve.json alerts (most of them HTTP), each given its own flow id to tell them apart. */
+/**
+ * Real eve.json alerts (most of them HTTP), or the project's sample alerts without the corpus;
+ * each is given its own flow id to tell them apart.
+ */
 const corpus = [
   ...eveAlerts('mauz88__Suricata_Detection__eve.json'),
   ...eveAlerts('nicoaller__suricata-log-analyzer__eve.json').slice(0, 17),
@@ -74,9 +77,11 @@ describe('alert ingest, event by event', () => {
   afterAll(() => server.close());
 
   it('stores every valid event of a batch, NUL and lone surrogates escaped, and lists the others', async () => {
-    expect(corpus).toHaveLength(71);
+    // The batch below places its bad events among the first 60 valid ones.
+    expect(corpus.length).toBeGreaterThanOrEqual(60);
     const valid = corpus.map(withFlow);
     const http = corpus.find((event) => typeof httpOf(event)['url'] === 'string') as Event;
+    expect(http, 'an HTTP alert with a URL to put NUL bytes into').toBeDefined();
     // Suricata writes NUL bytes of the traffic into the URL (as \u0000 in eve.json).
     const nul = withFlow({
       ...http,
@@ -111,7 +116,7 @@ describe('alert ingest, event by event', () => {
       { index: 65, reason: 'not a JSON object' },
     ]);
     const rows = await stored();
-    expect(rows).toHaveLength(71 + 2);
+    expect(rows).toHaveLength(corpus.length + 2);
     expect(rows.map((row) => row.flow_id)).toEqual(
       [...valid, nul, surrogate]
         .map((event) => event['flow_id'])

@@ -176,14 +176,18 @@ describe('graceful shutdown', () => {
       config: loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent' }),
       db: scratch.db,
     });
+    let reached: () => void = () => undefined;
+    const handlerReached = new Promise<void>((resolve) => (reached = resolve));
     app.get('/slow', async () => {
+      reached();
       await new Promise((resolve) => setTimeout(resolve, 300));
       return { done: true };
     });
     await app.listen({ port: 0, host: '127.0.0.1' });
     const { port } = app.server.address() as { port: number };
     const inFlight = fetch(`http://127.0.0.1:${port}/slow`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // Closed while the request is in its handler, however slowly a loaded machine got it there.
+    await handlerReached;
     await app.close();
     const response = await inFlight;
     expect(response.status).toBe(200);

@@ -4,6 +4,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import {
+  until,
   ADMIN_EMAIL,
   ADMIN_PASSWORD,
   createScratchDatabase,
@@ -14,17 +15,6 @@ import { startServerProcess, type ServerProcess } from './test/server-process.js
 const pglite = process.env['TEST_DB'] !== 'postgres';
 const WORKERS = 8;
 const FAULTS = 3;
-
-/** Polls until check returns a value (not undefined) or the deadline passes. */
-async function until<T>(what: string, check: () => Promise<T | undefined> | T | undefined) {
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 /** An agent's push channel as its agent reads it: every `versions` event, in order. */
 async function versionStream(url: string, authorization: string) {

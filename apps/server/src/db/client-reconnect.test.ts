@@ -1,20 +1,15 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createScratchDatabase, TEST_POSTGRES_URL, type ScratchDatabase } from '../test/harness.js';
+import {
+  until,
+  createScratchDatabase,
+  TEST_POSTGRES_URL,
+  type ScratchDatabase,
+} from '../test/harness.js';
 import { DatabaseUnavailableError } from './errors.js';
 
 const pglite = process.env['TEST_DB'] !== 'postgres';
 const ONLY_SERVER = '(PostgreSQL server only: PGlite has no connections to terminate)';
-
-async function until<T>(what: string, check: () => T | undefined | Promise<T | undefined>) {
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
 
 describe.skipIf(pglite)(
   'the database seam when connections are lost (PostgreSQL server only: PGlite has no connection to lose)',

@@ -152,3 +152,17 @@ export function login(
 
 export const api = (app: FastifyInstance, options: InjectOptions & { url: string }) =>
   app.inject({ ...options, url: `/api/v1${options.url}` });
+
+/** Polls until `check` returns a value (not undefined); fails naming `what` after 20 s. */
+export async function until<T>(
+  what: string,
+  check: () => T | undefined | Promise<T | undefined>,
+): Promise<T> {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}

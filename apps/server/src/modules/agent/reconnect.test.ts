@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  until,
   ADMIN_EMAIL,
   ADMIN_PASSWORD,
   api,
@@ -12,16 +13,6 @@ import {
 } from '../../test/harness.js';
 
 const pglite = process.env['TEST_DB'] !== 'postgres';
-
-async function until<T>(what: string, check: () => T | undefined | Promise<T | undefined>) {
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
 
 // Notifications sent while the LISTEN connection is down are never delivered. The changes here
 // are made in SQL, with no NOTIFY at all: only "everything may have changed" on reconnect can

@@ -30,14 +30,19 @@ export class UploadBudget {
 }
 
 /**
- * A file name as the client sent it, or a 422 when it holds a control character (a NUL would
- * reach the database as a group name and fail there).
+ * A file name as the client sent it, or a 422 when it holds a control character or an unpaired
+ * surrogate (either would reach the database as a group name and fail there).
  */
 export function checkFileName(name: string): string {
   // eslint-disable-next-line no-control-regex
-  const bad = /[\u0000-\u001f\u007f]/.exec(name);
+  const bad = /[\u0000-\u001f\u007f]|\p{Cs}/u.exec(name);
   if (!bad) return name;
-  const what = bad[0] === '\0' ? 'a NUL character' : 'a control character';
+  const what =
+    bad[0] === '\0'
+      ? 'a NUL character'
+      : /\p{Cs}/u.test(bad[0])
+        ? 'an unpaired surrogate'
+        : 'a control character';
   const shown = JSON.stringify(name).slice(1, -1);
   throw new AppError('validation_failed', `File name "${shown}" contains ${what}`, [
     { field: 'file', msg: `file name contains ${what}` },

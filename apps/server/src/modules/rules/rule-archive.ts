@@ -6,7 +6,6 @@ import { pipeline, Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import { unzipSync } from 'fflate';
 import { createTarDecoder } from 'modern-tar';
-import { SafeString, UNSTORABLE_TEXT } from '@palisade/contract';
 import { AppError } from '../../lib/app-error.js';
 import {
   binaryContent,
@@ -123,10 +122,7 @@ export async function unpackUpload(
   source: Readable,
   { budget, stage }: UnpackOptions,
 ): Promise<UnpackedUpload> {
-  if (!SafeString.safeParse(fileName).success)
-    throw new AppError('validation_failed', `file: ${UNSTORABLE_TEXT}`, [
-      { field: 'file', msg: UNSTORABLE_TEXT },
-    ]);
+  checkFileName(fileName);
   const lower = fileName.toLowerCase();
   if (isRules(lower)) {
     const file = await stage.write(fileName, metered(source, fileName, budget));

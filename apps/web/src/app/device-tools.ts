@@ -7,6 +7,7 @@ import { rulesetsListQueryOptions } from '../features/firewall/api/list-rulesets
 import { policiesListQueryOptions } from '../features/policies/api/list-policies';
 import { profilesListQueryOptions } from '../features/profiles/api/list-profiles';
 import { useMe } from '../features/auth/api/me';
+import { hasAdminAccess } from './access';
 import { session } from '../lib/session';
 import { useStore } from '../lib/store';
 
@@ -24,6 +25,9 @@ export function useCanWrite(): boolean {
 
 export function useDeviceTools(): DeviceTools {
   const canWrite = useCanWrite();
+  const user = useMe();
+  const { authDisabled } = useStore(session);
+  const canUpgrade = hasAdminAccess(user, authDisabled);
   const profiles = useQuery(profilesListQueryOptions);
   const policies = useQuery(policiesListQueryOptions);
   const firewalls = useQuery(rulesetsListQueryOptions);
@@ -33,7 +37,8 @@ export function useDeviceTools(): DeviceTools {
       policies: byName(policies.data?.data ?? []),
       firewalls: byName(firewalls.data?.data ?? []),
       canWrite,
+      canUpgrade,
     }),
-    [profiles.data, policies.data, firewalls.data, canWrite],
+    [profiles.data, policies.data, firewalls.data, canWrite, canUpgrade],
   );
 }

@@ -7,6 +7,8 @@ export interface DeviceTools {
   firewalls: readonly IdOption[];
   /** Not a Viewer: may create, edit, flush and delete. */
   canWrite: boolean;
+  /** Administrator: may ask devices to upgrade their agent. */
+  canUpgrade: boolean;
 }
 
 export const nameOf = (options: readonly IdOption[], id: number | null): string | null =>

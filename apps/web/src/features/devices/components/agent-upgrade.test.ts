@@ -1,0 +1,21 @@
+import { describe, expect, it } from 'vitest';
+import type { FleetDevice } from '../api/pending-contract';
+import { agentUpgradeState, upgradable } from './agent-upgrade';
+
+const device = (fields: Partial<FleetDevice>) =>
+  ({ id: 1, agent_outdated: false, upgrade: null, ...fields }) as FleetDevice;
+
+describe('agentUpgradeState', () => {
+  it('a pending request wins over outdated, which the server still reports until it is done', () => {
+    const asked = { version: '0.2.0', requested_at: '2026-11-25T10:00:00Z' };
+    expect(agentUpgradeState(device({ agent_outdated: true, upgrade: asked }))).toBe('upgrading');
+    expect(upgradable(device({ agent_outdated: true, upgrade: asked }))).toBe(false);
+  });
+
+  it('an older agent not yet asked can be upgraded; a current one cannot', () => {
+    expect(agentUpgradeState(device({ agent_outdated: true }))).toBe('outdated');
+    expect(upgradable(device({ agent_outdated: true }))).toBe(true);
+    expect(agentUpgradeState(device({}))).toBe('current');
+    expect(upgradable(device({}))).toBe(false);
+  });
+});

@@ -1,0 +1,204 @@
+import { useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import Checkbox from '@mui/material/Checkbox';
+import IconButton from '@mui/material/IconButton';
+import Stack from '@mui/material/Stack';
+import Tooltip from '@mui/material/Tooltip';
+import Typography from '@mui/material/Typography';
+import DeleteIcon from '@mui/icons-material/Delete';
+import EditIcon from '@mui/icons-material/Edit';
+import SyncIcon from '@mui/icons-material/Sync';
+import SystemUpdateAltIcon from '@mui/icons-material/SystemUpdateAlt';
+import TerminalIcon from '@mui/icons-material/Terminal';
+import type { DataColumn } from '../../../components/data-table/types';
+import { formatDate } from '../../../lib/format-date';
+import type { FleetDevice } from '../api/pending-contract';
+import { upgradable } from './agent-upgrade';
+import { AgentVersionCell } from './AgentVersionCell';
+import { DeviceStatusChips } from './DeviceStatusChips';
+import { nameOf, type DeviceTools } from './tools';
+
+/** What the row actions do; the page owns the dialogs they open. */
+export interface DeviceRowActions {
+  enrol: (device: FleetDevice) => void;
+  flush: (device: FleetDevice) => void;
+  edit: (device: FleetDevice) => void;
+  remove: (device: FleetDevice) => void;
+  upgrade: (device: FleetDevice) => void;
+}
+
+export interface DeviceSelection {
+  isSelected: (device: FleetDevice) => boolean;
+  toggle: (device: FleetDevice, on: boolean) => void;
+}
+
+interface DeviceColumnsOptions {
+  tools: DeviceTools;
+  actions: DeviceRowActions;
+  /** Present for those who may upgrade agents. */
+  selection: DeviceSelection | undefined;
+  serverAgentVersion: string | null;
+}
+
+/** The devices table's columns; write and upgrade actions only for the roles that have them. */
+export function useDeviceColumns({
+  tools,
+  actions,
+  selection,
+  serverAgentVersion,
+}: DeviceColumnsOptions): DataColumn<FleetDevice>[] {
+  const { t, i18n } = useTranslation();
+  const { canWrite, canUpgrade } = tools;
+  return useMemo<DataColumn<FleetDevice>[]>(() => {
+    const columns: DataColumn<FleetDevice>[] = [
+      {
+        id: 'name',
+        header: t('devices.fields.name'),
+        sortable: true,
+        width: 200,
+        cell: (d) => (
+          <>
+            <Typography variant="body2" sx={{ fontWeight: 500 }}>
+              {d.name}
+            </Typography>
+            {d.description !== '' && (
+              <Typography variant="caption" color="text.secondary">
+                {d.description}
+              </Typography>
+            )}
+          </>
+        ),
+      },
+      {
+        id: 'status',
+        header: t('devices.columns.status'),
+        cell: (d) => <DeviceStatusChips device={d} />,
+      },
+      {
+        id: 'agent_version',
+        header: t('devices.columns.agentVersion'),
+        cell: (d) => <AgentVersionCell device={d} serverVersion={serverAgentVersion} />,
+      },
+      {
+        id: 'address',
+        header: t('devices.fields.address'),
+        sortable: true,
+        cell: (d) => (
+          <>
+            <Typography variant="body2">{d.address}</Typography>
+            <Typography variant="caption" color="text.secondary">
+              {d.city}
+            </Typography>
+          </>
+        ),
+      },
+      {
+        id: 'policy',
+        header: t('devices.fields.policy'),
+        cell: (d) => nameOf(tools.policies, d.policy_id) ?? '—',
+      },
+      {
+        id: 'profile',
+        header: t('devices.fields.profile'),
+        cell: (d) => nameOf(tools.profiles, d.profile_id) ?? '—',
+      },
+      {
+        id: 'firewall',
+        header: t('devices.fields.firewall'),
+        cell: (d) => nameOf(tools.firewalls, d.firewall_id) ?? '—',
+      },
+      {
+        id: 'last_seen',
+        header: t('devices.columns.lastSeen'),
+        sortable: true,
+        cell: (d) =>
+          d.last_seen === null ? (
+            t('devices.never')
+          ) : (
+            <>
+              <Typography variant="body2">{formatDate(d.last_seen, i18n.language)}</Typography>
+              <Typography variant="caption" color="text.secondary">
+                {new Date(d.last_seen).toLocaleTimeString(i18n.language)}
+              </Typography>
+            </>
+          ),
+      },
+      {
+        id: 'actions',
+        header: t('devices.columns.actions'),
+        align: 'right',
+        width: (canWrite ? 176 : 0) + (canUpgrade ? 40 : 0),
+        cell: (d) => (
+          <Stack direction="row" sx={{ justifyContent: 'flex-end' }}>
+            {canUpgrade && upgradable(d) && (
+              <Tooltip title={t('devices.upgrade.one')}>
+                <IconButton
+                  size="small"
+                  aria-label={t('devices.upgrade.oneFor', { name: d.name })}
+                  onClick={() => actions.upgrade(d)}
+                >
+                  <SystemUpdateAltIcon fontSize="small" />
+                </IconButton>
+              </Tooltip>
+            )}
+            {canWrite && (
+              <>
+                <Tooltip title={t('devices.enrol.open')}>
+                  <IconButton
+                    size="small"
+                    aria-label={t('devices.enrol.openFor', { name: d.name })}
+                    onClick={() => actions.enrol(d)}
+                  >
+                    <TerminalIcon fontSize="small" />
+                  </IconButton>
+                </Tooltip>
+                <Tooltip title={t('devices.flush')}>
+                  <IconButton
+                    size="small"
+                    aria-label={t('devices.flushFor', { name: d.name })}
+                    onClick={() => actions.flush(d)}
+                  >
+                    <SyncIcon fontSize="small" />
+                  </IconButton>
+                </Tooltip>
+                <IconButton
+                  size="small"
+                  aria-label={t('devices.edit', { name: d.name })}
+                  onClick={() => actions.edit(d)}
+                >
+                  <EditIcon fontSize="small" />
+                </IconButton>
+                <IconButton
+                  size="small"
+                  aria-label={t('devices.delete', { name: d.name })}
+                  onClick={() => actions.remove(d)}
+                >
+                  <DeleteIcon fontSize="small" />
+                </IconButton>
+              </>
+            )}
+          </Stack>
+        ),
+      },
+    ];
+    // A Viewer has no action on a device.
+    if (!canWrite && !canUpgrade) columns.pop();
+    if (selection === undefined) return columns;
+    return [
+      {
+        id: 'select',
+        header: '',
+        width: 48,
+        cell: (d) => (
+          <Checkbox
+            size="small"
+            checked={selection.isSelected(d)}
+            onChange={(event) => selection.toggle(d, event.target.checked)}
+            slotProps={{ input: { 'aria-label': t('devices.select', { name: d.name }) } }}
+          />
+        ),
+      },
+      ...columns,
+    ];
+  }, [t, i18n.language, tools, canWrite, canUpgrade, actions, selection, serverAgentVersion]);
+}

@@ -16,6 +16,7 @@ import { tests as rules } from './web/rules.spec.mjs';
 import { tests as monitoringAlerts } from './web/monitoring-alerts.spec.mjs';
 import { tests as devices } from './web/devices.spec.mjs';
 import { tests as firewall } from './web/firewall.spec.mjs';
+import { tests as onboarding } from './web/onboarding.spec.mjs';
 import { authDisabledTests, tests as last } from './web/last.spec.mjs';
 
 const TEST_TIMEOUT_MS = 60_000;
@@ -34,6 +35,7 @@ const all = [
   ...monitoringAlerts,
   ...devices,
   ...firewall,
+  ...onboarding,
   ...authDisabledTests,
   ...last,
 ];

@@ -97,6 +97,8 @@ export async function startServer({ smtpPort, extraEnv = {} }) {
       SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
       PUBLIC_URL: baseUrl,
       LOG_LEVEL: 'warn',
+      // The agent build of `npm run build`, which the onboarding test installs from the server.
+      AGENT_RELEASE_DIR: path.join(ROOT, 'apps/agent/dist-release'),
       ...extraEnv,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

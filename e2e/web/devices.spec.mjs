@@ -1,5 +1,6 @@
 // Devices and variable profiles (issue 5, point 3): the key/value editor shows the server's
-// message at the bad row; a new device shows its status chips and the agent's start-up command.
+// message at the bad row; a new device shows its status chips, its enrolment and the manual
+// start-up command.
 import { ADMIN } from '../lib/env.mjs';
 import { assert, signIn, uniqueEmail, visible, waitForNotice } from '../lib/ui.mjs';
 
@@ -86,7 +87,7 @@ export const tests = [
     },
   },
   {
-    name: 'devices: create with a profile; chips Unknown and Update Pending; start-up command; delete',
+    name: 'devices: create with a profile; chips Unknown and Update Pending; enrol dialog; delete',
     async run({ page, api, baseUrl, shot }) {
       const token = await api.token(ADMIN.email, ADMIN.password);
       const profile = await apiCall(baseUrl, token, 'POST', 'deviceconfigurationprofiles/', {
@@ -107,24 +108,27 @@ export const tests = [
       await dialog.getByRole('button', { name: 'Create device' }).click();
       await waitForNotice(page, 'Device created');
 
-      const startup = page.getByRole('dialog', { name: `Start the agent on ${name}` });
-      await visible(startup);
-      const command = await startup
-        .getByLabel('Agent start-up command', { exact: true })
-        .textContent();
+      const enrol = page.getByRole('dialog', { name: `Enrol ${name} as a sensor` });
+      await visible(enrol);
       const created = await api.get(token, `devices/?limit=10&offset=0&filter=name:${name}`);
       const device = created.data[0];
+      await visible(enrol.getByLabel('Install command', { exact: true }));
+      // The manual way, folded under Advanced, still names the password once.
+      await enrol.getByRole('button', { name: 'Advanced: run the agent by hand' }).click();
+      const command = await enrol
+        .getByLabel('Agent start-up command', { exact: true })
+        .textContent();
       assert.equal(
         command,
         `palisade-agent run --server ${baseUrl} --device-id ${device.id} --password-file /etc/palisade/agent.secret --output-dir /etc/suricata/palisade --eve /var/log/suricata/eve.json --reload-cmd "suricatasc -c reload-rules"`,
       );
       assert.match(
-        await startup.getByLabel('Password file commands', { exact: true }).textContent(),
+        await enrol.getByLabel('Password file commands', { exact: true }).textContent(),
         new RegExp(password),
       );
       assert.equal(device.profile_id, profile.id);
       await shot('device-startup');
-      await startup.getByRole('button', { name: 'Close' }).click();
+      await enrol.getByRole('button', { name: 'Close' }).click();
 
       const row = page.getByRole('row', { name: new RegExp(name) });
       const chips = row.getByTestId('device-status');
@@ -162,6 +166,8 @@ export const tests = [
       assert.equal(await page.getByRole('button', { name: 'New device' }).count(), 0);
       assert.equal(await page.getByRole('button', { name: `Delete ${name}` }).count(), 0);
       assert.equal(await page.getByRole('button', { name: `Flush ${name}` }).count(), 0);
+      assert.equal(await page.getByRole('button', { name: `Enrol ${name}` }).count(), 0);
+      assert.equal(await page.getByRole('button', { name: 'Upgrade all outdated' }).count(), 0);
       await page.goto('/firewall');
       await visible(page.getByRole('table', { name: 'Firewall rulesets' }));
       assert.equal(await page.getByRole('button', { name: 'New ruleset' }).count(), 0);

@@ -3,7 +3,7 @@
 // enrols it and starts it, and the device turns Online with its agent version. An agent older
 // than the server's is marked, and an Administrator's upgrade request shows as pending.
 import { spawn } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ADMIN, ROOT } from '../lib/env.mjs';
@@ -89,8 +89,15 @@ export const tests = [
       await visible(row.getByTestId('device-status').getByText('Unknown', { exact: true }));
 
       // As root on a sensor; here root is the test's user already (sudo is not installed).
-      const root = await mkdtemp(path.join(tmpdir(), 'palisade-onboarding-'));
-      const systemd = { SYSTEMCTL: FAKE_SYSTEMCTL };
+      const scratch = await mkdtemp(path.join(tmpdir(), 'palisade-onboarding-'));
+      const root = path.join(scratch, 'root');
+      await mkdir(root);
+      const systemd = {
+        SYSTEMCTL: FAKE_SYSTEMCTL,
+        FAKE_SYSTEMCTL_ROOT: root,
+        FAKE_SYSTEMCTL_DIR: path.join(scratch, 'systemctl'),
+        FAKE_SYSTEMCTL_RESTART_SEC: '1',
+      };
       try {
         const install = await run(
           `${command.replace('| sudo sh', '| sh')} --root ${root} --flavor node-module`,
@@ -105,11 +112,9 @@ export const tests = [
         assert.equal(await row.getByText('Outdated', { exact: true }).count(), 0);
         await shot('enrolled-online');
       } finally {
-        await run(`${FAKE_SYSTEMCTL} stop palisade-agent.service`, {
-          ...systemd,
-          SYSTEMCTL_ROOT: root,
-        });
-        await rm(root, { recursive: true, force: true });
+        // The unit's supervisor and agent run detached; the test systemctl stops them by pid.
+        await run(`${FAKE_SYSTEMCTL} stop palisade-agent.service`, systemd);
+        await rm(scratch, { recursive: true, force: true });
       }
     },
   },

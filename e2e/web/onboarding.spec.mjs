@@ -156,7 +156,7 @@ export const tests = [
 
       await firstRow.getByRole('button', { name: `Upgrade agent on ${first.name}` }).click();
       await page.getByRole('dialog').getByRole('button', { name: 'Upgrade', exact: true }).click();
-      await waitForNotice(page, `Upgrade to ${version} asked of 1 devices`);
+      await waitForNotice(page, `Devices asked to upgrade to ${version}: 1`);
       await visible(firstRow.getByText(`Upgrading to ${version}`, { exact: true }));
       assert.equal(
         await firstRow.getByRole('button', { name: `Upgrade agent on ${first.name}` }).count(),
@@ -166,7 +166,7 @@ export const tests = [
       await secondRow.getByRole('checkbox', { name: `Select ${second.name}` }).check();
       await page.getByRole('button', { name: 'Upgrade selected agents (1)' }).click();
       await page.getByRole('dialog').getByRole('button', { name: 'Upgrade', exact: true }).click();
-      await waitForNotice(page, `Upgrade to ${version} asked of 1 devices`);
+      await waitForNotice(page, `Devices asked to upgrade to ${version}: 1`);
       await visible(secondRow.getByText(`Upgrading to ${version}`, { exact: true }));
       await visible(page.getByRole('button', { name: 'Upgrade selected agents (0)' }));
       assert.equal(

@@ -140,7 +140,8 @@ export function DevicesPage({ tools }: { tools: DeviceTools }) {
           <Button
             size="small"
             variant="outlined"
-            disabled={!devices.some(upgradable)}
+            // A search may hide outdated devices; the server finds them all.
+            disabled={state.search.trim() === '' && !devices.some(upgradable)}
             onClick={() => askToUpgrade({ kind: 'allOutdated' })}
           >
             {t('devices.upgrade.allOutdated')}

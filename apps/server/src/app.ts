@@ -18,6 +18,7 @@ import { agentRoutes } from './modules/agent/agent.routes.js';
 import { alertsRoutes } from './modules/alerts/alerts.routes.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { devicesRoutes } from './modules/devices/devices.routes.js';
+import { enrolmentRoutes } from './modules/enrolment/enrolment.routes.js';
 import { profilesRoutes } from './modules/profiles/profiles.routes.js';
 import { firewallRoutes } from './modules/firewall/firewall.routes.js';
 import { groupsRoutes } from './modules/groups/groups.routes.js';
@@ -134,6 +135,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       await api.register(profilesRoutes);
       await api.register(devicesRoutes);
       await api.register(agentRoutes);
+      await api.register(enrolmentRoutes);
       await api.register(alertsRoutes);
       await api.register(firewallRoutes);
     },

@@ -150,6 +150,8 @@ export const ROUTE_TABLE: Record<string, Expectation> = {
   'GET /api/v1/devices/{id}/network': { access: 'Viewer' },
   'PUT /api/v1/devices/{id}/network': { access: 'Operator', body: () => json({ l3_mode: false }) },
   'GET /api/v1/devices/{id}/firewall': { access: 'Viewer' },
+  'POST /api/v1/devices/{id}/enrolment': { access: 'Operator', body: () => json({ ttl_hours: 1 }) },
+  'GET /api/v1/devices/{id}/enrolment': { access: 'Viewer' },
   'GET /api/v1/devicemonitor/{id}': { access: 'Viewer' },
   'GET /api/v1/devicelog/{id}': { access: 'Viewer' },
   'GET /api/v1/devicelogsnort/{id}': { access: 'Viewer' },
@@ -157,6 +159,13 @@ export const ROUTE_TABLE: Record<string, Expectation> = {
   'POST /api/v1/agent/login': {
     access: 'public',
     body: (w) => json({ device_id: w.ids.device, password: 'device-secret-1234' }),
+  },
+  'POST /api/v1/agent/enrol': {
+    access: 'public',
+    // A made-up token (a real one would replace the world's device password): refused, and
+    // past ten refusals from one address, limited.
+    body: () => json({ token: `pse_1_${'A'.repeat(43)}`, agent_version: '0.2.0', protocol: 1 }),
+    alsoAllowed: [401, 429],
   },
   'POST /api/v1/agent/heartbeat': {
     access: 'agent',

@@ -45,6 +45,18 @@ const upload = async (name: string, text: string): Promise<RequestBody> => {
   return { payload: body.payload, headers: body.headers };
 };
 
+/** A new device's enrolment token, issued by the first organization's Administrator. */
+async function enrolmentToken(world: World): Promise<string> {
+  const device = await world.fresh('device');
+  const response = await world.app.inject({
+    method: 'POST',
+    url: `/api/v1/devices/${device}/enrolment`,
+    headers: world.headers.Administrator,
+    payload: {},
+  });
+  return response.json<{ token: string }>().token;
+}
+
 export const ROUTE_TABLE: Record<string, Expectation> = {
   // system
   'GET /api/v1/health': { access: 'public' },
@@ -162,10 +174,9 @@ export const ROUTE_TABLE: Record<string, Expectation> = {
   },
   'POST /api/v1/agent/enrol': {
     access: 'public',
-    // A made-up token (a real one would replace the world's device password): refused, and
-    // past ten refusals from one address, limited.
-    body: () => json({ token: `pse_1_${'A'.repeat(43)}`, agent_version: '0.2.0', protocol: 1 }),
-    alsoAllowed: [401, 429],
+    // A fresh device's token each time: enrolling the world's device would revoke its agent.
+    body: async (w) =>
+      json({ token: await enrolmentToken(w), agent_version: '0.2.0', protocol: 1 }),
   },
   'POST /api/v1/agent/heartbeat': {
     access: 'agent',

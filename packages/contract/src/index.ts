@@ -7,3 +7,5 @@ export * from './policies.js';
 export * from './devices.js';
 export * from './firewall.js';
 export * from './alerts.js';
+export * from './agent-release.js';
+export * from './enrolment.js';

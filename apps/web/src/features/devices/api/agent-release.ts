@@ -1,6 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
 import { ApiError, call, http } from '../../../lib/api-client';
-import type { AgentRelease } from './pending-contract';
+import type { AgentReleaseListing } from '@palisade/contract';
 
 /**
  * GET /agent/download/: the agent build this server hands out, or null when it carries none
@@ -8,9 +8,9 @@ import type { AgentRelease } from './pending-contract';
  */
 export const agentReleaseQueryOptions = queryOptions({
   queryKey: ['agent', 'release'] as const,
-  queryFn: async ({ signal }): Promise<AgentRelease | null> => {
+  queryFn: async ({ signal }): Promise<AgentReleaseListing | null> => {
     try {
-      return await call(() => http.get('agent/download/', { signal }).json<AgentRelease>());
+      return await call(() => http.get('agent/download/', { signal }).json<AgentReleaseListing>());
     } catch (failure) {
       if (failure instanceof ApiError && failure.status === 404) return null;
       throw failure;

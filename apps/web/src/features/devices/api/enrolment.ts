@@ -1,6 +1,6 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { call, http } from '../../../lib/api-client';
-import type { EnrolmentStatus, EnrolmentToken } from './pending-contract';
+import type { DeviceEnrolment, EnrolmentToken } from '@palisade/contract';
 
 const enrolmentKey = (deviceId: number) => ['devices', 'enrolment', deviceId] as const;
 
@@ -9,7 +9,7 @@ export const enrolmentStatusQueryOptions = (deviceId: number) =>
   queryOptions({
     queryKey: enrolmentKey(deviceId),
     queryFn: ({ signal }) =>
-      call(() => http.get(`devices/${deviceId}/enrolment`, { signal }).json<EnrolmentStatus>()),
+      call(() => http.get(`devices/${deviceId}/enrolment`, { signal }).json<DeviceEnrolment>()),
   });
 
 /** POST /devices/{id}/enrolment: a fresh single-use token; the device's earlier ones stop working. */

@@ -1,22 +1,6 @@
-// Stand-ins for the issue-15 payloads that packages/contract gains from the enrol, release and
-// upgrade parts; replaced by imports from @palisade/contract once those land.
+// Stand-ins for the issue-15 payloads that packages/contract gains from the upgrade part;
+// replaced by imports from @palisade/contract once it lands.
 import type { Device } from '@palisade/contract';
-
-export interface EnrolmentToken {
-  token: string;
-  expires_at: string;
-  device_id: number;
-}
-
-export interface EnrolmentStatus {
-  status: 'none' | 'active' | 'used' | 'expired';
-  expires_at: string | null;
-  used_at: string | null;
-}
-
-export interface AgentRelease {
-  version: string;
-}
 
 export type DeviceUpgradeRequest = { ids: number[] } | { all: true };
 

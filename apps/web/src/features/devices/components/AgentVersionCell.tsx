@@ -1,8 +1,10 @@
 import { useTranslation } from 'react-i18next';
 import Chip from '@mui/material/Chip';
+import IconButton from '@mui/material/IconButton';
 import Stack from '@mui/material/Stack';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
+import SystemUpdateAltIcon from '@mui/icons-material/SystemUpdateAlt';
 import { formatDateTime } from '../../../lib/format-date';
 import type { FleetDevice } from '../api/pending-contract';
 import { agentUpgradeState } from './agent-upgrade';
@@ -11,10 +13,12 @@ interface AgentVersionCellProps {
   device: FleetDevice;
   /** The agent build this server hands out; null when it carries none or it is not known yet. */
   serverVersion: string | null;
+  /** Present for those who may upgrade agents. */
+  onUpgrade?: (device: FleetDevice) => void;
 }
 
 /** The agent version a device reports, and whether it is behind the server's or upgrading. */
-export function AgentVersionCell({ device, serverVersion }: AgentVersionCellProps) {
+export function AgentVersionCell({ device, serverVersion, onUpgrade }: AgentVersionCellProps) {
   const { t, i18n } = useTranslation();
   const state = agentUpgradeState(device);
   return (
@@ -40,6 +44,17 @@ export function AgentVersionCell({ device, serverVersion }: AgentVersionCellProp
             variant="outlined"
             label={t('devices.agent.outdated')}
           />
+        </Tooltip>
+      )}
+      {state === 'outdated' && onUpgrade !== undefined && (
+        <Tooltip title={t('devices.upgrade.one')}>
+          <IconButton
+            size="small"
+            aria-label={t('devices.upgrade.oneFor', { name: device.name })}
+            onClick={() => onUpgrade(device)}
+          >
+            <SystemUpdateAltIcon fontSize="small" />
+          </IconButton>
         </Tooltip>
       )}
       {device.upgrade !== null && (

@@ -8,12 +8,10 @@ import Typography from '@mui/material/Typography';
 import DeleteIcon from '@mui/icons-material/Delete';
 import EditIcon from '@mui/icons-material/Edit';
 import SyncIcon from '@mui/icons-material/Sync';
-import SystemUpdateAltIcon from '@mui/icons-material/SystemUpdateAlt';
 import TerminalIcon from '@mui/icons-material/Terminal';
 import type { DataColumn } from '../../../components/data-table/types';
 import { formatDate } from '../../../lib/format-date';
 import type { FleetDevice } from '../api/pending-contract';
-import { upgradable } from './agent-upgrade';
 import { AgentVersionCell } from './AgentVersionCell';
 import { DeviceStatusChips } from './DeviceStatusChips';
 import { nameOf, type DeviceTools } from './tools';
@@ -77,7 +75,14 @@ export function useDeviceColumns({
       {
         id: 'agent_version',
         header: t('devices.columns.agentVersion'),
-        cell: (d) => <AgentVersionCell device={d} serverVersion={serverAgentVersion} />,
+        width: 150,
+        cell: (d) => (
+          <AgentVersionCell
+            device={d}
+            serverVersion={serverAgentVersion}
+            onUpgrade={canUpgrade ? actions.upgrade : undefined}
+          />
+        ),
       },
       {
         id: 'address',
@@ -127,20 +132,9 @@ export function useDeviceColumns({
         id: 'actions',
         header: t('devices.columns.actions'),
         align: 'right',
-        width: (canWrite ? 176 : 0) + (canUpgrade ? 40 : 0),
+        width: 176,
         cell: (d) => (
           <Stack direction="row" sx={{ justifyContent: 'flex-end' }}>
-            {canUpgrade && upgradable(d) && (
-              <Tooltip title={t('devices.upgrade.one')}>
-                <IconButton
-                  size="small"
-                  aria-label={t('devices.upgrade.oneFor', { name: d.name })}
-                  onClick={() => actions.upgrade(d)}
-                >
-                  <SystemUpdateAltIcon fontSize="small" />
-                </IconButton>
-              </Tooltip>
-            )}
             {canWrite && (
               <>
                 <Tooltip title={t('devices.enrol.open')}>
@@ -182,7 +176,7 @@ export function useDeviceColumns({
       },
     ];
     // A Viewer has no action on a device.
-    if (!canWrite && !canUpgrade) columns.pop();
+    if (!canWrite) columns.pop();
     if (selection === undefined) return columns;
     return [
       {

@@ -21,15 +21,26 @@ interface AgentVersionCellProps {
 export function AgentVersionCell({ device, serverVersion, onUpgrade }: AgentVersionCellProps) {
   const { t, i18n } = useTranslation();
   const state = agentUpgradeState(device);
+  // Two lines at most: the table's rows have a fixed height (they are virtualised).
   return (
-    <Stack
-      direction="row"
-      sx={{ gap: 0.5, alignItems: 'center', flexWrap: 'wrap' }}
-      data-testid="agent-version"
-    >
-      <Typography variant="body2" component="span" dir="ltr">
-        {device.agent_version ?? '—'}
-      </Typography>
+    <Stack sx={{ alignItems: 'flex-start' }} data-testid="agent-version">
+      <Stack direction="row" sx={{ alignItems: 'center', gap: 0.5, minHeight: 24 }}>
+        <Typography variant="body2" component="span" dir="ltr">
+          {device.agent_version ?? '—'}
+        </Typography>
+        {state === 'outdated' && onUpgrade !== undefined && (
+          <Tooltip title={t('devices.upgrade.one')}>
+            <IconButton
+              size="small"
+              sx={{ p: 0.25 }}
+              aria-label={t('devices.upgrade.oneFor', { name: device.name })}
+              onClick={() => onUpgrade(device)}
+            >
+              <SystemUpdateAltIcon fontSize="small" />
+            </IconButton>
+          </Tooltip>
+        )}
+      </Stack>
       {state === 'outdated' && (
         <Tooltip
           title={
@@ -44,17 +55,6 @@ export function AgentVersionCell({ device, serverVersion, onUpgrade }: AgentVers
             variant="outlined"
             label={t('devices.agent.outdated')}
           />
-        </Tooltip>
-      )}
-      {state === 'outdated' && onUpgrade !== undefined && (
-        <Tooltip title={t('devices.upgrade.one')}>
-          <IconButton
-            size="small"
-            aria-label={t('devices.upgrade.oneFor', { name: device.name })}
-            onClick={() => onUpgrade(device)}
-          >
-            <SystemUpdateAltIcon fontSize="small" />
-          </IconButton>
         </Tooltip>
       )}
       {device.upgrade !== null && (

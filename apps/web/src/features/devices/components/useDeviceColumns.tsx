@@ -55,16 +55,28 @@ export function useDeviceColumns({
         sortable: true,
         width: 200,
         cell: (d) => (
-          <>
-            <Typography variant="body2" sx={{ fontWeight: 500 }}>
-              {d.name}
-            </Typography>
-            {d.description !== '' && (
-              <Typography variant="caption" color="text.secondary">
-                {d.description}
-              </Typography>
+          // The selection box sits in the name cell: a column of its own costs the actions room.
+          <Stack direction="row" sx={{ alignItems: 'center', gap: 0.5 }}>
+            {selection !== undefined && (
+              <Checkbox
+                size="small"
+                sx={{ p: 0.5, ms: -1 }}
+                checked={selection.isSelected(d)}
+                onChange={(event) => selection.toggle(d, event.target.checked)}
+                slotProps={{ input: { 'aria-label': t('devices.select', { name: d.name }) } }}
+              />
             )}
-          </>
+            <div>
+              <Typography variant="body2" sx={{ fontWeight: 500 }}>
+                {d.name}
+              </Typography>
+              {d.description !== '' && (
+                <Typography variant="caption" color="text.secondary">
+                  {d.description}
+                </Typography>
+              )}
+            </div>
+          </Stack>
         ),
       },
       {
@@ -75,7 +87,6 @@ export function useDeviceColumns({
       {
         id: 'agent_version',
         header: t('devices.columns.agentVersion'),
-        width: 150,
         cell: (d) => (
           <AgentVersionCell
             device={d}
@@ -177,22 +188,6 @@ export function useDeviceColumns({
     ];
     // A Viewer has no action on a device.
     if (!canWrite) columns.pop();
-    if (selection === undefined) return columns;
-    return [
-      {
-        id: 'select',
-        header: '',
-        width: 48,
-        cell: (d) => (
-          <Checkbox
-            size="small"
-            checked={selection.isSelected(d)}
-            onChange={(event) => selection.toggle(d, event.target.checked)}
-            slotProps={{ input: { 'aria-label': t('devices.select', { name: d.name }) } }}
-          />
-        ),
-      },
-      ...columns,
-    ];
+    return columns;
   }, [t, i18n.language, tools, canWrite, canUpgrade, actions, selection, serverAgentVersion]);
 }

@@ -157,7 +157,8 @@ export const tests = [
       await firstRow.getByRole('button', { name: `Upgrade agent on ${first.name}` }).click();
       await page.getByRole('dialog').getByRole('button', { name: 'Upgrade', exact: true }).click();
       await waitForNotice(page, `Devices asked to upgrade to ${version}: 1`);
-      await visible(firstRow.getByText(`Upgrading to ${version}`, { exact: true }));
+      await visible(firstRow.getByTestId('agent-version').getByText(`0.1.0 → ${version}`));
+      await visible(firstRow.getByText('Upgrading', { exact: true }));
       assert.equal(
         await firstRow.getByRole('button', { name: `Upgrade agent on ${first.name}` }).count(),
         0,
@@ -167,7 +168,7 @@ export const tests = [
       await page.getByRole('button', { name: 'Upgrade selected agents (1)' }).click();
       await page.getByRole('dialog').getByRole('button', { name: 'Upgrade', exact: true }).click();
       await waitForNotice(page, `Devices asked to upgrade to ${version}: 1`);
-      await visible(secondRow.getByText(`Upgrading to ${version}`, { exact: true }));
+      await visible(secondRow.getByTestId('agent-version').getByText(`0.1.0 → ${version}`));
       await visible(page.getByRole('button', { name: 'Upgrade selected agents (0)' }));
       assert.equal(
         await page.getByRole('button', { name: 'Upgrade all outdated' }).isDisabled(),

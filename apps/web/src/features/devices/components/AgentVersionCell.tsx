@@ -27,6 +27,7 @@ export function AgentVersionCell({ device, serverVersion, onUpgrade }: AgentVers
       <Stack direction="row" sx={{ alignItems: 'center', gap: 0.5, minHeight: 24 }}>
         <Typography variant="body2" component="span" dir="ltr">
           {device.agent_version ?? '—'}
+          {device.upgrade !== null && ` → ${device.upgrade.version}`}
         </Typography>
         {state === 'outdated' && onUpgrade !== undefined && (
           <Tooltip title={t('devices.upgrade.one')}>
@@ -60,14 +61,11 @@ export function AgentVersionCell({ device, serverVersion, onUpgrade }: AgentVers
       {device.upgrade !== null && (
         <Tooltip
           title={t('devices.agent.upgradingSince', {
+            version: device.upgrade.version,
             when: formatDateTime(device.upgrade.requested_at, i18n.language),
           })}
         >
-          <Chip
-            size="small"
-            color="info"
-            label={t('devices.agent.upgrading', { version: device.upgrade.version })}
-          />
+          <Chip size="small" color="info" label={t('devices.agent.upgrading')} />
         </Tooltip>
       )}
     </Stack>

@@ -25,7 +25,7 @@ export function AgentVersionCell({ device, serverVersion, onUpgrade }: AgentVers
   return (
     <Stack sx={{ alignItems: 'flex-start' }} data-testid="agent-version">
       <Stack direction="row" sx={{ alignItems: 'center', gap: 0.5, minHeight: 24 }}>
-        <Typography variant="body2" component="span" dir="ltr">
+        <Typography variant="body2" component="span" dir="ltr" sx={{ whiteSpace: 'nowrap' }}>
           {device.agent_version ?? '—'}
           {device.upgrade !== null && ` → ${device.upgrade.version}`}
         </Typography>

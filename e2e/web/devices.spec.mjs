@@ -112,7 +112,18 @@ export const tests = [
       await visible(enrol);
       const created = await api.get(token, `devices/?limit=10&offset=0&filter=name:${name}`);
       const device = created.data[0];
-      await visible(enrol.getByLabel('Install command', { exact: true }));
+      const install = enrol.getByLabel('Install command', { exact: true });
+      await visible(install);
+      // A new token replaces the shown one, after a confirmation.
+      const first = await install.textContent();
+      await enrol.getByRole('button', { name: 'Issue a new token' }).click();
+      await page
+        .getByRole('dialog')
+        .filter({ hasText: 'Issue a new token?' })
+        .getByRole('button', { name: 'Issue', exact: true })
+        .click();
+      await visible(install.filter({ hasNotText: first }));
+      assert.match(await install.textContent(), /--token pse_\d+_[\w-]{43}$/);
       // The manual way, folded under Advanced, still names the password once.
       await enrol.getByRole('button', { name: 'Advanced: run the agent by hand' }).click();
       const command = await enrol
@@ -129,8 +140,16 @@ export const tests = [
       assert.equal(device.profile_id, profile.id);
       await shot('device-startup');
       await enrol.getByRole('button', { name: 'Close' }).click();
+      await enrol.waitFor({ state: 'detached' });
 
       const row = page.getByRole('row', { name: new RegExp(name) });
+      // Reopened while its token is unused: the token is not shown again, nor silently replaced.
+      await row.getByRole('button', { name: `Enrol ${name}` }).click();
+      await visible(enrol.getByText(/^An unused token expires/));
+      assert.equal(await install.count(), 0);
+      await enrol.getByRole('button', { name: 'Close' }).click();
+      await enrol.waitFor({ state: 'detached' });
+
       const chips = row.getByTestId('device-status');
       await visible(chips.getByText('Unknown', { exact: true }));
       await visible(chips.getByText('Update Pending', { exact: true }));

@@ -15,6 +15,7 @@ import { createMailer, type Mailer } from './lib/mailer.js';
 import { resolveSecretKey } from './lib/secret-key.js';
 import { TokenService } from './lib/tokens.js';
 import { agentRoutes } from './modules/agent/agent.routes.js';
+import { agentReleaseRoutes } from './modules/agent-release/agent-release.routes.js';
 import { alertsRoutes } from './modules/alerts/alerts.routes.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { devicesRoutes } from './modules/devices/devices.routes.js';
@@ -134,6 +135,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       await api.register(profilesRoutes);
       await api.register(devicesRoutes);
       await api.register(agentRoutes);
+      await api.register(agentReleaseRoutes);
       await api.register(alertsRoutes);
       await api.register(firewallRoutes);
     },

@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { NewPassword } from '@palisade/contract';
 import { z } from 'zod';
 
@@ -47,6 +48,11 @@ const trustProxy = z
     return z.NEVER;
   });
 
+/** The agent build of this checkout (apps/agent/dist-release), from src/ or dist/ alike. */
+export const DEFAULT_AGENT_RELEASE_DIR = fileURLToPath(
+  new URL('../../agent/dist-release', import.meta.url),
+);
+
 const optionalText = z
   .string()
   .optional()
@@ -61,6 +67,12 @@ const EnvSchema = z.object({
     .default(8080),
   HOST: z.string().min(1).default('0.0.0.0'),
   DATA_DIR: z.string().min(1).default('./data'),
+  AGENT_RELEASE_DIR: optionalText.pipe(
+    z
+      .string()
+      .refine((value) => !value.includes('\0'), 'must be a folder path')
+      .optional(),
+  ),
   DATABASE_URL: optionalText.pipe(
     z
       .string()
@@ -116,6 +128,8 @@ export interface Config {
   host: string;
   /** Absolute: DATA_DIR resolved against the working directory once, at start. */
   dataDir: string;
+  /** Absolute: the agent build served under /agent/download/ (its manifest.json and files). */
+  agentReleaseDir: string;
   /** Undefined: embedded PGlite in `${dataDir}/pglite`. */
   databaseUrl: string | undefined;
   /** Undefined: generated once and kept in `${dataDir}/secret_key`. */
@@ -170,6 +184,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     port: e.PORT,
     host: e.HOST,
     dataDir: path.resolve(cwd, e.DATA_DIR),
+    agentReleaseDir: path.resolve(cwd, e.AGENT_RELEASE_DIR ?? DEFAULT_AGENT_RELEASE_DIR),
     databaseUrl: e.DATABASE_URL,
     secretKey: e.SECRET_KEY,
     accessTokenExpireMinutes: e.ACCESS_TOKEN_EXPIRE_MINUTES,

@@ -632,6 +632,7 @@ uninstall_agent() {
       suricata) ;;
     esac
   done <"$stage/record"
+  rm -f "$RECORD"
   if systemd_here; then run_systemctl daemon-reload || true; fi
   say "removed the Palisade agent; Suricata's own files (eve.json, rules) are untouched"
 }

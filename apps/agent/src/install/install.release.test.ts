@@ -110,6 +110,8 @@ describe('install.sh from the server into a scratch root', () => {
       unknown,
     ]);
     expect(run.status).toBe(1);
+    // The agent passes on the server's answer, then the script says what it did not do.
+    expect(run.stderr).toContain('issue a new one in the console');
     expect(run.stderr).toMatch(/enrolment failed .*nothing was installed/);
     expect(await snapshot(root)).toEqual([]);
   });

@@ -171,10 +171,11 @@ make_dir() {
   set_attrs "$1" "$2" "$3"
 }
 
+# Touched only when they differ: even an idle chmod changes a file's ctime.
 set_attrs() {
-  chmod "$2" "$1"
+  [ "$(stat -c %a "$1")" = "$2" ] || chmod "$2" "$1"
   [ -n "$root" ] && return 0 # a scratch root has no palisade-agent user
-  chown -h "$3" "$1"
+  [ "$(stat -c %U:%G "$1")" = "$3" ] || chown "$3" "$1"
 }
 
 # install_file SOURCE TARGET MODE OWNER

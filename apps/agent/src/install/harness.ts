@@ -5,7 +5,7 @@
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
-import { cp, lstat, readdir, readFile, readlink } from 'node:fs/promises';
+import { cp, lstat, mkdir, readdir, readFile, readlink, symlink } from 'node:fs/promises';
 import path from 'node:path';
 import { repoRoot } from '../testing/corpus.js';
 import type { ConsoleClient } from '../testing/processes.js';
@@ -53,11 +53,54 @@ export interface InstallOptions {
   env?: Record<string, string>;
   /** Run inside this network namespace. */
   netns?: string;
+  /** A PATH of busybox applets only (see busyboxPath): wget instead of curl, busybox sh. */
+  busybox?: string;
+}
+
+/** The programs install.sh uses, as busybox applets, and node for the node-module flavor. */
+const APPLETS = [
+  'sh',
+  'awk',
+  'cat',
+  'chmod',
+  'chown',
+  'cmp',
+  'cp',
+  'cut',
+  'dirname',
+  'grep',
+  'head',
+  'id',
+  'ln',
+  'mkdir',
+  'mktemp',
+  'mv',
+  'readlink',
+  'rm',
+  'rmdir',
+  'sed',
+  'sha256sum',
+  'stat',
+  'tr',
+  'uname',
+  'wget',
+];
+
+/** A folder to use as PATH on which every program is busybox's, as on a minimal sensor. */
+export async function busyboxPath(dir: string): Promise<string> {
+  const busybox = spawnSync('sh', ['-c', 'command -v busybox'], { encoding: 'utf8' }).stdout.trim();
+  if (!busybox) throw new Error('busybox is not installed: run scripts/ensure-system-deps.sh');
+  await mkdir(dir, { recursive: true });
+  for (const applet of APPLETS) await symlink(busybox, path.join(dir, applet));
+  await symlink(process.execPath, path.join(dir, 'node'));
+  return dir;
 }
 
 /** The console's one-liner: the script fetched from the server and piped into sh. */
 export function runInstall(options: InstallOptions): Run {
-  const oneLiner = 'curl -fsSL "$0/api/v1/agent/install.sh" | sh -s -- "$@"';
+  const oneLiner = options.busybox
+    ? 'wget -qO- "$0/api/v1/agent/install.sh" | sh -s -- "$@"'
+    : 'curl -fsSL "$0/api/v1/agent/install.sh" | sh -s -- "$@"';
   const command = ['sh', '-c', oneLiner, options.server, ...options.args];
   const argv = options.netns ? ['ip', 'netns', 'exec', options.netns, ...command] : command;
   const env: Record<string, string | undefined> = {
@@ -68,9 +111,11 @@ export function runInstall(options: InstallOptions): Run {
     FAKE_SYSTEMCTL_DIR: options.systemdDir,
     FAKE_SYSTEMCTL_START: options.startUnits ? 'yes' : 'no',
     FAKE_SYSTEMCTL_RESTART_SEC: '1',
+    ...(options.busybox ? { PATH: options.busybox } : {}),
     ...options.env,
   };
-  const result = spawnSync(argv[0] ?? 'sh', argv.slice(1), {
+  const shell = options.busybox ? path.join(options.busybox, 'sh') : (argv[0] ?? 'sh');
+  const result = spawnSync(shell, argv.slice(1), {
     env,
     encoding: 'utf8',
     timeout: 180_000,

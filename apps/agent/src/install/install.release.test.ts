@@ -3,12 +3,13 @@
 // root as it was, and the refusals (bad token, tampered download) that write nothing.
 
 import { spawnSync } from 'node:child_process';
-import { chmod, mkdir, mkdtemp, open, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, open, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConsoleClient, freePort, ServerProcess } from '../testing/processes.js';
 import {
+  busyboxPath,
   contents,
   copyRelease,
   deviceWithPolicy,
@@ -333,6 +334,40 @@ describe('install.sh from the server into a scratch root', () => {
       ]);
       expect((await readFile(users(), 'utf8')).split('\n').at(-2)).toBe('userdel palisade-agent');
     });
+  });
+
+  it('installs the node-module flavor with nothing but busybox, and removes it', async () => {
+    const root = await scratchRoot('busybox');
+    const run = runInstall({
+      server: server.url,
+      root,
+      systemdDir: path.join(dir, 'systemd-busybox'),
+      busybox: await busyboxPath(path.join(dir, 'busybox-bin')),
+      args: [
+        ...['--root', root, '--server', server.url, '--flavor', 'node-module'],
+        ...['--token', await issueToken(admin, deviceId)],
+      ],
+    });
+    expect(run.stderr).toBe('');
+    expect(run.status).toBe(0);
+    expect(run.stdout).toContain(`installed agent ${release.version} (node-module)`);
+    const agent = path.join(root, `opt/palisade-agent/versions/${release.version}`);
+    expect(await readdir(agent)).toEqual(['palisade-agent.mjs']);
+    const launcher = await readFile(path.join(root, 'opt/palisade-agent/bin/palisade-agent'));
+    expect(launcher.toString()).toContain(
+      `exec '${path.join(dir, 'busybox-bin/node')}' '${root}/opt/palisade-agent/current/palisade-agent.mjs' "$@"`,
+    );
+
+    const removed = runInstall({
+      server: server.url,
+      root,
+      systemdDir: path.join(dir, 'systemd-busybox'),
+      busybox: path.join(dir, 'busybox-bin'),
+      args: ['--root', root, '--uninstall'],
+    });
+    expect(removed.stderr).toBe('');
+    expect(removed.status).toBe(0);
+    expect(await snapshot(root)).toEqual([]);
   });
 
   it('serves the script it tests', async () => {

@@ -2,7 +2,8 @@
 # Installs the system programs the test suite and benchmarks drive for real:
 # Debian's Chromium (end-to-end tests), nftables and iproute2 (firewall checks and network
 # namespaces), suricata-update (the reference rule parser the benchmarks compare with) and
-# shellcheck and busybox (the agent's install script is checked with them).
+# shellcheck and busybox (the agent's install script is checked with them), and curl (the
+# browser test runs the console's install one-liner).
 # Idempotent; needs root or passwordless sudo the first time.
 set -euo pipefail
 
@@ -13,6 +14,7 @@ command -v ip >/dev/null 2>&1 || need+=(iproute2)
 command -v suricata-update >/dev/null 2>&1 || need+=(suricata-update)
 command -v shellcheck >/dev/null 2>&1 || need+=(shellcheck)
 command -v busybox >/dev/null 2>&1 || need+=(busybox)
+command -v curl >/dev/null 2>&1 || need+=(curl)
 [ ${#need[@]} -eq 0 ] && exit 0
 
 sudo_cmd=()

@@ -11,6 +11,7 @@ import {
 import type { Config } from './config.js';
 import type { Database } from './db/client.js';
 import { migrate } from './db/migrate.js';
+import { agentReleaseVersion } from './lib/agent-version.js';
 import { createMailer, type Mailer } from './lib/mailer.js';
 import { resolveSecretKey } from './lib/secret-key.js';
 import { TokenService } from './lib/tokens.js';
@@ -82,6 +83,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     config,
     db,
     tokens: new TokenService(secretKey, config.accessTokenExpireMinutes),
+    agentVersion: agentReleaseVersion(config.agentReleaseDir),
     mailer:
       options.mailer ??
       createMailer({

@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { NewPassword } from '@palisade/contract';
 import { z } from 'zod';
 
@@ -109,7 +110,13 @@ const EnvSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   ADMIN_EMAIL: optionalText.pipe(z.email({ message: 'must be an e-mail address' }).optional()),
   ADMIN_PASSWORD: optionalText.pipe(NewPassword.optional()),
+  AGENT_RELEASE_DIR: optionalText,
 });
+
+/** The agent build `npm run build` writes, beside the server's own files in the monorepo. */
+const DEFAULT_AGENT_RELEASE_DIR = fileURLToPath(
+  new URL('../../agent/dist-release', import.meta.url),
+);
 
 export interface Config {
   port: number;
@@ -143,6 +150,8 @@ export interface Config {
   logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
   adminEmail: string | undefined;
   adminPassword: string | undefined;
+  /** Folder of the agent build this server serves and upgrades agents to (manifest.json). */
+  agentReleaseDir: string;
 }
 
 export class ConfigError extends Error {
@@ -186,6 +195,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     logLevel: e.LOG_LEVEL,
     adminEmail: e.ADMIN_EMAIL?.toLowerCase(),
     adminPassword: e.ADMIN_PASSWORD,
+    agentReleaseDir: e.AGENT_RELEASE_DIR
+      ? path.resolve(cwd, e.AGENT_RELEASE_DIR)
+      : DEFAULT_AGENT_RELEASE_DIR,
   };
 }
 

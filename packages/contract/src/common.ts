@@ -36,6 +36,8 @@ export const ErrorCode = z.enum([
   'internal',
   /** 503: the database connection was lost (or cannot be had); the same call may be retried. */
   'database_unavailable',
+  /** 404: the server carries no agent build to serve or upgrade to (run npm run build). */
+  'agent_release_missing',
   ...TuneErrorCode.options,
 ]);
 export type ErrorCode = z.infer<typeof ErrorCode>;

@@ -11,6 +11,7 @@ export const STATUS_OF: Record<ErrorCode, number> = {
   rate_limited: 429,
   internal: 500,
   database_unavailable: 503,
+  agent_release_missing: 404,
   tune_no_policy: 409,
   tune_no_signature: 409,
   tune_no_source: 409,

@@ -143,6 +143,12 @@ export const ROUTE_TABLE: Record<string, Expectation> = {
     access: 'Operator',
     body: (w) => json({ name: `d ${w.unique()}`, password: 'device-secret-5678' }),
   },
+  'POST /api/v1/devices/upgrade': {
+    access: 'Administrator',
+    body: (w) => json({ ids: [w.ids.device] }),
+    // The world's server may carry no agent build (404 agent_release_missing).
+    alsoAllowed: [404],
+  },
   'GET /api/v1/devices/{id}': { access: 'Viewer' },
   'PUT /api/v1/devices/{id}': { access: 'Operator', body: () => json({ city: 'Oslo' }) },
   'DELETE /api/v1/devices/{id}': { access: 'Operator' },

@@ -102,14 +102,10 @@ describe('agent upgrades asked from the console', () => {
     await beat(current, SERVED);
     await beat(newer, '0.10.0');
     await beat(odd, 'nightly');
-    const outdated = Object.fromEntries(
-      await Promise.all(
-        [older, current, newer, odd, silent].map(async (id) => [
-          id,
-          (await view(id)).agent_outdated,
-        ]),
-      ),
-    );
+    const outdated: Record<number, boolean> = {};
+    for (const id of [older, current, newer, odd, silent]) {
+      outdated[id] = (await view(id)).agent_outdated;
+    }
     expect(outdated).toEqual({
       [older]: true,
       [current]: false,

@@ -9,6 +9,7 @@ export default tseslint.config(
     ignores: [
       '**/dist/**',
       '**/dist-bench/**',
+      '**/dist-release/**',
       '**/node_modules/**',
       'data/**',
       'test-results/**',

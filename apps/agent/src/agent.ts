@@ -1,7 +1,7 @@
 // One device's agent: sign-in, heartbeats with metrics, the push channel, bundle sync, and the
 // alert and log spools with their senders. `run` uses one; `fleet` runs many in one process.
 
-import type { AgentVersions, DeviceMetrics } from '@palisade/contract';
+import type { AgentFlavor, AgentVersions, DeviceMetrics } from '@palisade/contract';
 import { mkdir, readFile } from 'node:fs/promises';
 import type { Logger } from 'pino';
 import { Applier, sameVersions, type Versions } from './apply/applier.js';
@@ -17,7 +17,6 @@ import { SimulatedMetrics } from './simulate/metrics.js';
 import { Batcher } from './spool/batcher.js';
 import { SpoolSender } from './spool/sender.js';
 import { Spool } from './spool/spool.js';
-import type { AgentFlavor } from './upgrade/layout.js';
 import { Upgrader } from './upgrade/upgrader.js';
 
 export interface AgentSettings {

@@ -3,14 +3,14 @@
 // Every flag has an environment twin (--device-id ↔ PALISADE_DEVICE_ID) and a config-file key.
 
 import { Command, Option } from 'commander';
-import { readFileSync, realpathSync } from 'node:fs';
+import { realpathSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { z } from 'zod';
 import { Agent } from './agent.js';
+import { agentFlavor, agentVersion as version } from './build-info.js';
 import { setFsync } from './fs/atomic.js';
 import { createLogger, LogTap } from './log.js';
-import type { AgentFlavor } from './upgrade/layout.js';
 import {
   describeIssues,
   FleetSchema,
@@ -21,13 +21,6 @@ import {
   toAgentSettings,
   type RawOptions,
 } from './settings.js';
-
-const { version } = JSON.parse(
-  readFileSync(new URL('../package.json', import.meta.url), 'utf8'),
-) as { version: string };
-
-/** How this build is shipped; the release build (build-info.ts, issue 15) sets it. */
-const agentFlavor: AgentFlavor | null = null;
 
 interface FlagSpec {
   flags: string;
@@ -229,6 +222,8 @@ export function buildProgram(): Command {
 }
 
 function isMain(): boolean {
+  // A release bundle is nothing but this command (and the single executable has no script).
+  if (agentFlavor !== null) return true;
   const script = process.argv[1];
   if (!script) return false;
   try {

@@ -7,6 +7,7 @@ import { appendFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { agentVersion } from './build-info.js';
 import { loadEveCorpus } from './testing/corpus.js';
 import {
   agentProcess,
@@ -138,7 +139,7 @@ describe('agent and server as processes', () => {
       return settled(d) ? d : undefined;
     });
     expect(online.state).toBe('running');
-    expect(online.agent_version).toBe('0.1.0');
+    expect(online.agent_version).toBe(agentVersion);
     expect(online.metrics?.memory_total).toBeGreaterThan(0);
     expect(online.last_error).toBeNull();
   }, 120_000);

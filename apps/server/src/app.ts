@@ -11,11 +11,12 @@ import {
 import type { Config } from './config.js';
 import type { Database } from './db/client.js';
 import { migrate } from './db/migrate.js';
-import { agentReleaseVersion } from './lib/agent-version.js';
 import { createMailer, type Mailer } from './lib/mailer.js';
 import { resolveSecretKey } from './lib/secret-key.js';
 import { TokenService } from './lib/tokens.js';
 import { agentRoutes } from './modules/agent/agent.routes.js';
+import { agentReleaseRoutes } from './modules/agent-release/agent-release.routes.js';
+import { createAgentReleaseService } from './modules/agent-release/agent-release.service.js';
 import { alertsRoutes } from './modules/alerts/alerts.routes.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { devicesRoutes } from './modules/devices/devices.routes.js';
@@ -79,11 +80,13 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
 
   await migrate(db);
   const secretKey = await resolveSecretKey(config.secretKey, config.dataDir);
+  // Devices compare their agents with the build it holds and are upgraded to it.
+  const agentRelease = createAgentReleaseService(config.agentReleaseDir, app.log);
   app.decorate('ctx', {
     config,
     db,
     tokens: new TokenService(secretKey, config.accessTokenExpireMinutes),
-    agentVersion: agentReleaseVersion(config.agentReleaseDir),
+    agentVersion: async () => (await agentRelease.current())?.version ?? null,
     mailer:
       options.mailer ??
       createMailer({
@@ -136,6 +139,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       await api.register(profilesRoutes);
       await api.register(devicesRoutes);
       await api.register(agentRoutes);
+      await api.register(agentReleaseRoutes);
       await api.register(alertsRoutes);
       await api.register(firewallRoutes);
     },

@@ -15,6 +15,15 @@ describe('configuration', () => {
     });
   });
 
+  it("serves this checkout's agent build unless AGENT_RELEASE_DIR names another", () => {
+    const checkout = path.resolve(import.meta.dirname, '../../..');
+    expect(loadConfig({}).agentReleaseDir).toBe(path.join(checkout, 'apps/agent/dist-release'));
+    expect(loadConfig({ AGENT_RELEASE_DIR: 'agent' }, '/srv/palisade').agentReleaseDir).toBe(
+      '/srv/palisade/agent',
+    );
+    expect(() => loadConfig({ AGENT_RELEASE_DIR: 'a\u0000b' })).toThrow(/AGENT_RELEASE_DIR/);
+  });
+
   it('resolves DATA_DIR against the working folder once, at start', () => {
     expect(loadConfig({}, '/srv/palisade').dataDir).toBe('/srv/palisade/data');
     expect(loadConfig({ DATA_DIR: '../state' }, '/srv/palisade').dataDir).toBe('/srv/state');

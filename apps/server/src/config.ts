@@ -48,6 +48,11 @@ const trustProxy = z
     return z.NEVER;
   });
 
+/** The agent build of this checkout (apps/agent/dist-release), from src/ or dist/ alike. */
+export const DEFAULT_AGENT_RELEASE_DIR = fileURLToPath(
+  new URL('../../agent/dist-release', import.meta.url),
+);
+
 const optionalText = z
   .string()
   .optional()
@@ -62,6 +67,12 @@ const EnvSchema = z.object({
     .default(8080),
   HOST: z.string().min(1).default('0.0.0.0'),
   DATA_DIR: z.string().min(1).default('./data'),
+  AGENT_RELEASE_DIR: optionalText.pipe(
+    z
+      .string()
+      .refine((value) => !value.includes('\0'), 'must be a folder path')
+      .optional(),
+  ),
   DATABASE_URL: optionalText.pipe(
     z
       .string()
@@ -110,19 +121,15 @@ const EnvSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   ADMIN_EMAIL: optionalText.pipe(z.email({ message: 'must be an e-mail address' }).optional()),
   ADMIN_PASSWORD: optionalText.pipe(NewPassword.optional()),
-  AGENT_RELEASE_DIR: optionalText,
 });
-
-/** The agent build `npm run build` writes, beside the server's own files in the monorepo. */
-const DEFAULT_AGENT_RELEASE_DIR = fileURLToPath(
-  new URL('../../agent/dist-release', import.meta.url),
-);
 
 export interface Config {
   port: number;
   host: string;
   /** Absolute: DATA_DIR resolved against the working directory once, at start. */
   dataDir: string;
+  /** Absolute: the agent build served under /agent/download/ (its manifest.json and files). */
+  agentReleaseDir: string;
   /** Undefined: embedded PGlite in `${dataDir}/pglite`. */
   databaseUrl: string | undefined;
   /** Undefined: generated once and kept in `${dataDir}/secret_key`. */
@@ -150,8 +157,6 @@ export interface Config {
   logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
   adminEmail: string | undefined;
   adminPassword: string | undefined;
-  /** Folder of the agent build this server serves and upgrades agents to (manifest.json). */
-  agentReleaseDir: string;
 }
 
 export class ConfigError extends Error {
@@ -179,6 +184,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     port: e.PORT,
     host: e.HOST,
     dataDir: path.resolve(cwd, e.DATA_DIR),
+    agentReleaseDir: path.resolve(cwd, e.AGENT_RELEASE_DIR ?? DEFAULT_AGENT_RELEASE_DIR),
     databaseUrl: e.DATABASE_URL,
     secretKey: e.SECRET_KEY,
     accessTokenExpireMinutes: e.ACCESS_TOKEN_EXPIRE_MINUTES,
@@ -195,9 +201,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     logLevel: e.LOG_LEVEL,
     adminEmail: e.ADMIN_EMAIL?.toLowerCase(),
     adminPassword: e.ADMIN_PASSWORD,
-    agentReleaseDir: e.AGENT_RELEASE_DIR
-      ? path.resolve(cwd, e.AGENT_RELEASE_DIR)
-      : DEFAULT_AGENT_RELEASE_DIR,
   };
 }
 

@@ -36,7 +36,7 @@ export const ErrorCode = z.enum([
   'internal',
   /** 503: the database connection was lost (or cannot be had); the same call may be retried. */
   'database_unavailable',
-  /** 404: the server carries no agent build to serve or upgrade to (run npm run build). */
+  /** 404: the server has no agent build to hand out (`npm run build` makes one). */
   'agent_release_missing',
   ...TuneErrorCode.options,
 ]);

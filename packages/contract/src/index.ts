@@ -7,3 +7,4 @@ export * from './policies.js';
 export * from './devices.js';
 export * from './firewall.js';
 export * from './alerts.js';
+export * from './agent-release.js';

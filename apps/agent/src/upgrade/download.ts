@@ -2,33 +2,12 @@
 // versions/<version>/, checked first: nothing lands under its final name unless its size and
 // SHA-256 are the manifest's, so a bad download leaves the installation as it was.
 
+import { AgentReleaseListing, type AgentFlavor } from '@palisade/contract';
 import { createHash } from 'node:crypto';
 import { chmod, mkdir, open, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { z } from 'zod';
 import { syncDir } from '../fs/atomic.js';
-import {
-  PROGRAM_FILE,
-  VERSION_NAME,
-  versionDir,
-  type AgentFlavor,
-  type InstallLayout,
-} from './layout.js';
-
-/** What the agent reads of GET /api/v1/agent/download/ (the release manifest and its URLs). */
-const ReleaseListing = z.object({
-  version: z.string().regex(VERSION_NAME),
-  files: z.array(
-    z.object({
-      name: z.string(),
-      kind: z.string(),
-      size: z.number().int().min(0),
-      sha256: z.string().regex(/^[0-9a-f]{64}$/),
-      url: z.string(),
-    }),
-  ),
-});
-export type ReleaseListing = z.infer<typeof ReleaseListing>;
+import { PROGRAM_FILE, VERSION_NAME, versionDir, type InstallLayout } from './layout.js';
 
 /** A step of an upgrade that failed; its message is what the console shows. */
 export class UpgradeError extends Error {
@@ -38,13 +17,19 @@ export class UpgradeError extends Error {
 const downloadUrl = (server: string) =>
   new URL('api/v1/agent/download/', server.endsWith('/') ? server : `${server}/`);
 
-export async function fetchListing(server: string, signal?: AbortSignal): Promise<ReleaseListing> {
+export async function fetchListing(
+  server: string,
+  signal?: AbortSignal,
+): Promise<AgentReleaseListing> {
   const response = await fetch(downloadUrl(server), { signal });
   if (!response.ok) {
     throw new UpgradeError(`the server's agent release: HTTP ${response.status}`);
   }
-  const parsed = ReleaseListing.safeParse(await response.json());
-  if (!parsed.success) throw new UpgradeError("the server's agent release manifest is malformed");
+  const parsed = AgentReleaseListing.safeParse(await response.json());
+  // The version becomes a folder name: nothing but a plain version is taken.
+  if (!parsed.success || !VERSION_NAME.test(parsed.data.version)) {
+    throw new UpgradeError("the server's agent release manifest is malformed");
+  }
   return parsed.data;
 }
 
@@ -55,7 +40,7 @@ export async function fetchListing(server: string, signal?: AbortSignal): Promis
 export async function installVersion(options: {
   server: string;
   layout: InstallLayout;
-  listing: ReleaseListing;
+  listing: AgentReleaseListing;
   flavor: AgentFlavor;
   signal?: AbortSignal;
 }): Promise<string> {

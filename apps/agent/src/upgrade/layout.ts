@@ -1,13 +1,11 @@
 // Where an installed agent keeps its versions (install.sh's layout, docs/operations.md) and the
 // two files an upgrade leaves in the state folder for the next start and for upgrade-guard.
 
+import type { AgentFlavor } from '@palisade/contract';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { readJsonIfExists, writeJsonAtomic } from '../fs/atomic.js';
-
-/** How this agent is shipped: the release file it was started from. */
-export type AgentFlavor = 'executable' | 'node-module';
 
 /** The file of a flavor inside versions/<version>/ (the launcher runs it from current/). */
 export const PROGRAM_FILE: Record<AgentFlavor, string> = {

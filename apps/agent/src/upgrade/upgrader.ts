@@ -5,7 +5,7 @@
 // old versions; if it cannot report in before the deadline it exits non-zero, and upgrade-guard
 // (run before every start) restores the old one, which reports `failed` with the guard's reason.
 
-import type { AgentUpgradeOrder, AgentUpgradeReport } from '@palisade/contract';
+import type { AgentFlavor, AgentUpgradeOrder, AgentUpgradeReport } from '@palisade/contract';
 import { rm } from 'node:fs/promises';
 import type { Logger } from 'pino';
 import { fetchListing, installVersion, UpgradeError } from './download.js';
@@ -16,7 +16,6 @@ import {
   upgradeFiles,
   UpgradeInProgress,
   writeStateFile,
-  type AgentFlavor,
 } from './layout.js';
 import { currentVersion, pruneVersions, switchCurrent } from './swap.js';
 

@@ -1,7 +1,3 @@
-import { readFile } from 'node:fs/promises';
-import path from 'node:path';
-import { z } from 'zod';
-
 const SEMVER = /^v?(\d+)\.(\d+)\.(\d+)(?:-([0-9A-Za-z.-]+))?(?:\+[0-9A-Za-z.-]+)?$/;
 
 function parse(version: string) {
@@ -47,24 +43,4 @@ export function compareVersions(a: string, b: string): number | null {
 export function isOutdated(reported: string | null, current: string | null): boolean {
   if (reported === null || current === null) return false;
   return (compareVersions(reported, current) ?? 0) < 0;
-}
-
-const ReleaseVersion = z.object({ version: z.string().min(1) });
-
-/**
- * The agent version this server serves: the version in its release manifest, read once found
- * (a build made after the server started is picked up at the next call); null without one.
- */
-export function agentReleaseVersion(releaseDir: string): () => Promise<string | null> {
-  let known: string | null = null;
-  return async () => {
-    if (known !== null) return known;
-    try {
-      const text = await readFile(path.join(releaseDir, 'manifest.json'), 'utf8');
-      known = ReleaseVersion.parse(JSON.parse(text)).version;
-    } catch {
-      return null;
-    }
-    return known;
-  };
 }

@@ -93,6 +93,8 @@ export async function startTestServer(
     ADMIN_PASSWORD,
     LOG_LEVEL: 'silent',
     PUBLIC_URL: 'http://console.test',
+    // Never the checkout's own build: whether one exists depends on what ran before.
+    AGENT_RELEASE_DIR: path.join(dataDir, 'agent-release'),
     ...env,
   });
   const outbox: Mail[] = [];

@@ -51,6 +51,10 @@ export const ROUTE_TABLE: Record<string, Expectation> = {
   'GET /api/v1/ready': { access: 'public' },
   'GET /api/v1/config': { access: 'public' },
   'GET /api/v1/components': { access: 'Viewer' },
+  // agent release (route-world.ts writes a small one into the test server's AGENT_RELEASE_DIR)
+  'GET /api/v1/agent/download/': { access: 'public' },
+  'GET /api/v1/agent/download/{name}': { access: 'public', pathValue: 'install.sh' },
+  'GET /api/v1/agent/install.sh': { access: 'public' },
   // auth
   'POST /api/v1/login/access-token': {
     access: 'public',
@@ -146,8 +150,6 @@ export const ROUTE_TABLE: Record<string, Expectation> = {
   'POST /api/v1/devices/upgrade': {
     access: 'Administrator',
     body: (w) => json({ ids: [w.ids.device] }),
-    // The world's server may carry no agent build (404 agent_release_missing).
-    alsoAllowed: [404],
   },
   'GET /api/v1/devices/{id}': { access: 'Viewer' },
   'PUT /api/v1/devices/{id}': { access: 'Operator', body: () => json({ city: 'Oslo' }) },

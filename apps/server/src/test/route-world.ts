@@ -1,6 +1,8 @@
 import { createSecretKey } from 'node:crypto';
+import path from 'node:path';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { SignJWT } from 'jose';
+import { writeAgentRelease } from './agent-release.js';
 import { multipart } from './corpus.js';
 import {
   ADMIN_EMAIL,
@@ -82,6 +84,7 @@ const idOf = (response: LightMyRequestResponse) => response.json<{ id: number }>
 /** Builds the world: organization 1 with one of everything, and a second organization. */
 export async function buildWorld(): Promise<World> {
   const server = await startTestServer({ SECRET_KEY });
+  await writeAgentRelease(path.join(server.dataDir, 'agent-release'));
   const { app } = server;
   let counter = 0;
   const unique = () => ++counter;
@@ -263,7 +266,10 @@ export async function operations(app: FastifyInstance): Promise<Operation[]> {
 
 /** The operation's path with its parameters filled in from `ids`. */
 export function concretePath(op: Operation, id: number | string): string {
-  return op.path.replace('{id}', String(id)).replace('{username}', encodeURIComponent(String(id)));
+  return op.path
+    .replace('{id}', String(id))
+    .replace('{username}', encodeURIComponent(String(id)))
+    .replace('{name}', encodeURIComponent(String(id)));
 }
 
 /** The kind of object `{id}` names in this operation's path, if it has one. */

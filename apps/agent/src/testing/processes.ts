@@ -2,7 +2,7 @@
 // PGlite data folder and agents, each started from source the way `npm start` would, plus a
 // small console client. Test and bench code only.
 
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
@@ -136,6 +136,34 @@ export class ServerProcess {
 
 export function agentProcess(args: string[], logFile: string, env: Record<string, string> = {}) {
   return new SourceProcess(path.join(repoRoot, 'apps/agent/src/cli.ts'), args, env, logFile);
+}
+
+export interface Finished {
+  /** The exit code (null when a signal ended it). */
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** A short agent command (`enrol`, `--version`) run to its end. */
+export function runAgent(args: string[], env: Record<string, string> = {}): Promise<Finished> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [
+        '--conditions=palisade-source',
+        '--import',
+        'tsx',
+        path.join(repoRoot, 'apps/agent/src/cli.ts'),
+        ...args,
+      ],
+      { cwd: repoRoot, env: { ...process.env, ...env }, timeout: 60_000 },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === 'number' ? error.code : null) : 0;
+        resolve({ code, stdout, stderr });
+      },
+    );
+  });
 }
 
 /**

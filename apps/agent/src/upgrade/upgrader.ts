@@ -98,6 +98,7 @@ export class Upgrader {
     if (order.version === this.options.agentVersion) return; // the server ends it by our version
     if (this.running || this.report || this.tried.has(order.id)) return;
     this.tried.add(order.id);
+    this.error = null; // asked again: the last failure is no longer the news
     this.running = this.perform(order)
       .catch((error: unknown) => {
         const reason = error instanceof Error ? error.message : String(error);

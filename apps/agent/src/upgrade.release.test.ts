@@ -28,8 +28,13 @@ import { agentVersion } from './build-info.js';
 import { ConsoleClient, freePort, ServerProcess, waitFor } from './testing/processes.js';
 import { Supervisor } from './testing/supervisor.js';
 
-const NEXT = '0.2.1';
-const BROKEN = '0.2.2';
+/** The checkout's version with its patch number raised by `step`: 0.2.0 → 0.2.1. */
+const later = (step: number) =>
+  agentVersion.replace(/^(\d+\.\d+\.)(\d+).*$/, (_, head: string, patch: string) => {
+    return `${head}${Number(patch) + step}`;
+  });
+const NEXT = later(1);
+const BROKEN = later(2);
 /** Seconds a new version has to report in; short, so the failed upgrade is over quickly. */
 const UPGRADE_TIMEOUT = 8;
 const DEVICE_PASSWORD = 'upgrade-test-device-secret';
@@ -101,7 +106,6 @@ describe.each(Object.keys(FLAVORS) as AgentFlavor[])(
     const current = () => readlink(path.join(installDir, 'current'));
 
     beforeAll(async () => {
-      expect(agentVersion, 'the checkout builds the version the test starts from').toBe('0.2.0');
       dir = await mkdtemp(path.join(os.tmpdir(), 'palisade-upgrade-'));
       releaseDir = path.join(dir, 'release');
       installDir = path.join(dir, 'opt');

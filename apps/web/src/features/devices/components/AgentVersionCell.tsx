@@ -6,15 +6,15 @@ import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import SystemUpdateAltIcon from '@mui/icons-material/SystemUpdateAlt';
 import { formatDateTime } from '../../../lib/format-date';
-import type { FleetDevice } from '../api/pending-contract';
+import type { Device } from '@palisade/contract';
 import { agentUpgradeState } from './agent-upgrade';
 
 interface AgentVersionCellProps {
-  device: FleetDevice;
+  device: Device;
   /** The agent build this server hands out; null when it carries none or it is not known yet. */
   serverVersion: string | null;
   /** Present for those who may upgrade agents. */
-  onUpgrade?: (device: FleetDevice) => void;
+  onUpgrade?: (device: Device) => void;
 }
 
 /** The agent version a device reports, and whether it is behind the server's or upgrading. */

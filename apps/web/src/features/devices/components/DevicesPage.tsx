@@ -16,7 +16,7 @@ import { agentReleaseQueryOptions } from '../api/agent-release';
 import { useDeleteDevice } from '../api/delete-device';
 import { useFlushDevice } from '../api/flush-device';
 import { devicesListQueryOptions } from '../api/list-devices';
-import type { FleetDevice } from '../api/pending-contract';
+import type { Device } from '@palisade/contract';
 import { upgradable } from './agent-upgrade';
 import { DeviceDialog } from './DeviceDialog';
 import { EnrolDialog } from './EnrolDialog';
@@ -32,9 +32,9 @@ const REFRESH_MS = 15_000;
 export function DevicesPage({ tools }: { tools: DeviceTools }) {
   const { t } = useTranslation();
   const [state, setState] = useState(() => initialTableState(25, [{ id: 'name', desc: false }]));
-  const [editing, setEditing] = useState<FleetDevice | null | undefined>(undefined);
+  const [editing, setEditing] = useState<Device | null | undefined>(undefined);
   const [enrolling, setEnrolling] = useState<{
-    device: FleetDevice;
+    device: Device;
     password: string | null;
     /** After an edit that set a password: the manual way is what that password is for. */
     manual: boolean;
@@ -47,7 +47,7 @@ export function DevicesPage({ tools }: { tools: DeviceTools }) {
   const release = useQuery(agentReleaseQueryOptions);
   const { mutateAsync: flushAsync } = useFlushDevice();
   const remove = useDeleteDevice();
-  const { ask: askToDelete, dialog: deleteDialog } = useConfirmedDelete<FleetDevice>(
+  const { ask: askToDelete, dialog: deleteDialog } = useConfirmedDelete<Device>(
     {
       title: 'devices.deleteTitle',
       body: 'devices.deleteBody',
@@ -59,12 +59,12 @@ export function DevicesPage({ tools }: { tools: DeviceTools }) {
   const clearSelection = useCallback(() => setSelected(new Set()), []);
   const { ask: askToUpgrade, dialog: upgradeDialog } = useAgentUpgrades(clearSelection);
   // The server searched and sorted; the browser only pages.
-  const devices = (list.data?.data ?? []) as FleetDevice[];
+  const devices = list.data?.data ?? [];
   const page = localPage(devices, { ...state, search: '', sorting: [] }, () => []);
   const { canWrite, canUpgrade } = tools;
 
   const flushDevice = useCallback(
-    async (device: FleetDevice) => {
+    async (device: Device) => {
       try {
         await withProgress(
           { progress: 'devices.notices.flushing', success: 'devices.notices.flushed' },
@@ -173,7 +173,7 @@ export function DevicesPage({ tools }: { tools: DeviceTools }) {
           tools={tools}
           onClose={() => setEditing(undefined)}
           onSecret={(device, password) =>
-            setEnrolling({ device: device as FleetDevice, password, manual: editing !== null })
+            setEnrolling({ device, password, manual: editing !== null })
           }
         />
       )}

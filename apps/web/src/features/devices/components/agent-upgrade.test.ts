@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { FleetDevice } from '../api/pending-contract';
+import type { Device } from '@palisade/contract';
 import { agentUpgradeState, upgradable } from './agent-upgrade';
 
-const device = (fields: Partial<FleetDevice>) =>
-  ({ id: 1, agent_outdated: false, upgrade: null, ...fields }) as FleetDevice;
+const device = (fields: Partial<Device>) =>
+  ({ id: 1, agent_outdated: false, upgrade: null, ...fields }) as Device;
 
 describe('agentUpgradeState', () => {
   it('a pending request wins over outdated, which the server still reports until it is done', () => {

@@ -1,13 +1,12 @@
-import type { FleetDevice } from '../api/pending-contract';
+import type { Device } from '@palisade/contract';
 
 /** Where a device's agent stands against the build the server carries. */
 export type AgentUpgradeState = 'upgrading' | 'outdated' | 'current';
 
-export function agentUpgradeState(device: FleetDevice): AgentUpgradeState {
+export function agentUpgradeState(device: Device): AgentUpgradeState {
   if (device.upgrade !== null) return 'upgrading';
   return device.agent_outdated ? 'outdated' : 'current';
 }
 
 /** Devices an "Upgrade agent" can still help: outdated, and not already asked. */
-export const upgradable = (device: FleetDevice): boolean =>
-  agentUpgradeState(device) === 'outdated';
+export const upgradable = (device: Device): boolean => agentUpgradeState(device) === 'outdated';

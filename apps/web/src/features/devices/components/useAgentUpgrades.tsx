@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { notifyApiError } from '../../../components/notifications/notify';
 import { notifications } from '../../../components/notifications/queue';
 import { ConfirmDialog } from '../../../components/page/ConfirmDialog';
-import type { DeviceUpgradeRequest } from '../api/pending-contract';
+import type { DeviceUpgradeRequest } from '@palisade/contract';
 import { useUpgradeDevices } from '../api/upgrade-devices';
 
 /** What an upgrade is asked for: one device, the selected ones, or every outdated one. */

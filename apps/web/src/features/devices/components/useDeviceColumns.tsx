@@ -11,23 +11,23 @@ import SyncIcon from '@mui/icons-material/Sync';
 import TerminalIcon from '@mui/icons-material/Terminal';
 import type { DataColumn } from '../../../components/data-table/types';
 import { formatDate } from '../../../lib/format-date';
-import type { FleetDevice } from '../api/pending-contract';
+import type { Device } from '@palisade/contract';
 import { AgentVersionCell } from './AgentVersionCell';
 import { DeviceStatusChips } from './DeviceStatusChips';
 import { nameOf, type DeviceTools } from './tools';
 
 /** What the row actions do; the page owns the dialogs they open. */
 export interface DeviceRowActions {
-  enrol: (device: FleetDevice) => void;
-  flush: (device: FleetDevice) => void;
-  edit: (device: FleetDevice) => void;
-  remove: (device: FleetDevice) => void;
-  upgrade: (device: FleetDevice) => void;
+  enrol: (device: Device) => void;
+  flush: (device: Device) => void;
+  edit: (device: Device) => void;
+  remove: (device: Device) => void;
+  upgrade: (device: Device) => void;
 }
 
 export interface DeviceSelection {
-  isSelected: (device: FleetDevice) => boolean;
-  toggle: (device: FleetDevice, on: boolean) => void;
+  isSelected: (device: Device) => boolean;
+  toggle: (device: Device, on: boolean) => void;
 }
 
 interface DeviceColumnsOptions {
@@ -44,11 +44,11 @@ export function useDeviceColumns({
   actions,
   selection,
   serverAgentVersion,
-}: DeviceColumnsOptions): DataColumn<FleetDevice>[] {
+}: DeviceColumnsOptions): DataColumn<Device>[] {
   const { t, i18n } = useTranslation();
   const { canWrite, canUpgrade } = tools;
-  return useMemo<DataColumn<FleetDevice>[]>(() => {
-    const columns: DataColumn<FleetDevice>[] = [
+  return useMemo<DataColumn<Device>[]>(() => {
+    const columns: DataColumn<Device>[] = [
       {
         id: 'name',
         header: t('devices.fields.name'),

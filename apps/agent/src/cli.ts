@@ -4,11 +4,13 @@
 
 import { Command, Option } from 'commander';
 import { realpathSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { z } from 'zod';
 import { Agent } from './agent.js';
 import { agentFlavor, agentVersion as version } from './build-info.js';
+import { enrol, ENROL_TOKEN_ENV, EnrolError } from './enrol/enrol.js';
 import { setFsync } from './fs/atomic.js';
 import { createLogger, LogTap } from './log.js';
 import {
@@ -67,6 +69,12 @@ const COMMON: FlagSpec[] = [
 const FLEET: FlagSpec[] = [
   { flags: '--count <n>', description: 'number of simulated devices (ids device-id … +count-1)' },
   { flags: '--start-spread <seconds>', description: 'spread the devices start over (10)' },
+];
+
+const ENROL: FlagSpec[] = [
+  { flags: '--server <url>', description: 'Palisade server, e.g. https://palisade.example.org' },
+  { flags: '--config <file>', description: 'JSON config file to create or update' },
+  { flags: '--password-file <file>', description: "file to write the device's password to" },
 ];
 
 function envName(key: string): string {
@@ -145,6 +153,43 @@ async function run(command: Command): Promise<void> {
   });
 }
 
+/** A flag given on the command line, else its environment twin. */
+function flagOrEnv(command: Command, spec: FlagSpec): string | undefined {
+  const key = new Option(spec.flags).attributeName();
+  const value = command.opts<Record<string, unknown>>()[key];
+  if (command.getOptionValueSource(key) === 'cli' && typeof value === 'string') return value;
+  const env = process.env[envName(key)];
+  return env === undefined || env === '' ? undefined : env;
+}
+
+async function enrolDevice(command: Command): Promise<void> {
+  const fail = (message: string): never => {
+    console.error(`palisade-agent: ${message}`);
+    process.exit(1);
+  };
+  if (command.getOptionValueSource('token') !== undefined)
+    fail(
+      `--token is refused: a token on the command line shows in ps and shell history; set ${ENROL_TOKEN_ENV} instead`,
+    );
+  const [server, configFile, passwordFile] = ENROL.map((spec) => flagOrEnv(command, spec));
+  if (!configFile) fail('--config: the config file to write is required');
+  if (!passwordFile) fail('--password-file: the file to write the password to is required');
+  try {
+    const enrolled = await enrol({
+      server,
+      configFile: configFile ?? '',
+      passwordFile: passwordFile ?? '',
+      token: process.env[ENROL_TOKEN_ENV] ?? '',
+      agentVersion: version,
+      hostname: os.hostname(),
+    });
+    console.log(`enrolled as device ${enrolled.deviceId} (${enrolled.deviceName})`);
+  } catch (error) {
+    if (error instanceof EnrolError) fail(error.message);
+    throw error;
+  }
+}
+
 async function fleet(command: Command): Promise<void> {
   const raw = await gather(command, [...COMMON, ...FLEET]);
   const settings = check(FleetSchema, { simulate: true, logLevel: 'warn', ...raw });
@@ -194,11 +239,22 @@ export function buildProgram(): Command {
     .addHelpText(
       'after',
       '\nEvery flag has an environment twin: --device-id ↔ PALISADE_DEVICE_ID, and so on.\n' +
-        'The password comes from --password-file or PALISADE_PASSWORD, never from a flag.',
+        'The password comes from --password-file or PALISADE_PASSWORD, never from a flag;\n' +
+        `enrol reads its token from ${ENROL_TOKEN_ENV}, never from a flag.`,
     );
   addFlags(program.command('run').description("run this device's agent"), COMMON).action(
     (_options, command: Command) => run(command),
   );
+  addFlags(
+    program
+      .command('enrol')
+      .description(
+        `exchange the enrolment token in ${ENROL_TOKEN_ENV} for this device's credentials`,
+      ),
+    ENROL,
+  )
+    .addOption(new Option('--token <token>').hideHelp())
+    .action((_options, command: Command) => enrolDevice(command));
   addFlags(program.command('fleet').description('run N simulated devices in one process'), [
     ...COMMON,
     ...FLEET,

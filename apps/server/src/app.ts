@@ -19,6 +19,7 @@ import { agentReleaseRoutes } from './modules/agent-release/agent-release.routes
 import { alertsRoutes } from './modules/alerts/alerts.routes.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { devicesRoutes } from './modules/devices/devices.routes.js';
+import { enrolmentRoutes } from './modules/enrolment/enrolment.routes.js';
 import { profilesRoutes } from './modules/profiles/profiles.routes.js';
 import { firewallRoutes } from './modules/firewall/firewall.routes.js';
 import { groupsRoutes } from './modules/groups/groups.routes.js';
@@ -136,6 +137,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       await api.register(devicesRoutes);
       await api.register(agentRoutes);
       await api.register(agentReleaseRoutes);
+      await api.register(enrolmentRoutes);
       await api.register(alertsRoutes);
       await api.register(firewallRoutes);
     },

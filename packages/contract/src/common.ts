@@ -38,6 +38,8 @@ export const ErrorCode = z.enum([
   'database_unavailable',
   /** 404: the server has no agent build to hand out (`npm run build` makes one). */
   'agent_release_missing',
+  /** 401 on POST /agent/enrol: the token is unknown, used, expired or replaced by a newer one. */
+  'enrolment_token_invalid',
   ...TuneErrorCode.options,
 ]);
 export type ErrorCode = z.infer<typeof ErrorCode>;

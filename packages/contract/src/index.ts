@@ -8,3 +8,4 @@ export * from './devices.js';
 export * from './firewall.js';
 export * from './alerts.js';
 export * from './agent-release.js';
+export * from './enrolment.js';

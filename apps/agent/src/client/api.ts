@@ -6,6 +6,7 @@ import {
   AgentAck,
   AgentAlertAck,
   AgentBundle,
+  AgentEnrolment,
   AgentHeartbeatReply,
   AgentToken,
   type AgentHeartbeat,
@@ -52,6 +53,19 @@ export interface LogLine {
 /** Renew when less than this share of the token's lifetime is left. */
 const RENEW_AT = 0.2;
 
+export interface EnrolOptions {
+  server: string;
+  /** The single-use enrolment token from the console. */
+  token: string;
+  agentVersion: string;
+  hostname: string;
+  timeoutMs?: number;
+}
+
+function agentBase(server: string): URL {
+  return new URL('api/v1/agent/', server.endsWith('/') ? server : `${server}/`);
+}
+
 export class AgentApi {
   private readonly base: URL;
   private token: string | undefined;
@@ -59,8 +73,24 @@ export class AgentApi {
   private signingIn: Promise<string> | undefined;
 
   constructor(private readonly options: AgentApiOptions) {
-    const server = options.server.endsWith('/') ? options.server : `${options.server}/`;
-    this.base = new URL('api/v1/agent/', server);
+    this.base = agentBase(options.server);
+  }
+
+  /** Exchanges an enrolment token, once, for the device's id, name and new password. */
+  static async enrol(options: EnrolOptions): Promise<AgentEnrolment> {
+    const response = await fetch(new URL('enrol', agentBase(options.server)), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        token: options.token,
+        agent_version: options.agentVersion,
+        protocol: AGENT_PROTOCOL_VERSION,
+        hostname: options.hostname,
+      }),
+      signal: AbortSignal.timeout(options.timeoutMs ?? 15_000),
+    });
+    if (!response.ok) await AgentApi.fail(response, 'enrolment');
+    return AgentEnrolment.parse(await response.json());
   }
 
   get deviceId(): number {

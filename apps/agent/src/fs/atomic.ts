@@ -21,10 +21,18 @@ export function tempPathFor(target: string): string {
   return path.join(dir, `.${path.basename(target)}.${randomBytes(6).toString('hex')}.tmp`);
 }
 
-/** Writes `data` to `file` and flushes it to disk; does not rename. */
-export async function writeDurable(file: string, data: string | Uint8Array): Promise<void> {
-  const handle = await open(file, 'w', 0o640);
+/**
+ * Writes `data` to `file` and flushes it to disk; does not rename. With `mode` the file has
+ * exactly that mode (whatever the umask) before a byte is written.
+ */
+export async function writeDurable(
+  file: string,
+  data: string | Uint8Array,
+  mode?: number,
+): Promise<void> {
+  const handle = await open(file, 'w', mode ?? 0o640);
   try {
+    if (mode !== undefined) await handle.chmod(mode);
     await handle.writeFile(data);
     if (fsyncEnabled) await handle.sync();
   } finally {
@@ -46,10 +54,14 @@ export async function syncDir(dir: string): Promise<void> {
   }
 }
 
-export async function writeFileAtomic(target: string, data: string | Uint8Array): Promise<void> {
+export async function writeFileAtomic(
+  target: string,
+  data: string | Uint8Array,
+  options: { mode?: number } = {},
+): Promise<void> {
   const temp = tempPathFor(target);
   try {
-    await writeDurable(temp, data);
+    await writeDurable(temp, data, options.mode);
     await rename(temp, target);
   } catch (error) {
     await rm(temp, { force: true });

@@ -3,7 +3,7 @@
 // agents, the built release PALISADE_AGENT_COMMAND names), plus a small console client. Test and
 // bench code only.
 
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
 import { createServer } from 'node:net';
 import os from 'node:os';
@@ -139,6 +139,8 @@ export class ServerProcess {
   }
 }
 
+const SOURCE_NODE = [process.execPath, '--conditions=palisade-source', '--import', 'tsx'];
+
 /** Node running a TypeScript entry point of the repository from source. */
 export function sourceProcess(
   script: string,
@@ -146,26 +148,55 @@ export function sourceProcess(
   env: Record<string, string>,
   logFile: string,
 ): TestProcess {
-  const node = [process.execPath, '--conditions=palisade-source', '--import', 'tsx', script];
-  return new TestProcess(node, args, env, logFile);
+  return new TestProcess([...SOURCE_NODE, script], args, env, logFile);
 }
 
 /** The name the agents' process had when they always ran from source. */
 export type SourceProcess = TestProcess;
 
 /**
- * `palisade-agent` with `args`: from source, or the built release PALISADE_AGENT_COMMAND names
- * (the executable's path, or `node /abs/palisade-agent.mjs`; split on spaces), which then runs
- * in the temporary folder, away from the repository and its node_modules.
+ * How `palisade-agent` is started: from source, or as the built release PALISADE_AGENT_COMMAND
+ * names (the executable's path, or `node /abs/palisade-agent.mjs`; split on spaces), which then
+ * runs in the temporary folder, away from the repository and its node_modules.
  */
+function agentCommand(): { command: string[]; cwd: string } {
+  const built = process.env.PALISADE_AGENT_COMMAND?.trim();
+  if (built) return { command: built.split(/\s+/), cwd: os.tmpdir() };
+  return { command: [...SOURCE_NODE, path.join(repoRoot, 'apps/agent/src/cli.ts')], cwd: repoRoot };
+}
+
+/** `palisade-agent` with `args`, running until stopped (see agentCommand). */
 export function agentProcess(
   args: string[],
   logFile: string,
   env: Record<string, string> = {},
 ): TestProcess {
-  const built = process.env.PALISADE_AGENT_COMMAND?.trim();
-  if (built) return new TestProcess(built.split(/\s+/), args, env, logFile, os.tmpdir());
-  return sourceProcess(path.join(repoRoot, 'apps/agent/src/cli.ts'), args, env, logFile);
+  const { command, cwd } = agentCommand();
+  return new TestProcess(command, args, env, logFile, cwd);
+}
+
+export interface Finished {
+  /** The exit code (null when a signal ended it). */
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** A short agent command (`enrol`, `--version`) run to its end (see agentCommand). */
+export function runAgent(args: string[], env: Record<string, string> = {}): Promise<Finished> {
+  const { command, cwd } = agentCommand();
+  const [program = process.execPath, ...first] = command;
+  return new Promise((resolve) => {
+    execFile(
+      program,
+      [...first, ...args],
+      { cwd, env: { ...process.env, ...env }, timeout: 60_000 },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === 'number' ? error.code : null) : 0;
+        resolve({ code, stdout, stderr });
+      },
+    );
+  });
 }
 
 /**

@@ -12,6 +12,7 @@ export const STATUS_OF: Record<ErrorCode, number> = {
   internal: 500,
   database_unavailable: 503,
   agent_release_missing: 404,
+  enrolment_token_invalid: 401,
   tune_no_policy: 409,
   tune_no_signature: 409,
   tune_no_source: 409,

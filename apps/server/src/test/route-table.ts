@@ -45,6 +45,18 @@ const upload = async (name: string, text: string): Promise<RequestBody> => {
   return { payload: body.payload, headers: body.headers };
 };
 
+/** A new device's enrolment token, issued by the first organization's Administrator. */
+async function enrolmentToken(world: World): Promise<string> {
+  const device = await world.fresh('device');
+  const response = await world.app.inject({
+    method: 'POST',
+    url: `/api/v1/devices/${device}/enrolment`,
+    headers: world.headers.Administrator,
+    payload: {},
+  });
+  return response.json<{ token: string }>().token;
+}
+
 export const ROUTE_TABLE: Record<string, Expectation> = {
   // system
   'GET /api/v1/health': { access: 'public' },
@@ -154,6 +166,8 @@ export const ROUTE_TABLE: Record<string, Expectation> = {
   'GET /api/v1/devices/{id}/network': { access: 'Viewer' },
   'PUT /api/v1/devices/{id}/network': { access: 'Operator', body: () => json({ l3_mode: false }) },
   'GET /api/v1/devices/{id}/firewall': { access: 'Viewer' },
+  'POST /api/v1/devices/{id}/enrolment': { access: 'Operator', body: () => json({ ttl_hours: 1 }) },
+  'GET /api/v1/devices/{id}/enrolment': { access: 'Viewer' },
   'GET /api/v1/devicemonitor/{id}': { access: 'Viewer' },
   'GET /api/v1/devicelog/{id}': { access: 'Viewer' },
   'GET /api/v1/devicelogsnort/{id}': { access: 'Viewer' },
@@ -161,6 +175,12 @@ export const ROUTE_TABLE: Record<string, Expectation> = {
   'POST /api/v1/agent/login': {
     access: 'public',
     body: (w) => json({ device_id: w.ids.device, password: 'device-secret-1234' }),
+  },
+  'POST /api/v1/agent/enrol': {
+    access: 'public',
+    // A fresh device's token each time: enrolling the world's device would revoke its agent.
+    body: async (w) =>
+      json({ token: await enrolmentToken(w), agent_version: '0.2.0', protocol: 1 }),
   },
   'POST /api/v1/agent/heartbeat': {
     access: 'agent',

@@ -102,6 +102,20 @@ export const devicesRepository = {
     return row;
   },
 
+  /** The device's id and name; with `lock`, its row is locked until the transaction ends. */
+  async idAndName(
+    db: Queryable,
+    orgId: number,
+    id: number,
+    options: { lock?: boolean } = {},
+  ): Promise<{ id: number; name: string } | undefined> {
+    const [row] = await db.query<{ id: number; name: string }>(
+      `SELECT id, name FROM devices WHERE org_id = $1 AND id = $2${options.lock ? ' FOR UPDATE' : ''}`,
+      [orgId, id],
+    );
+    return row;
+  },
+
   async insert(
     db: Queryable,
     orgId: number,

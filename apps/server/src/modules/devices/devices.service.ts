@@ -56,6 +56,24 @@ export function presentDevice(row: DeviceRow): Device {
   };
 }
 
+/** For other modules: the organization's device; undefined when it has none such. */
+export const findDevice = (db: Queryable, orgId: number, id: number) =>
+  repo.idAndName(db, orgId, id);
+
+/** findDevice, its row locked until the caller's transaction ends. */
+export const lockDevice = (tx: Queryable, orgId: number, id: number) =>
+  repo.idAndName(tx, orgId, id, { lock: true });
+
+/** A new agent password: the agent tokens the old one opened stop working at once. */
+export async function replaceDevicePassword(
+  tx: Queryable,
+  device: { orgId: number; id: number; passwordHash: string },
+): Promise<void> {
+  await repo.update(tx, device.id, { passwordHash: device.passwordHash });
+  // Heartbeats check token versions against what they last read: tell them it changed.
+  await notifyDevices(tx, device.orgId);
+}
+
 export function createDevicesService(db: Database) {
   async function load(tx: Queryable, orgId: number, id: number): Promise<DeviceRow> {
     const row = await repo.find(tx, orgId, id);

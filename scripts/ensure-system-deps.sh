@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the system programs the test suite and benchmarks drive for real:
 # Debian's Chromium (end-to-end tests), nftables and iproute2 (firewall checks and network
-# namespaces) and suricata-update (the reference rule parser the benchmarks compare with).
+# namespaces), suricata-update (the reference rule parser the benchmarks compare with) and
+# shellcheck and busybox (the agent's install script is checked with them).
 # Idempotent; needs root or passwordless sudo the first time.
 set -euo pipefail
 
@@ -10,6 +11,8 @@ command -v chromium >/dev/null 2>&1 || need+=(chromium)
 command -v nft >/dev/null 2>&1 || need+=(nftables)
 command -v ip >/dev/null 2>&1 || need+=(iproute2)
 command -v suricata-update >/dev/null 2>&1 || need+=(suricata-update)
+command -v shellcheck >/dev/null 2>&1 || need+=(shellcheck)
+command -v busybox >/dev/null 2>&1 || need+=(busybox)
 [ ${#need[@]} -eq 0 ] && exit 0
 
 sudo_cmd=()

@@ -1,7 +1,7 @@
 // One device's agent: sign-in, heartbeats with metrics, the push channel, bundle sync, and the
 // alert and log spools with their senders. `run` uses one; `fleet` runs many in one process.
 
-import type { AgentVersions, DeviceMetrics } from '@palisade/contract';
+import type { AgentFlavor, AgentVersions, DeviceMetrics } from '@palisade/contract';
 import { mkdir, readFile } from 'node:fs/promises';
 import type { Logger } from 'pino';
 import { Applier, sameVersions, type Versions } from './apply/applier.js';
@@ -17,6 +17,7 @@ import { SimulatedMetrics } from './simulate/metrics.js';
 import { Batcher } from './spool/batcher.js';
 import { SpoolSender } from './spool/sender.js';
 import { Spool } from './spool/spool.js';
+import { Upgrader } from './upgrade/upgrader.js';
 
 export interface AgentSettings {
   server: string;
@@ -41,12 +42,20 @@ export interface AgentSettings {
   push: boolean;
   /** Wait this long before the first heartbeat (a fleet spreads its start). */
   startDelayMs: number;
+  /** Where install.sh put the agent (null: not installed by it, so it cannot upgrade itself). */
+  installDir: string | null;
+  /** How long a new version has to report in after an upgrade before the old one is restored. */
+  upgradeTimeoutMs: number;
 }
 
 export interface AgentContext {
   log: Logger;
   tap: LogTap;
   agentVersion: string;
+  /** How this build is shipped (null: run from the repository). */
+  flavor: AgentFlavor | null;
+  /** Ends the process after the agent stopped (an upgrade restarts it); absent: never asked. */
+  exit?: (code: number) => void;
 }
 
 export interface AgentStats {
@@ -62,6 +71,7 @@ export interface AgentStats {
 export class Agent {
   readonly api: AgentApi;
   readonly applier: Applier;
+  readonly upgrader: Upgrader;
   readonly log: Logger;
   readonly stats: AgentStats = {
     heartbeats: 0,
@@ -97,6 +107,20 @@ export class Agent {
       log: this.log,
       onRules: (rules) => this.simulation?.setRules(rules),
     });
+    this.upgrader = new Upgrader({
+      server: settings.server,
+      stateDir: settings.stateDir,
+      installDir: settings.installDir,
+      flavor: context.flavor,
+      agentVersion: context.agentVersion,
+      timeoutMs: settings.upgradeTimeoutMs,
+      log: this.log,
+      exit: (code) => {
+        const exit = context.exit;
+        if (!exit) throw new Error('this agent cannot restart itself');
+        void this.stop().finally(() => exit(code));
+      },
+    });
   }
 
   get versions(): AgentVersions {
@@ -108,6 +132,7 @@ export class Agent {
     await mkdir(settings.stateDir, { recursive: true });
     await mkdir(settings.outputDir, { recursive: true });
     await this.applier.load();
+    await this.upgrader.start();
     await this.startLogs();
     await this.startAlerts();
     this.metrics = settings.simulate
@@ -122,6 +147,7 @@ export class Agent {
   }
 
   async stop(): Promise<void> {
+    this.upgrader.stop();
     this.stopper.abort();
     await Promise.allSettled(this.tasks);
     await this.applier.idle();
@@ -262,18 +288,22 @@ export class Agent {
     } catch (error) {
       this.log.debug({ err: error }, 'metrics unavailable');
     }
+    const upgrade = this.upgrader.pendingReport;
     const reply = await this.api.heartbeat(
       {
         state: this.applier.state,
         metrics,
         local: this.applier.versions,
         agent_version: this.context.agentVersion,
-        last_error: this.applier.lastError,
+        last_error: this.applier.lastError ?? this.upgrader.lastError,
+        ...(upgrade ? { upgrade } : {}),
       },
       this.stopper.signal,
     );
     this.stats.heartbeats += 1;
+    if (upgrade) await this.upgrader.reported();
     this.onRemote(reply.remote, reply.pull);
+    if (reply.upgrade) this.upgrader.order(reply.upgrade);
     // A nonsensical interval must not turn the loop into a flood or a silence.
     return Math.min(3600, Math.max(1, this.settings.heartbeatSeconds ?? reply.interval)) * 1000;
   }

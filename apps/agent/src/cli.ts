@@ -63,6 +63,14 @@ const COMMON: FlagSpec[] = [
   { flags: '--heartbeat <seconds>', description: "heartbeat period instead of the server's" },
   { flags: '--no-push', description: 'no push channel: learn of changes from heartbeats only' },
   { flags: '--log-level <level>', description: 'debug, info, warn, error or silent (info)' },
+  {
+    flags: '--install-dir <dir>',
+    description: 'where install.sh put the agent (versions/, current): lets it upgrade itself',
+  },
+  {
+    flags: '--upgrade-timeout <seconds>',
+    description: 'time a new version has to report in before the old one is restored (120)',
+  },
   { flags: '--config <file>', description: 'JSON file with any of these settings' },
 ];
 
@@ -145,7 +153,14 @@ async function run(command: Command): Promise<void> {
   const password = await readPassword(settings, process.env);
   const tap = new LogTap();
   const log = createLogger({ level: settings.logLevel, tap });
-  const agent = new Agent(toAgentSettings(settings, password), { log, tap, agentVersion: version });
+  const agent = new Agent(toAgentSettings(settings, password), {
+    log,
+    tap,
+    agentVersion: version,
+    flavor: agentFlavor,
+    // After an upgrade switched versions, or when a new one gives up: the supervisor restarts it.
+    exit: (code) => process.exit(code),
+  });
   await agent.start();
   onSignals(async () => {
     log.info('stopping');
@@ -208,7 +223,7 @@ async function fleet(command: Command): Promise<void> {
         simulate: true,
         startDelayMs: Math.random() * settings.startSpread * 1000,
       }),
-      { log, tap, agentVersion: version },
+      { log, tap, agentVersion: version, flavor: agentFlavor },
     );
     agents.push(agent);
   }

@@ -42,6 +42,8 @@ export const SettingsSchema = z.object({
   heartbeat: z.coerce.number().positive().optional(),
   push: bool.default(true),
   logLevel: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+  installDir: z.string().min(1).optional(),
+  upgradeTimeout: z.coerce.number().positive().default(120),
 });
 export type Settings = z.infer<typeof SettingsSchema>;
 
@@ -126,6 +128,8 @@ export function toAgentSettings(
     heartbeatSeconds: settings.heartbeat ?? null,
     push: settings.push,
     startDelayMs: 0,
+    installDir: settings.installDir ?? null,
+    upgradeTimeoutMs: settings.upgradeTimeout * 1000,
     ...overrides,
   };
 }

@@ -16,6 +16,7 @@ import { resolveSecretKey } from './lib/secret-key.js';
 import { TokenService } from './lib/tokens.js';
 import { agentRoutes } from './modules/agent/agent.routes.js';
 import { agentReleaseRoutes } from './modules/agent-release/agent-release.routes.js';
+import { createAgentReleaseService } from './modules/agent-release/agent-release.service.js';
 import { alertsRoutes } from './modules/alerts/alerts.routes.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { devicesRoutes } from './modules/devices/devices.routes.js';
@@ -80,10 +81,13 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
 
   await migrate(db);
   const secretKey = await resolveSecretKey(config.secretKey, config.dataDir);
+  // Devices compare their agents with the build it holds and are upgraded to it.
+  const agentRelease = createAgentReleaseService(config.agentReleaseDir, app.log);
   app.decorate('ctx', {
     config,
     db,
     tokens: new TokenService(secretKey, config.accessTokenExpireMinutes),
+    agentVersion: async () => (await agentRelease.current())?.version ?? null,
     mailer:
       options.mailer ??
       createMailer({

@@ -73,6 +73,10 @@ export const Device = z.object({
   metrics: DeviceMetrics.nullable(),
   /** Alert events the server refused to store (not an alert, no valid timestamp, …). */
   alerts_rejected: z.number().int(),
+  /** Its agent reports a version older than the one this server serves. */
+  agent_outdated: z.boolean(),
+  /** An upgrade the device has been asked for and has not yet reported done or failed. */
+  upgrade: z.object({ version: z.string(), requested_at: z.string() }).nullable(),
   updated_at: z.string(),
 });
 export type Device = z.infer<typeof Device>;
@@ -105,6 +109,20 @@ export const DeviceWrite = z.object({
 /** What is given replaces; what is left out stays (a new password revokes the agent's tokens). */
 export const DeviceUpdate = z.object(DeviceFields).partial();
 
+/** POST /devices/upgrade: these devices, or every outdated device of the organization. */
+export const DeviceUpgradeRequest = z.union([
+  z.object({ ids: z.array(Id).min(1).max(10_000) }),
+  z.object({ all: z.literal(true) }),
+]);
+export type DeviceUpgradeRequest = z.infer<typeof DeviceUpgradeRequest>;
+export const DeviceUpgradeResult = z.object({
+  /** Devices asked to upgrade (those already on `version` are not). */
+  requested: z.number().int(),
+  /** The agent version they are asked to run: the one this server serves. */
+  version: z.string(),
+});
+export type DeviceUpgradeResult = z.infer<typeof DeviceUpgradeResult>;
+
 // ---- Agent protocol (version 1). Both sides ignore fields they do not know. ----
 
 export const AGENT_PROTOCOL_VERSION = 1;
@@ -129,6 +147,23 @@ export const AgentVersions = z.object({
 });
 export type AgentVersions = z.infer<typeof AgentVersions>;
 
+/** How an upgrade the server asked for ended, told by the agent (since agent 0.2.0). */
+export const AgentUpgradeReport = z.object({
+  /** The id of the server's upgrade order. */
+  id: z.number().int().positive(),
+  status: z.enum(['done', 'failed']),
+  /** Why it failed: becomes the device's last error. */
+  error: z.string().max(8000).optional(),
+});
+export type AgentUpgradeReport = z.infer<typeof AgentUpgradeReport>;
+
+/** The server asks the agent to install this version (its release manifest's). */
+export const AgentUpgradeOrder = z.object({
+  id: z.number().int().positive(),
+  version: z.string(),
+});
+export type AgentUpgradeOrder = z.infer<typeof AgentUpgradeOrder>;
+
 export const AgentHeartbeat = z.object({
   state: SafeString.max(50),
   metrics: DeviceMetrics.optional(),
@@ -136,6 +171,7 @@ export const AgentHeartbeat = z.object({
   agent_version: SafeString.max(50),
   /** Any text: the server stores NUL and lone surrogates as their escapes. */
   last_error: z.string().max(8000).nullable().optional(),
+  upgrade: AgentUpgradeReport.optional(),
 });
 export type AgentHeartbeat = z.infer<typeof AgentHeartbeat>;
 
@@ -145,6 +181,8 @@ export const AgentHeartbeatReply = z.object({
   pull: z.boolean(),
   /** Seconds until the next heartbeat. */
   interval: z.number().int(),
+  /** Present while an upgrade is asked of the device; older agents ignore it. */
+  upgrade: AgentUpgradeOrder.optional(),
 });
 export type AgentHeartbeatReply = z.infer<typeof AgentHeartbeatReply>;
 

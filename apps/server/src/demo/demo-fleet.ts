@@ -77,7 +77,7 @@ async function demoDevices(
       HTTP_PORTS: '[80,8080]',
     },
   });
-  const devices = createDevicesService(db);
+  const devices = createDevicesService(db, app.ctx.agentVersion);
   const ids: number[] = [];
   const cities = ['Oslo', 'Lisbon', 'Nairobi', 'Osaka', 'Denver', 'Tallinn'];
   for (let i = 1; i <= count; i += 1) {

@@ -9,6 +9,8 @@ export interface AppContext {
   db: Database;
   tokens: TokenService;
   mailer: Mailer;
+  /** The agent version this server serves (its release manifest's); null without a build. */
+  agentVersion: () => Promise<string | null>;
 }
 
 declare module 'fastify' {

@@ -159,6 +159,10 @@ export const ROUTE_TABLE: Record<string, Expectation> = {
     access: 'Operator',
     body: (w) => json({ name: `d ${w.unique()}`, password: 'device-secret-5678' }),
   },
+  'POST /api/v1/devices/upgrade': {
+    access: 'Administrator',
+    body: (w) => json({ ids: [w.ids.device] }),
+  },
   'GET /api/v1/devices/{id}': { access: 'Viewer' },
   'PUT /api/v1/devices/{id}': { access: 'Operator', body: () => json({ city: 'Oslo' }) },
   'DELETE /api/v1/devices/{id}': { access: 'Operator' },

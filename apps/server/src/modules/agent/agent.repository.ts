@@ -30,6 +30,9 @@ export interface HeartbeatRow {
   policy_id: number | null;
   flush_requested: boolean;
   heartbeat_interval: number;
+  /** The agent upgrade asked of the device, while it stands. */
+  upgrade_id: number | null;
+  upgrade_version: string | null;
 }
 
 /** One alert row, read out of an eve.json alert event. */
@@ -51,6 +54,9 @@ export interface AlertRecord {
   flowId: string | null;
   event: string;
 }
+
+/** A heartbeat `b` ends its device's upgrade request: it reports on it, or runs its version. */
+const UPGRADE_ENDED = '(b.upgrade_id = d.upgrade_id OR b.agent_version = d.upgrade_version)';
 
 export const agentRepository = {
   async credentials(db: Queryable, deviceId: number) {
@@ -94,24 +100,36 @@ export const agentRepository = {
         metrics: beat.metrics ?? null,
         set_error: beat.last_error !== undefined,
         last_error: beat.last_error ?? null,
+        upgrade_id: beat.upgrade?.id ?? null,
+        upgrade_failed: beat.upgrade?.status === 'failed',
+        upgrade_error: beat.upgrade?.error ?? null,
       })),
     );
     return db.query<HeartbeatRow>(
       `WITH input AS (
          SELECT * FROM json_to_recordset($1::json)
            AS b(id int, token_version int, seen timestamptz, state text, agent_version text,
-                config_local int, policy_local int, metrics jsonb, set_error boolean, last_error text)
+                config_local int, policy_local int, metrics jsonb, set_error boolean, last_error text,
+                upgrade_id bigint, upgrade_failed boolean, upgrade_error text)
        ), latest AS (
          SELECT DISTINCT ON (id) * FROM input ORDER BY id, seen DESC
        ), beat AS (
+         -- An upgrade request ends when the agent reports it done or failed, or runs its version;
+         -- a failure's reason becomes the device's last error.
          UPDATE devices d SET last_seen = b.seen, state = b.state, agent_version = b.agent_version,
                 config_version_local = b.config_local, policy_version_local = b.policy_local,
                 metrics = coalesce(b.metrics, d.metrics),
-                last_error = CASE WHEN b.set_error THEN b.last_error ELSE d.last_error END
+                last_error = CASE
+                  WHEN b.upgrade_failed AND b.upgrade_id = d.upgrade_id
+                    THEN coalesce(b.upgrade_error, 'The agent upgrade to ' || d.upgrade_version || ' failed')
+                  WHEN b.set_error THEN b.last_error ELSE d.last_error END,
+                upgrade_version = CASE WHEN ${UPGRADE_ENDED} THEN NULL ELSE d.upgrade_version END,
+                upgrade_id = CASE WHEN ${UPGRADE_ENDED} THEN NULL ELSE d.upgrade_id END,
+                upgrade_requested_at = CASE WHEN ${UPGRADE_ENDED} THEN NULL ELSE d.upgrade_requested_at END
            FROM latest b
           WHERE d.id = b.id AND d.token_version = b.token_version
           RETURNING d.id, d.org_id, d.token_version, d.config_version, d.policy_id, d.flush_requested,
-                    d.heartbeat_interval
+                    d.heartbeat_interval, d.upgrade_id, d.upgrade_version
        ), sample AS (
          INSERT INTO device_metrics (device_id, time, cpu, memory_used, memory_total, disk_used, disk_total, net_in, net_out)
          SELECT i.id, i.seen, (i.metrics->>'cpu')::real, (i.metrics->>'memory_used')::bigint,
@@ -123,7 +141,7 @@ export const agentRepository = {
          ON CONFLICT DO NOTHING
        )
        SELECT b.id, b.org_id, b.token_version, b.config_version, coalesce(p.version, 0) AS policy_version, b.policy_id,
-              b.flush_requested, b.heartbeat_interval
+              b.flush_requested, b.heartbeat_interval, b.upgrade_id::float8 AS upgrade_id, b.upgrade_version
          FROM beat b LEFT JOIN policies p ON p.id = b.policy_id`,
       [input],
     );

@@ -31,6 +31,18 @@ const EMPTY_POLICY = { rules: '', thresholds: '' };
 /** Shortest time between two "devices changed" notices of heartbeats to one organization. */
 const DEVICE_NOTICE_MS = 1000;
 
+/** A sensor's error texts may quote traffic or tool output: kept, escaped where they must be. */
+function storableBeat(beat: AgentHeartbeat): AgentHeartbeat {
+  if (!beat.last_error && !beat.upgrade?.error) return beat;
+  return {
+    ...beat,
+    ...(beat.last_error ? { last_error: storableText(beat.last_error) } : {}),
+    ...(beat.upgrade?.error
+      ? { upgrade: { ...beat.upgrade, error: storableText(beat.upgrade.error) } }
+      : {}),
+  };
+}
+
 export const bundleEtag = (config: number, policy: number) => `"${config}-${policy}"`;
 
 export function createAgentService(ctx: AppContext, log: FastifyBaseLogger) {
@@ -136,11 +148,10 @@ export function createAgentService(ctx: AppContext, log: FastifyBaseLogger) {
         deviceId: token.subject,
         tokenVersion: token.tokenVersion,
         seen: new Date(),
-        // A sensor's error text may quote traffic or tool output: kept, escaped where it must be.
-        beat: beat.last_error ? { ...beat, last_error: storableText(beat.last_error) } : beat,
+        beat: storableBeat(beat),
       });
       if (!row) throw new AppError('unauthorized', 'Could not validate device credentials');
-      return {
+      const reply: AgentHeartbeatReply = {
         remote: { config_version: row.config_version, policy_version: row.policy_version },
         pull:
           row.flush_requested ||
@@ -148,6 +159,16 @@ export function createAgentService(ctx: AppContext, log: FastifyBaseLogger) {
           beat.local.policy_version !== row.policy_version,
         interval: row.heartbeat_interval,
       };
+      // A routine beat is answered from the row of the device's last write: an upgrade that
+      // this very beat's version ends is not asked again.
+      if (
+        row.upgrade_id !== null &&
+        row.upgrade_version !== null &&
+        row.upgrade_version !== beat.agent_version
+      ) {
+        reply.upgrade = { id: row.upgrade_id, version: row.upgrade_version };
+      }
+      return reply;
     },
 
     /** The device's bundle, or null when the agent's copy (ETag) is current and no flush is asked. */

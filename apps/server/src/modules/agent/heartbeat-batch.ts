@@ -25,7 +25,8 @@ interface Written {
 
 /**
  * A beat is routine when it says what the device's last written beat said, metrics and time
- * aside: the console would show nothing new but "last seen" and a metrics sample.
+ * aside, and reports no upgrade: the console would show nothing new but "last seen" and a
+ * metrics sample.
  */
 function isRoutine(write: HeartbeatWrite, written: Written): boolean {
   const { beat } = write;
@@ -36,7 +37,8 @@ function isRoutine(write: HeartbeatWrite, written: Written): boolean {
     beat.agent_version === before.agent_version &&
     beat.local.config_version === before.local.config_version &&
     beat.local.policy_version === before.local.policy_version &&
-    (beat.last_error === undefined || beat.last_error === before.last_error)
+    (beat.last_error === undefined || beat.last_error === before.last_error) &&
+    beat.upgrade === undefined
   );
 }
 

@@ -26,6 +26,8 @@ export interface DeviceRow {
   metrics: DeviceMetrics | null;
   alerts_rejected: number;
   heartbeat_interval: number;
+  upgrade_version: string | null;
+  upgrade_requested_at: Date | null;
   updated_at: Date;
 }
 
@@ -39,7 +41,7 @@ export const SELECT_DEVICE = `SELECT d.id, d.org_id, d.name, d.description, d.ad
     d.config_version_local, d.config_version AS config_version_remote, d.policy_version_local,
     coalesce(p.version, 0) AS policy_version_remote, d.flush_requested, d.last_error, d.state,
     d.agent_version, d.metrics, d.alerts_rejected::float8 AS alerts_rejected,
-    d.heartbeat_interval, d.updated_at
+    d.heartbeat_interval, d.upgrade_version, d.upgrade_requested_at, d.updated_at
   FROM devices d LEFT JOIN policies p ON p.id = d.policy_id`;
 
 export const DEVICE_LIST_SPEC: ListSpec = {
@@ -169,6 +171,27 @@ export const devicesRepository = {
 
   async delete(db: Queryable, id: number) {
     await db.query('DELETE FROM devices WHERE id = $1', [id]);
+  },
+
+  /** Agent versions of the organization's devices that report one (to find the outdated). */
+  async agentVersions(db: Queryable, orgId: number, ids?: readonly number[]) {
+    return db.query<{ id: number; agent_version: string | null }>(
+      `SELECT id, agent_version FROM devices
+        WHERE org_id = $1 AND ($2::int[] IS NULL OR id = ANY($2::int[])) ORDER BY id`,
+      [orgId, ids === undefined ? null : [...ids]],
+    );
+  },
+
+  /** Asks these devices to run `version`, each under a new upgrade id; how many were asked. */
+  async requestUpgrade(db: Queryable, ids: readonly number[], version: string) {
+    if (ids.length === 0) return 0;
+    const rows = await db.query(
+      `UPDATE devices SET upgrade_version = $2, upgrade_id = nextval('agent_upgrade_ids'),
+              upgrade_requested_at = now()
+        WHERE id = ANY($1::int[]) RETURNING id`,
+      [[...ids], version],
+    );
+    return rows.length;
   },
 
   async requestFlush(db: Queryable, id: number) {

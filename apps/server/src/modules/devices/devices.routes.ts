@@ -7,6 +7,8 @@ import {
   DeviceMonitor,
   DeviceMonitorQuery,
   DeviceUpdate,
+  DeviceUpgradeRequest,
+  DeviceUpgradeResult,
   DeviceWrite,
   IdParams,
   ListQuery,
@@ -22,7 +24,7 @@ const errors = errorResponses(401, 403, 404, 409, 422);
 const HOUR_MS = 3_600_000;
 
 export const devicesRoutes: FastifyPluginAsyncZod = async (app) => {
-  const devices = createDevicesService(app.ctx.db);
+  const devices = createDevicesService(app.ctx.db, app.ctx.agentVersion);
   const signedIn = { onRequest: app.requireUser };
   const tags = ['devices'];
 
@@ -44,6 +46,18 @@ export const devicesRoutes: FastifyPluginAsyncZod = async (app) => {
     { ...signedIn, schema: { tags, body: DeviceWrite, response: { 201: Device, ...errors } } },
     async (request, reply) =>
       reply.status(201).send(await devices.create(principalOf(request), request.body)),
+  );
+  app.post(
+    '/devices/upgrade',
+    {
+      ...signedIn,
+      schema: {
+        tags,
+        body: DeviceUpgradeRequest,
+        response: { 200: DeviceUpgradeResult, ...errors },
+      },
+    },
+    (request) => devices.requestUpgrade(principalOf(request), request.body),
   );
   app.put(
     '/devices/:id',

@@ -3,6 +3,8 @@ import {
   type Device,
   type DeviceNetwork,
   type DeviceUpdate,
+  type DeviceUpgradeRequest,
+  type DeviceUpgradeResult,
   type DeviceWrite,
   type ListQuery,
   type ListResponse,
@@ -11,6 +13,7 @@ import type { z } from 'zod';
 import type { Database, Queryable } from '../../db/client.js';
 import { orConflict } from '../../db/errors.js';
 import { buildListSql } from '../../db/list-query.js';
+import { isOutdated } from '../../lib/agent-version.js';
 import { AppError, notFound } from '../../lib/app-error.js';
 import { hashSecret } from '../../lib/passwords.js';
 import { assertRole, EDITOR_ROLES, type Principal } from '../../plugins/auth.js';
@@ -26,7 +29,8 @@ import {
 
 const LOG_LINES_SHOWN = 500;
 
-export function presentDevice(row: DeviceRow): Device {
+/** A device as the console sees it; `agentVersion` is the one this server serves. */
+export function presentDevice(row: DeviceRow, agentVersion: string | null): Device {
   return {
     id: row.id,
     name: row.name,
@@ -52,6 +56,14 @@ export function presentDevice(row: DeviceRow): Device {
     agent_version: row.agent_version,
     metrics: row.metrics,
     alerts_rejected: row.alerts_rejected,
+    agent_outdated: isOutdated(row.agent_version, agentVersion),
+    upgrade:
+      row.upgrade_version === null
+        ? null
+        : {
+            version: row.upgrade_version,
+            requested_at: (row.upgrade_requested_at ?? row.updated_at).toISOString(),
+          },
     updated_at: row.updated_at.toISOString(),
   };
 }
@@ -74,7 +86,13 @@ export async function replaceDevicePassword(
   await notifyDevices(tx, device.orgId);
 }
 
-export function createDevicesService(db: Database) {
+export function createDevicesService(
+  db: Database,
+  /** The agent version this server serves (its release manifest's), null without a build. */
+  agentVersion: () => Promise<string | null>,
+) {
+  const present = async (row: DeviceRow) => presentDevice(row, await agentVersion());
+
   async function load(tx: Queryable, orgId: number, id: number): Promise<DeviceRow> {
     const row = await repo.find(tx, orgId, id);
     if (!row) throw notFound('Device');
@@ -106,11 +124,11 @@ export function createDevicesService(db: Database) {
         db,
         buildListSql(query, DEVICE_LIST_SPEC, [principal.orgId]),
       );
-      return { data: rows.map(presentDevice), recordsTotal: total };
+      const current = await agentVersion();
+      return { data: rows.map((row) => presentDevice(row, current)), recordsTotal: total };
     },
 
-    get: async (principal: Principal, id: number) =>
-      presentDevice(await load(db, principal.orgId, id)),
+    get: async (principal: Principal, id: number) => present(await load(db, principal.orgId, id)),
 
     async create(principal: Principal, body: z.output<typeof DeviceWrite>): Promise<Device> {
       assertRole(principal, ...EDITOR_ROLES);
@@ -133,7 +151,7 @@ export function createDevicesService(db: Database) {
           body.name,
         );
         await refreshDeviceConfigs(tx, principal.orgId, [id]);
-        return presentDevice(await load(tx, principal.orgId, id));
+        return present(await load(tx, principal.orgId, id));
       });
     },
 
@@ -164,7 +182,7 @@ export function createDevicesService(db: Database) {
           body.name,
         );
         await refreshDeviceConfigs(tx, principal.orgId, [id]);
-        return presentDevice(await load(tx, principal.orgId, id));
+        return present(await load(tx, principal.orgId, id));
       });
     },
 
@@ -174,6 +192,41 @@ export function createDevicesService(db: Database) {
         await load(tx, principal.orgId, id);
         await repo.delete(tx, id);
         await notifyDevices(tx, principal.orgId);
+      });
+    },
+
+    /**
+     * POST /devices/upgrade: the devices named (or every outdated one) are asked, at their next
+     * heartbeat, to install the agent version this server serves. A device already on it is not.
+     */
+    async requestUpgrade(
+      principal: Principal,
+      body: DeviceUpgradeRequest,
+    ): Promise<DeviceUpgradeResult> {
+      assertRole(principal, 'Administrator');
+      const version = await agentVersion();
+      if (version === null) {
+        throw new AppError(
+          'agent_release_missing',
+          'This server carries no agent build: run npm run build',
+        );
+      }
+      return db.transaction(async (tx) => {
+        const named = 'ids' in body ? [...new Set(body.ids)] : undefined;
+        const devices = await repo.agentVersions(tx, principal.orgId, named);
+        const missing = named?.find((id) => !devices.some((device) => device.id === id));
+        if (missing !== undefined) throw notFound(`Device ${missing}`);
+        const chosen = devices.filter((device) =>
+          named ? device.agent_version !== version : isOutdated(device.agent_version, version),
+        );
+        const requested = await repo.requestUpgrade(
+          tx,
+          chosen.map((device) => device.id),
+          version,
+        );
+        // Heartbeats answered from remembered rows must hear of the request: they forget them.
+        if (requested > 0) await notifyDevices(tx, principal.orgId);
+        return { requested, version };
       });
     },
 

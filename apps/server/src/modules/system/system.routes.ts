@@ -38,13 +38,17 @@ export const systemRoutes: FastifyPluginAsyncZod = async (app) => {
       onRequest: app.requireUser,
       schema: { tags, response: { 200: Components, 401: ErrorResponse } },
     },
-    () => ({
-      packages: {
-        server: { installed: SERVER_VERSION, registry: SERVER_VERSION },
-        console: { installed: SERVER_VERSION, registry: SERVER_VERSION },
-        agent: { installed: SERVER_VERSION, registry: SERVER_VERSION },
-      },
-    }),
+    async () => {
+      // The agent's is the build this server serves and upgrades agents to, once there is one.
+      const agent = (await app.ctx.agentVersion()) ?? SERVER_VERSION;
+      return {
+        packages: {
+          server: { installed: SERVER_VERSION, registry: SERVER_VERSION },
+          console: { installed: SERVER_VERSION, registry: SERVER_VERSION },
+          agent: { installed: agent, registry: agent },
+        },
+      };
+    },
   );
 
   app.get('/openapi.json', { schema: { hide: true } }, () => app.swagger());

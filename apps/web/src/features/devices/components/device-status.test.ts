@@ -24,6 +24,8 @@ const device: Device = {
   agent_version: null,
   metrics: null,
   alerts_rejected: 0,
+  agent_outdated: false,
+  upgrade: null,
   updated_at: '2026-01-01T00:00:00Z',
 };
 

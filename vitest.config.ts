@@ -1,8 +1,10 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 // Unit and server tests. The server suite runs twice: on embedded PGlite and on a
 // scratch database of the PostgreSQL server at 127.0.0.1:5432 (TEST_DB selects).
+// Tests of the built agent (*.release.test.ts) need `npm run build` first: vitest.release.config.ts.
 const resolve = { conditions: ['palisade-source'] };
+const exclude = [...configDefaults.exclude, '**/*.release.test.ts'];
 
 export default defineConfig({
   resolve,
@@ -14,6 +16,7 @@ export default defineConfig({
         test: {
           name: 'packages',
           include: ['packages/*/src/**/*.test.ts', 'apps/agent/src/**/*.test.ts'],
+          exclude,
         },
       },
       {
@@ -21,6 +24,7 @@ export default defineConfig({
         test: {
           name: 'server-pglite',
           include: ['apps/server/src/**/*.test.ts'],
+          exclude,
           env: { TEST_DB: 'pglite' },
           testTimeout: 30_000,
           hookTimeout: 60_000,
@@ -31,6 +35,7 @@ export default defineConfig({
         test: {
           name: 'server-postgres',
           include: ['apps/server/src/**/*.test.ts'],
+          exclude,
           env: { TEST_DB: 'postgres' },
           testTimeout: 30_000,
           hookTimeout: 60_000,
@@ -41,6 +46,7 @@ export default defineConfig({
         test: {
           name: 'web',
           include: ['apps/web/src/**/*.test.{ts,tsx}'],
+          exclude,
           environment: 'node',
         },
       },

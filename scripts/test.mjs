@@ -1,6 +1,6 @@
 // `npm test`: every check, in the order a failure is cheapest to find.
-// Type check, lint, unit + server suites (PGlite and PostgreSQL), build, a first start as a
-// new user makes it, browser end-to-end.
+// Type check, lint, unit + server suites (PGlite and PostgreSQL), build, the built agent
+// release (vitest.release.config.ts), a first start as a new user makes it, browser end-to-end.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 
@@ -11,6 +11,7 @@ const steps = [
   ['format', 'npm', ['run', 'format:check']],
   ['unit and server tests', 'npx', ['vitest', 'run']],
   ['build', 'npm', ['run', 'build']],
+  ['agent release (built)', 'npx', ['vitest', 'run', '-c', 'vitest.release.config.ts']],
   ['first start as the README says', 'node', ['e2e/first-start.mjs']],
 ];
 if (existsSync('e2e/run.mjs')) steps.push(['end-to-end (Chromium)', 'node', ['e2e/run.mjs']]);

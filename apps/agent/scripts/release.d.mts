@@ -17,7 +17,7 @@ export function bundleAgent(options: {
 export function buildRelease(options?: {
   outDir?: string;
   version?: string;
-  /** false: no single executable (the costly part), only the .mjs and the scripts. */
+  /** false: no single executable (the costly part), only the .mjs and the scripts. Default: on Linux. */
   executable?: boolean;
   protocol?: number;
 }): Promise<AgentRelease>;

@@ -75,9 +75,12 @@ async function writeAtomically(file, data, mode = 0o644) {
   await rename(temporary, file);
 }
 
+/** Runs quietly; what the program said is shown only when it fails. */
 function run(command, args) {
-  const result = spawnSync(command, args, { stdio: 'inherit' });
-  if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} failed`);
+  const result = spawnSync(command, args, { encoding: 'utf8' });
+  if (result.status === 0) return;
+  process.stderr.write(`${result.stdout ?? ''}${result.stderr ?? ''}`);
+  throw new Error(`${command} ${args.join(' ')} failed`);
 }
 
 /**
@@ -150,7 +153,8 @@ async function fileEntry(outDir, name, fields, known) {
 export async function buildRelease({
   outDir = RELEASE_DIR,
   version,
-  executable = true,
+  // Elsewhere (a developer's Mac) injecting into node needs other steps; sensors run Linux.
+  executable = process.platform === 'linux',
   protocol,
 } = {}) {
   version ??= await packageVersion();
@@ -186,9 +190,11 @@ export async function buildRelease({
 async function main() {
   const started = Date.now();
   const manifest = await buildRelease();
-  const sizes = manifest.files
-    .map((f) => `${f.name} ${(f.size / 1024 / 1024).toFixed(1)} MB`)
-    .join(', ');
+  const shown = (bytes) =>
+    bytes < 1024 * 1024
+      ? `${Math.ceil(bytes / 1024)} kB`
+      : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+  const sizes = manifest.files.map((f) => `${f.name} ${shown(f.size)}`).join(', ');
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   console.log(`agent ${manifest.version} release in ${seconds} s: ${sizes}`);
 }

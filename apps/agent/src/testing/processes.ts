@@ -1,10 +1,12 @@
 // Real processes for the integration tests and the benchmark: the Palisade server on a scratch
-// PGlite data folder and agents, each started from source the way `npm start` would, plus a
-// small console client. Test and bench code only.
+// PGlite data folder and agents, each started from source the way `npm start` would (or, for
+// agents, the built release PALISADE_AGENT_COMMAND names), plus a small console client. Test and
+// bench code only.
 
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
 import { createServer } from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { repoRoot } from './corpus.js';
 
@@ -46,25 +48,28 @@ export async function waitFor<T>(
   }
 }
 
-/** A Node process running a TypeScript entry point of the repository from source. */
-export class SourceProcess {
+/** A child process of the tests, its output appended to a log file. */
+export class TestProcess {
   private child: ChildProcess | undefined;
   private exited: Promise<void> = Promise.resolve();
 
   constructor(
-    private readonly script: string,
+    /** The program and its first arguments; `args` follow them. */
+    private readonly command: string[],
     private readonly args: string[],
     private readonly env: Record<string, string>,
     private readonly logFile: string,
+    private readonly cwd = repoRoot,
   ) {}
 
   start(): void {
     const log = createWriteStream(this.logFile, { flags: 'a' });
-    const child = spawn(
-      process.execPath,
-      ['--conditions=palisade-source', '--import', 'tsx', this.script, ...this.args],
-      { cwd: repoRoot, env: { ...process.env, ...this.env }, stdio: ['ignore', 'pipe', 'pipe'] },
-    );
+    const [program = process.execPath, ...first] = this.command;
+    const child = spawn(program, [...first, ...this.args], {
+      cwd: this.cwd,
+      env: { ...process.env, ...this.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     child.stdout?.pipe(log, { end: false });
     child.stderr?.pipe(log, { end: false });
     this.child = child;
@@ -89,7 +94,7 @@ export class SourceProcess {
 
 export class ServerProcess {
   readonly url: string;
-  private readonly process: SourceProcess;
+  private readonly process: TestProcess;
 
   constructor(
     readonly port: number,
@@ -98,7 +103,7 @@ export class ServerProcess {
     env: Record<string, string> = {},
   ) {
     this.url = `http://127.0.0.1:${port}`;
-    this.process = new SourceProcess(
+    this.process = sourceProcess(
       path.join(repoRoot, 'apps/server/src/main.ts'),
       [],
       {
@@ -134,8 +139,40 @@ export class ServerProcess {
   }
 }
 
-export function agentProcess(args: string[], logFile: string, env: Record<string, string> = {}) {
-  return new SourceProcess(path.join(repoRoot, 'apps/agent/src/cli.ts'), args, env, logFile);
+const SOURCE_NODE = [process.execPath, '--conditions=palisade-source', '--import', 'tsx'];
+
+/** Node running a TypeScript entry point of the repository from source. */
+export function sourceProcess(
+  script: string,
+  args: string[],
+  env: Record<string, string>,
+  logFile: string,
+): TestProcess {
+  return new TestProcess([...SOURCE_NODE, script], args, env, logFile);
+}
+
+/** The name the agents' process had when they always ran from source. */
+export type SourceProcess = TestProcess;
+
+/**
+ * How `palisade-agent` is started: from source, or as the built release PALISADE_AGENT_COMMAND
+ * names (the executable's path, or `node /abs/palisade-agent.mjs`; split on spaces), which then
+ * runs in the temporary folder, away from the repository and its node_modules.
+ */
+function agentCommand(): { command: string[]; cwd: string } {
+  const built = process.env.PALISADE_AGENT_COMMAND?.trim();
+  if (built) return { command: built.split(/\s+/), cwd: os.tmpdir() };
+  return { command: [...SOURCE_NODE, path.join(repoRoot, 'apps/agent/src/cli.ts')], cwd: repoRoot };
+}
+
+/** `palisade-agent` with `args`, running until stopped (see agentCommand). */
+export function agentProcess(
+  args: string[],
+  logFile: string,
+  env: Record<string, string> = {},
+): TestProcess {
+  const { command, cwd } = agentCommand();
+  return new TestProcess(command, args, env, logFile, cwd);
 }
 
 export interface Finished {
@@ -145,19 +182,15 @@ export interface Finished {
   stderr: string;
 }
 
-/** A short agent command (`enrol`, `--version`) run to its end. */
+/** A short agent command (`enrol`, `--version`) run to its end (see agentCommand). */
 export function runAgent(args: string[], env: Record<string, string> = {}): Promise<Finished> {
+  const { command, cwd } = agentCommand();
+  const [program = process.execPath, ...first] = command;
   return new Promise((resolve) => {
     execFile(
-      process.execPath,
-      [
-        '--conditions=palisade-source',
-        '--import',
-        'tsx',
-        path.join(repoRoot, 'apps/agent/src/cli.ts'),
-        ...args,
-      ],
-      { cwd: repoRoot, env: { ...process.env, ...env }, timeout: 60_000 },
+      program,
+      [...first, ...args],
+      { cwd, env: { ...process.env, ...env }, timeout: 60_000 },
       (error, stdout, stderr) => {
         const code = error ? (typeof error.code === 'number' ? error.code : null) : 0;
         resolve({ code, stdout, stderr });

@@ -605,8 +605,8 @@ revoke_acl() {
     d:*)
       setfacl -n -d -x "${1#d:}" "$2" 2>/dev/null || true
       for _child in "$2"/* "$2"/.[!.]*; do
-        getfacl -pc "$_child" 2>/dev/null | grep -q "^user:$AGENT_USER:" || continue
-        setfacl -n -x "u:$AGENT_USER" "$_child" 2>/dev/null || continue
+        getfacl -pc "$_child" 2>/dev/null | grep -q "^user:${1#d:u:}:" || continue
+        setfacl -n -x "${1#d:}" "$_child" 2>/dev/null || continue
         drop_empty_acl "$_child"
       done
       ;;

@@ -23,7 +23,11 @@ export function CellText({ text, maxWidth, secondary = false, strong = false }: 
       color={secondary ? 'text.secondary' : undefined}
       noWrap
       title={text}
-      sx={{ maxWidth, fontWeight: strong ? 500 : undefined }}
+      // A Latin name in the Arabic console keeps its beginning and ends in the ellipsis.
+      dir="auto"
+      // Physical on purpose: the right-to-left styles flip it to the page's start side, which
+      // `start` would not do once `dir="auto"` has made this box left to right.
+      sx={{ maxWidth, fontWeight: strong ? 500 : undefined, textAlign: 'left' }}
     >
       {text}
     </Typography>

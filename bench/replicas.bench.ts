@@ -218,7 +218,9 @@ try {
   await maintenance.connect();
   await maintenance.query(`CREATE DATABASE ${dbName}`);
 } catch (error) {
-  console.log(`not run: no PostgreSQL server (${error instanceof Error ? error.message : error})`);
+  console.log(
+    `not run: no PostgreSQL server (${error instanceof Error ? error.message : String(error)})`,
+  );
   await maintenance.end().catch(() => undefined);
   process.exit(0);
 }

@@ -76,7 +76,7 @@ async function build(size: { devices: number; policies: number }): Promise<Side>
     ['idle.rules', rule(++sid)],
   ] as const) {
     const body = await multipart([{ name, bytes: `${text}\n` }]);
-    await call(side, 'POST', '/rules/import', body.payload as object, body.headers);
+    await call(side, 'POST', '/rules/import', body.payload, body.headers);
   }
   const groups = (await call(side, 'GET', '/groups/?limit=10')).json<{
     data: { id: number; name: string }[];

@@ -57,7 +57,7 @@ describe('statement counts of hot writes and lists', () => {
 
   const importFile = async (name: string, text: string) => {
     const body = await multipart([{ name, bytes: text }]);
-    return call('POST', '/rules/import', body.payload as object, body.headers);
+    return call('POST', '/rules/import', body.payload, body.headers);
   };
   const newPolicy = async (groupIds: number[], overrideRule: number) => {
     const n = ++unique;
@@ -170,7 +170,12 @@ describe('statement counts of hot writes and lists', () => {
         call('PUT', `/fwruleset/${ruleset}`, {
           name: 'cost ruleset',
           rules: [
-            { chain: 'input', action: 'accept', protocol: 'tcp', destination_ports: String(++port) },
+            {
+              chain: 'input',
+              action: 'accept',
+              protocol: 'tcp',
+              destination_ports: String(++port),
+            },
           ],
         }),
       ),

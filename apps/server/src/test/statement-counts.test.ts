@@ -139,6 +139,12 @@ describe('statement counts of hot writes and lists', () => {
     const after = await policyVersions([...holding, bystander]);
     holding.forEach((_, i) => expect(after[i]).toBeGreaterThan(before[i] ?? Infinity));
     expect(after.at(-1)).toBe(before.at(-1));
+    // What the batch recorded is what one policy's own render gives: rendering it again on its
+    // own (as its render endpoint does) finds the same bytes and keeps the version.
+    for (const [i, id] of holding.entries()) {
+      const rendered = (await call('GET', `/policies/${id}/render`)).json<{ version: number }>();
+      expect(rendered.version).toBe(after[i]);
+    }
   });
 
   it('a ruleset change, and the device, ruleset, rule and group lists, cost the same for 1 device or 20', async () => {

@@ -97,7 +97,7 @@ export async function refreshDeviceConfigs(
     `WITH d AS (SELECT id, profile_id, firewall_id, network, nftables_managed, routes_managed
                   FROM devices WHERE org_id = $1 AND ($2::int[] IS NULL OR id = ANY($2::int[])))
      SELECT (SELECT json_agg(json_build_array(id, profile_id, firewall_id, network, nftables_managed,
-                                              routes_managed)) FROM d) AS devices,
+                                              routes_managed) ORDER BY id) FROM d) AS devices,
             (SELECT json_object_agg(f.id, f.variables) FROM device_profiles f
               WHERE f.id IN (SELECT profile_id FROM d)) AS profiles,
             (SELECT json_object_agg(s.id, json_build_array(s.rules, s.policies)) FROM firewall_rulesets s

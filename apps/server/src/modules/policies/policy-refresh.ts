@@ -63,7 +63,12 @@ export async function rerenderPolicies(tx: Queryable, ids: number[]): Promise<nu
     const sha256 = renderedSha256(output);
     for (const id of same) renders.push({ id, sha256, ruleCount: output.ruleCount });
   }
-  return repo.recordRenders(tx, renders);
+  // In id order, as every writer locks them: two writers reaching the same policies then wait
+  // for each other instead of deadlocking.
+  return repo.recordRenders(
+    tx,
+    renders.sort((a, b) => a.id - b.id),
+  );
 }
 
 const groupIdsOf = (parts: PolicyParts) => parts.groups.map((g) => g.id);

@@ -239,6 +239,13 @@ async function fleetRun(dir: string, adminUrl: string, size: number, changes: nu
       );
     }
     const fleetRss = rssKiB(fleet.pid);
+    if (process.env.BENCH_HEAP_SNAPSHOT && fleet.pid !== undefined) {
+      process.kill(fleet.pid, 'SIGUSR2');
+      await new Promise((resolve) => setTimeout(resolve, 20_000));
+    }
+    if (process.env.BENCH_KEEP_LOGS) {
+      console.log(readFileSync(path.join(dir, `fleet-${size}.log`), 'utf8').split('\n').slice(-4).join('\n'));
+    }
     const loneRss = rssKiB(loneFleet.pid);
 
     const medians = spread(fleetChanges.map((c) => quantile(c.perDevice, 0.5)));

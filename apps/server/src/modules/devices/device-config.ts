@@ -61,6 +61,15 @@ export async function renderDeviceConfig(
 }
 
 /**
+ * The digest stored as a device's `config_sha256`: the agent module's bundle cache keys rendered
+ * configurations by it, so both sides must compute it the same way.
+ */
+export function deviceConfigDigest(config: DeviceConfig): string {
+  const { variables, nftables, routes } = config;
+  return createHash('sha256').update(JSON.stringify({ variables, nftables, routes })).digest('hex');
+}
+
+/**
  * Re-renders the configuration of an organization's devices (or the given ones); a device's
  * config version moves exactly when its rendered configuration does. A device that gets an
  * nftables script or routes is marked as managed, so that it gets their removal once it has
@@ -78,9 +87,7 @@ export async function refreshDeviceConfigs(
     );
   for (const id of ids) {
     const { variables, nftables, routes } = await renderDeviceConfig(tx, id);
-    const sha256 = createHash('sha256')
-      .update(JSON.stringify({ variables, nftables, routes }))
-      .digest('hex');
+    const sha256 = deviceConfigDigest({ variables, nftables, routes });
     await tx.query(
       `UPDATE devices SET config_version = CASE WHEN config_sha256 = $2 THEN config_version ELSE config_version + 1 END,
               config_sha256 = $2,
@@ -89,5 +96,5 @@ export async function refreshDeviceConfigs(
       [id, sha256, nftables !== null, routes !== null],
     );
   }
-  await notifyDevices(tx, orgId);
+  await notifyDevices(tx, orgId, deviceIds);
 }

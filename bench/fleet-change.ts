@@ -244,7 +244,12 @@ async function fleetRun(dir: string, adminUrl: string, size: number, changes: nu
       await new Promise((resolve) => setTimeout(resolve, 20_000));
     }
     if (process.env.BENCH_KEEP_LOGS) {
-      console.log(readFileSync(path.join(dir, `fleet-${size}.log`), 'utf8').split('\n').slice(-4).join('\n'));
+      console.log(
+        readFileSync(path.join(dir, `fleet-${size}.log`), 'utf8')
+          .split('\n')
+          .slice(-4)
+          .join('\n'),
+      );
     }
     const loneRss = rssKiB(loneFleet.pid);
 

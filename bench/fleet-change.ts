@@ -114,7 +114,7 @@ function fleetProcess(options: {
       '--state-dir',
       path.join(dir, `${name}-state`),
       '--start-spread',
-      String(Math.max(2, Math.ceil(options.count / 250))),
+      String(Math.max(2, Math.ceil(options.count / 40))),
       '--log-level',
       'error',
     ],

@@ -183,6 +183,15 @@ describe('bundles and pushes for a fleet', () => {
     }
   });
 
+  it('still serves a device whose stored digest matches no render, rendered for it alone', async () => {
+    const [device] = devices;
+    if (!device) throw new Error('no devices');
+    const expected = (await pull(server.app, device.agent)).body;
+    await server.db.query(`UPDATE devices SET config_sha256 = '' WHERE id = $1`, [device.id]);
+    const served = await pull(server.app, device.agent);
+    expect(served.body).toEqual(expected);
+  });
+
   it('pushes only to the devices a notice names, reading them in one query', async () => {
     const streams = await Promise.all(devices.map(({ agent }) => versionStream(server.app, agent)));
     try {

@@ -38,6 +38,13 @@ function rssKiB(pid: number | undefined): number {
   return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? NaN);
 }
 
+/** CPU seconds (user + system) a process has used so far. */
+function cpuSeconds(pid: number | undefined): number {
+  if (pid === undefined) return NaN;
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
 /** Pins a running process (all its threads) to one CPU when taskset is there. */
 function pin(pid: number | undefined, cpu: number): boolean {
   if (pid === undefined) return false;
@@ -232,6 +239,7 @@ async function fleetRun(dir: string, adminUrl: string, size: number, changes: nu
 
     const reference: number[] = [];
     const writes: number[] = [];
+    const fleetCpu = { server: 0, fleet: 0 };
     const fleetChanges: Change[] = [];
     // Warm-up, then alternate: the lone device's change, the fleet's change.
     await changeOnce({ admin, db, policyId: lonePolicy.id, devices: 1, label: 0 });
@@ -246,6 +254,7 @@ async function fleetRun(dir: string, adminUrl: string, size: number, changes: nu
       });
       reference.push(one.all);
       writes.push(one.write);
+      const cpuBefore = [cpuSeconds(server.pid), cpuSeconds(fleet.pid)];
       fleetChanges.push(
         await changeOnce({
           admin,
@@ -255,6 +264,8 @@ async function fleetRun(dir: string, adminUrl: string, size: number, changes: nu
           label: 2 * i + 3,
         }),
       );
+      fleetCpu.server += cpuSeconds(server.pid) - (cpuBefore[0] ?? NaN);
+      fleetCpu.fleet += cpuSeconds(fleet.pid) - (cpuBefore[1] ?? NaN);
     }
     const fleetRss = rssKiB(fleet.pid);
     if (process.env.BENCH_HEAP_SNAPSHOT && fleet.pid !== undefined) {
@@ -300,6 +311,11 @@ async function fleetRun(dir: string, adminUrl: string, size: number, changes: nu
     console.log(
       `${label} all devices applied                     min ${ms(alls.min)}  median ${ms(alls.median)}  max ${ms(alls.max)}` +
         `   / reference ${(alls.median / ref.median).toFixed(1)}×`,
+    );
+    console.log(
+      `${label} CPU per fleet-wide change: server ${((fleetCpu.server / changes) * 1000).toFixed(0)} ms, ` +
+        `fleet process ${((fleetCpu.fleet / changes) * 1000).toFixed(0)} ms ` +
+        `(${((fleetCpu.fleet / changes / measured) * 1000).toFixed(1)} ms per device)`,
     );
     console.log(
       `${label} fleet process RSS ${(fleetRss / 1024).toFixed(0)} MiB = ${(fleetRss / size).toFixed(0)} KiB per device; ` +

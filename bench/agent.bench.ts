@@ -8,7 +8,12 @@
 //  2. time from a change in the console (PUT /policies/{id}) to the agent reporting it applied
 //     (the device's local policy version equal to the new one), median and p95 over many changes
 //     (target p95 under 1 s), alone and with a connected fleet listening on the push channel.
-// BENCH_DB=postgres (or pglite) runs only that database's heartbeat figures. Prints figures; asserts nothing
+//  3. a change that reaches a whole fleet (bench/fleet-change.ts): N simulated devices in one
+//     fleet process on PostgreSQL (BENCH_FLEET_SIZES, default 1000,5000), per-device change →
+//     applied median/p95 and all-applied time beside a one-device change alternated with it,
+//     and the fleet process's RSS per device.
+// BENCH_DB=postgres (or pglite) runs only that database's heartbeat figures; BENCH_DB=fleet
+// only the fleet figure. Prints figures; asserts nothing
 // about time.
 
 import http from 'node:http';
@@ -18,6 +23,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { SimulatedMetrics } from '../apps/agent/src/simulate/metrics.js';
+import { fleetFigures } from './fleet-change.js';
 import {
   agentProcess,
   ConsoleClient,
@@ -252,6 +258,11 @@ async function postgresFigures(dir: string): Promise<void> {
 }
 
 const dir = await mkdtemp(path.join(os.tmpdir(), 'palisade-agent-bench-'));
+if (process.env.BENCH_DB === 'fleet') {
+  await fleetFigures(dir);
+  await rm(dir, { recursive: true, force: true });
+  process.exit(0);
+}
 if (process.env.BENCH_DB === 'postgres') {
   // Only the PostgreSQL heartbeat figures (while working on that path).
   await postgresFigures(dir);
@@ -387,6 +398,7 @@ try {
   for (const p of processes.splice(0).reverse()) await p.stop();
   await server.stop();
   await postgresFigures(dir);
+  await fleetFigures(dir);
 } finally {
   for (const p of processes.reverse()) await p.stop();
   await server.stop();

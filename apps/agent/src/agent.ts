@@ -14,6 +14,7 @@ import type { LogTap } from './log.js';
 import { SystemMetrics, type MetricsSource } from './metrics/system.js';
 import { AlertSimulation } from './simulate/alerts.js';
 import { SimulatedMetrics } from './simulate/metrics.js';
+import { simulationTicker } from './simulate/ticker.js';
 import { Batcher } from './spool/batcher.js';
 import { SpoolSender } from './spool/sender.js';
 import { Spool } from './spool/spool.js';
@@ -252,26 +253,40 @@ export class Agent {
       } catch {
         // no bundle yet: alerts start once one is applied
       }
-      this.tasks.push(this.simulateLoop(batcher));
       this.stoppers.push(() => batcher.flush());
+      this.stoppers.push(this.simulateEverySecond(batcher));
     }
   }
 
-  private async simulateLoop(batcher: Batcher<EveEvent>): Promise<void> {
-    const signal = this.stopper.signal;
+  /** Simulated alerts each second, on the process's shared clock; returns the way to stop. */
+  private simulateEverySecond(batcher: Batcher<EveEvent>): () => Promise<void> {
     let last = Date.now();
-    while (!signal.aborted) {
-      await sleep(1000, signal);
-      const now = Date.now();
+    let ticking: Promise<void> | undefined;
+    const unsubscribe = simulationTicker.subscribe((now) => {
       const simulation = this.simulation;
-      if (!simulation) return;
-      for (const event of simulation.tick(now, (now - last) / 1000)) {
-        this.stats.alertsSpooled += 1;
-        await batcher.add(event);
-      }
-      if (this.metrics instanceof SimulatedMetrics) this.metrics.load = simulation.currentRate;
+      // A second whose alerts are still being spooled is merged into the next one.
+      if (ticking || !simulation) return;
+      const events = simulation.tick(now, (now - last) / 1000);
       last = now;
-    }
+      if (this.metrics instanceof SimulatedMetrics) this.metrics.load = simulation.currentRate;
+      if (events.length === 0) return;
+      ticking = (async () => {
+        for (const event of events) {
+          this.stats.alertsSpooled += 1;
+          await batcher.add(event);
+        }
+      })()
+        .catch((error: unknown) =>
+          this.log.warn({ err: error }, 'spooling simulated alerts failed'),
+        )
+        .finally(() => {
+          ticking = undefined;
+        });
+    });
+    return async () => {
+      unsubscribe();
+      await ticking;
+    };
   }
 
   private onRemote(remote: Versions, pull: boolean): void {

@@ -237,7 +237,18 @@ async function fleet(command: Command): Promise<void> {
       total.rejected += stats.alertsRejected;
       total.push += stats.pushConnected ? 1 : 0;
     }
-    console.log(JSON.stringify({ fleet: agents.length, ...total, time: new Date().toISOString() }));
+    const memory = process.memoryUsage();
+    const mib = (bytes: number) => Math.round(bytes / 1048576);
+    console.log(
+      JSON.stringify({
+        fleet: agents.length,
+        ...total,
+        rss_mib: mib(memory.rss),
+        heap_mib: mib(memory.heapUsed),
+        external_mib: mib(memory.external),
+        time: new Date().toISOString(),
+      }),
+    );
   }, 10_000);
   report.unref();
   onSignals(async () => {

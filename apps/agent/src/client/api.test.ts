@@ -35,6 +35,37 @@ const options = (url: string) => ({
 });
 
 describe('agent API client', () => {
+  it('gives up on an answer that stops coming, and leaves nothing on the stop signal', async () => {
+    const url = await serve((req, _body, res) => {
+      if (req.url === '/api/v1/agent/login') {
+        return json(res, 200, { access_token: 't', token_type: 'bearer', expires_in: 3600 });
+      }
+      // Headers, then silence: the time limit covers reading the answer too.
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write('{"remote":');
+    });
+    const api = new AgentApi({ ...options(url), timeoutMs: 300 });
+    const stopper = new AbortController();
+    let listeners = 0;
+    const add = stopper.signal.addEventListener.bind(stopper.signal);
+    const remove = stopper.signal.removeEventListener.bind(stopper.signal);
+    stopper.signal.addEventListener = (...args: Parameters<typeof add>) => {
+      listeners += 1;
+      add(...args);
+    };
+    stopper.signal.removeEventListener = (...args: Parameters<typeof remove>) => {
+      listeners -= 1;
+      remove(...args);
+    };
+    const beat = {
+      state: 'running',
+      local: { config_version: null, policy_version: null },
+      agent_version: '9.9.9',
+    };
+    await expect(api.heartbeat(beat, stopper.signal)).rejects.toThrow(/300 ms|abort/i);
+    expect(listeners).toBe(0);
+  });
+
   it('signs in on demand, signs in again after a 401, and drops unknown fields', async () => {
     const logins: unknown[] = [];
     let tokens = 0;

@@ -101,9 +101,31 @@ export class AgentApi {
     return new URL(name, this.base);
   }
 
-  private signal(outer?: AbortSignal): AbortSignal {
-    const timeout = AbortSignal.timeout(this.options.timeoutMs ?? 15_000);
-    return outer ? AbortSignal.any([outer, timeout]) : timeout;
+  /**
+   * Runs `request` under a signal that aborts when `outer` does or the time limit passes, and
+   * drops both when it ends. (AbortSignal.timeout kept a timer for the whole limit after each
+   * request, and AbortSignal.any left a reference on the agent's stop signal per request: a
+   * fleet of thousands of devices held tens of them each.)
+   */
+  private async limited<T>(
+    outer: AbortSignal | undefined,
+    request: (signal: AbortSignal) => Promise<T>,
+  ): Promise<T> {
+    const controller = new AbortController();
+    const ms = this.options.timeoutMs ?? 15_000;
+    const timer = setTimeout(
+      () => controller.abort(new DOMException(`no answer within ${ms} ms`, 'TimeoutError')),
+      ms,
+    );
+    const stop = () => controller.abort(outer?.reason);
+    if (outer?.aborted) stop();
+    else outer?.addEventListener('abort', stop, { once: true });
+    try {
+      return await request(controller.signal);
+    } finally {
+      clearTimeout(timer);
+      outer?.removeEventListener('abort', stop);
+    }
   }
 
   private static async fail(response: Response, what: string): Promise<never> {
@@ -120,19 +142,21 @@ export class AgentApi {
 
   /** Signs in now (also done on demand by every call). */
   async login(signal?: AbortSignal): Promise<string> {
-    const response = await fetch(this.url('login'), {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        device_id: this.options.deviceId,
-        password: this.options.password,
-        agent_version: this.options.agentVersion,
-        protocol: AGENT_PROTOCOL_VERSION,
-      }),
-      signal: this.signal(signal),
+    const token = await this.limited(signal, async (limit) => {
+      const response = await fetch(this.url('login'), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          device_id: this.options.deviceId,
+          password: this.options.password,
+          agent_version: this.options.agentVersion,
+          protocol: AGENT_PROTOCOL_VERSION,
+        }),
+        signal: limit,
+      });
+      if (!response.ok) await AgentApi.fail(response, 'sign-in');
+      return AgentToken.parse(await response.json());
     });
-    if (!response.ok) await AgentApi.fail(response, 'sign-in');
-    const token = AgentToken.parse(await response.json());
     this.token = token.access_token;
     this.renewAt = Date.now() + token.expires_in * 1000 * (1 - RENEW_AT);
     return token.access_token;
@@ -146,22 +170,35 @@ export class AgentApi {
     return this.signingIn;
   }
 
-  /** An authorised request; a 401 signs in again once and retries. */
-  private async call(
+  /**
+   * An authorised request and the reading of its answer (`read`), within the time limit; a 401
+   * signs in again once and retries.
+   */
+  private call<T>(
     name: string,
     init: { method: string; body?: unknown; headers?: Record<string, string> },
+    read: (response: Response) => Promise<T>,
     signal?: AbortSignal,
-    timeout = true,
+  ): Promise<T> {
+    return this.limited(signal, async (limit) => read(await this.send(name, init, limit, signal)));
+  }
+
+  private async send(
+    name: string,
+    init: { method: string; body?: unknown; headers?: Record<string, string> },
+    signal: AbortSignal,
+    /** The caller's own signal: a sign-in on the way has its own time limit. */
+    outer?: AbortSignal,
   ): Promise<Response> {
     for (let attempt = 0; ; attempt++) {
-      const token = await this.bearer(signal);
+      const token = await this.bearer(outer);
       const headers: Record<string, string> = { authorization: `Bearer ${token}`, ...init.headers };
       if (init.body !== undefined) headers['content-type'] = 'application/json';
       const response = await fetch(this.url(name), {
         method: init.method,
         headers,
         body: init.body === undefined ? undefined : JSON.stringify(init.body),
-        signal: timeout ? this.signal(signal) : signal,
+        signal,
       });
       if (response.status === 401 && attempt === 0) {
         await response.body?.cancel();
@@ -178,9 +215,15 @@ export class AgentApi {
     init: { method: string; body?: unknown },
     signal?: AbortSignal,
   ): Promise<z.infer<S>> {
-    const response = await this.call(name, init, signal);
-    if (!response.ok) await AgentApi.fail(response, name);
-    return schema.parse(await response.json());
+    return this.call(
+      name,
+      init,
+      async (response) => {
+        if (!response.ok) await AgentApi.fail(response, name);
+        return schema.parse(await response.json());
+      },
+      signal,
+    );
   }
 
   heartbeat(body: AgentHeartbeat, signal?: AbortSignal): Promise<AgentHeartbeatReply> {
@@ -189,20 +232,32 @@ export class AgentApi {
 
   async bundle(etag: string | null, signal?: AbortSignal): Promise<BundleAnswer> {
     const headers: Record<string, string> = etag ? { 'if-none-match': etag } : {};
-    const response = await this.call('bundle', { method: 'GET', headers }, signal);
-    if (response.status === 304) {
-      await response.body?.cancel();
-      return { status: 'not-modified' };
-    }
-    if (!response.ok) await AgentApi.fail(response, 'bundle');
-    const bundle = AgentBundle.parse(await response.json());
-    return { status: 'ok', bundle, etag: response.headers.get('etag') };
+    return this.call(
+      'bundle',
+      { method: 'GET', headers },
+      async (response): Promise<BundleAnswer> => {
+        if (response.status === 304) {
+          await response.body?.cancel();
+          return { status: 'not-modified' };
+        }
+        if (!response.ok) await AgentApi.fail(response, 'bundle');
+        const bundle = AgentBundle.parse(await response.json());
+        return { status: 'ok', bundle, etag: response.headers.get('etag') };
+      },
+      signal,
+    );
   }
 
   async applied(body: AppliedReport, signal?: AbortSignal): Promise<void> {
-    const response = await this.call('applied', { method: 'POST', body }, signal);
-    if (!response.ok) await AgentApi.fail(response, 'applied');
-    await response.body?.cancel();
+    await this.call(
+      'applied',
+      { method: 'POST', body },
+      async (response) => {
+        if (!response.ok) await AgentApi.fail(response, 'applied');
+        await response.body?.cancel();
+      },
+      signal,
+    );
   }
 
   /** The ack, and the events of this batch the server did not store (an older server: none). */
@@ -218,11 +273,12 @@ export class AgentApi {
 
   /** Opens the server-sent-event stream (no time limit: it stays open). */
   async events(signal: AbortSignal): Promise<Response> {
-    const response = await this.call(
+    // No time limit: the stream stays open until `signal` ends it.
+    const response = await this.send(
       'events',
       { method: 'GET', headers: { accept: 'text/event-stream' } },
       signal,
-      false,
+      signal,
     );
     if (!response.ok || !response.body) await AgentApi.fail(response, 'events');
     return response;

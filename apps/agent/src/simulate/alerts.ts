@@ -6,7 +6,7 @@
 
 import { parseRulesFile, type Rule } from '@palisade/rules';
 import type { EveEvent } from '../eve/tailer.js';
-import { drawIndex, Random, seedFrom, zipfTable } from './random.js';
+import { drawIndex, Random, seedFrom, sharedZipfTable } from './random.js';
 
 export interface Signature {
   gid: number;
@@ -120,7 +120,12 @@ export function signaturesOf(rulesText: string): Signature[] {
     });
 }
 
-function publicAddress(random: Random): string {
+/** An IPv4 address packed in a number: a fleet's devices keep hundreds each. */
+const packed = (a: number, b: number, c: number, d: number) =>
+  ((a << 24) | (b << 16) | (c << 8) | d) >>> 0;
+const dotted = (n: number) => `${n >>> 24}.${(n >>> 16) & 255}.${(n >>> 8) & 255}.${n & 255}`;
+
+function publicAddress(random: Random): number {
   for (;;) {
     const a = random.int(1, 223);
     const b = random.int(0, 255);
@@ -133,18 +138,18 @@ function publicAddress(random: Random): string {
       (a === 172 && b >= 16 && b <= 31) ||
       (a === 192 && b === 168) ||
       (a === 198 && b < 20);
-    if (!reserved) return `${a}.${b}.${random.int(0, 255)}.${random.int(1, 254)}`;
+    if (!reserved) return packed(a, b, random.int(0, 255), random.int(1, 254));
   }
 }
 
-function privateAddress(random: Random, net: number): string {
+function privateAddress(random: Random, net: number): number {
   switch (net) {
     case 0:
-      return `10.${random.int(0, 3)}.${random.int(0, 20)}.${random.int(2, 250)}`;
+      return packed(10, random.int(0, 3), random.int(0, 20), random.int(2, 250));
     case 1:
-      return `192.168.${random.int(0, 10)}.${random.int(2, 250)}`;
+      return packed(192, 168, random.int(0, 10), random.int(2, 250));
     default:
-      return `172.${random.int(16, 20)}.${random.int(0, 10)}.${random.int(2, 250)}`;
+      return packed(172, random.int(16, 20), random.int(0, 10), random.int(2, 250));
   }
 }
 
@@ -161,37 +166,69 @@ export interface AlertSimulationOptions {
   iface?: string;
 }
 
+/** Policies a fleet process keeps parsed at once (its devices seldom run more than a few). */
+const SHARED_POLICIES = 8;
+const parsedPolicies = new Map<string, readonly Signature[]>();
+
+/**
+ * signaturesOf, parsed once per distinct rules text for the whole process: a fleet's devices
+ * running one policy share one array (each parse held the text and its signatures per device).
+ */
+export function sharedSignatures(rulesText: string): readonly Signature[] {
+  let signatures = parsedPolicies.get(rulesText);
+  if (signatures) {
+    // Most recently used last: the oldest policy goes first when the map is full.
+    parsedPolicies.delete(rulesText);
+  } else {
+    signatures = Object.freeze(signaturesOf(rulesText));
+    if (parsedPolicies.size >= SHARED_POLICIES) {
+      const oldest = parsedPolicies.keys().next().value;
+      if (oldest !== undefined) parsedPolicies.delete(oldest);
+    }
+  }
+  parsedPolicies.set(rulesText, signatures);
+  return signatures;
+}
+
+function gcd(a: number, b: number): number {
+  return b === 0 ? a : gcd(b, a % b);
+}
+
 export class AlertSimulation {
   private readonly random: Random;
-  private signatures: Signature[] = [];
-  private sigTable: number[] = [];
-  private readonly internal: string[];
-  private readonly external: string[];
-  private readonly hostTable: number[];
-  private readonly attackerTable: number[];
+  private signatures: readonly Signature[] = [];
+  private sigTable: readonly number[] = [];
+  /**
+   * Which signatures are this device's common ones: rank r is signature (offset + r × stride)
+   * mod n, a permutation of the shared array (stride coprime to n) that costs two numbers.
+   */
+  private order = { offset: 0, stride: 1 };
+  private readonly internal: Uint32Array;
+  private readonly external: Uint32Array;
+  private readonly hostTable: readonly number[];
+  private readonly attackerTable: readonly number[];
   private burst: { until: number; sig: Signature; attacker: string; rate: number } | undefined;
   private flowId: number;
 
   constructor(private readonly options: AlertSimulationOptions) {
     this.random = new Random(seedFrom(options.deviceId, 'alerts'));
     const net = this.random.int(0, 2);
-    this.internal = Array.from({ length: 60 }, () => privateAddress(this.random, net));
-    this.external = Array.from({ length: 400 }, () => publicAddress(this.random));
-    this.hostTable = zipfTable(this.internal.length, 0.9);
-    this.attackerTable = zipfTable(this.external.length, 1.2);
+    this.internal = Uint32Array.from({ length: 60 }, () => privateAddress(this.random, net));
+    this.external = Uint32Array.from({ length: 400 }, () => publicAddress(this.random));
+    this.hostTable = sharedZipfTable(this.internal.length, 0.9);
+    this.attackerTable = sharedZipfTable(this.external.length, 1.2);
     this.flowId = this.random.int(1, 2 ** 30) * 1024;
   }
 
   /** The policy changed: alerts name its signatures from now on. */
   setRules(rulesText: string): void {
-    const signatures = signaturesOf(rulesText);
-    // A fixed shuffle decides which signatures are the common ones.
-    for (let i = signatures.length - 1; i > 0; i--) {
-      const j = Math.floor(this.random.next() * (i + 1));
-      [signatures[i], signatures[j]] = [signatures[j] as Signature, signatures[i] as Signature];
-    }
+    const signatures = sharedSignatures(rulesText);
+    const n = Math.max(1, signatures.length);
+    let stride = 1 + Math.floor(this.random.next() * (n - 1));
+    while (gcd(stride, n) !== 1) stride = (stride % n) + 1;
+    this.order = { offset: Math.floor(this.random.next() * n), stride };
     this.signatures = signatures;
-    this.sigTable = zipfTable(signatures.length, 1.1);
+    this.sigTable = sharedZipfTable(signatures.length, 1.1);
     this.burst = undefined;
   }
 
@@ -232,16 +269,18 @@ export class AlertSimulation {
   }
 
   private drawSignature(): Signature {
-    return this.signatures[drawIndex(this.sigTable, this.random)] as Signature;
+    const rank = drawIndex(this.sigTable, this.random);
+    const { offset, stride } = this.order;
+    return this.signatures[(offset + rank * stride) % this.signatures.length] as Signature;
   }
 
   private drawExternal(): string {
-    return this.external[drawIndex(this.attackerTable, this.random)] as string;
+    return dotted(this.external[drawIndex(this.attackerTable, this.random)] ?? 0);
   }
 
   private event(sig: Signature, outside: string, now: number, seconds: number): EveEvent {
     const r = this.random;
-    const inside = this.internal[drawIndex(this.hostTable, r)] as string;
+    const inside = dotted(this.internal[drawIndex(this.hostTable, r)] ?? 0);
     const app = APP_LAYER[sig.protocol];
     const proto =
       app?.proto ?? (sig.protocol === 'udp' ? 'UDP' : sig.protocol === 'icmp' ? 'ICMP' : 'TCP');

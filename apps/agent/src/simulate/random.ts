@@ -60,6 +60,23 @@ export function zipfTable(n: number, exponent = 1.1): number[] {
   return table.map((v) => v / sum);
 }
 
+const sharedTables = new Map<string, readonly number[]>();
+
+/**
+ * zipfTable, computed once per (n, exponent) for the whole process: a fleet's simulated
+ * devices draw from the same tables instead of each holding its own.
+ */
+export function sharedZipfTable(n: number, exponent = 1.1): readonly number[] {
+  const key = `${n}:${exponent}`;
+  let table = sharedTables.get(key);
+  if (!table) {
+    if (sharedTables.size >= 64) sharedTables.clear();
+    table = Object.freeze(zipfTable(n, exponent));
+    sharedTables.set(key, table);
+  }
+  return table;
+}
+
 /** Index drawn from a cumulative table. */
 export function drawIndex(table: readonly number[], random: Random): number {
   const u = random.next();

@@ -1,7 +1,7 @@
 import { DeviceMetrics } from '@palisade/contract';
 import { describe, expect, it } from 'vitest';
 import { corpusRulesFile } from '../testing/corpus.js';
-import { AlertSimulation, signaturesOf } from './alerts.js';
+import { AlertSimulation, sharedSignatures, signaturesOf } from './alerts.js';
 import { SimulatedMetrics } from './metrics.js';
 
 const PRIVATE = /^(10\.|192\.168\.|172\.(1[6-9]|2\d|3[01])\.)/;
@@ -49,6 +49,26 @@ describe('simulation', () => {
     expect(counts.at(-1) ?? 0).toBeGreaterThan(3 * (counts[counts.length >> 1] ?? 0));
     const distinct = new Set(events.map((e) => (e.alert as { signature_id: number }).signature_id));
     expect(distinct.size).toBeGreaterThan(Math.min(20, enabled / 3));
+  }, 60_000);
+
+  it('parses a policy once for a fleet, each device drawing its own common signatures', () => {
+    // Each device receives its own copy of the text (a bundle parsed from JSON).
+    const copy = (text: string) => Buffer.from(text).toString();
+    expect(sharedSignatures(copy(rules))).toBe(sharedSignatures(copy(rules)));
+    const commonest = (deviceId: number) => {
+      const simulation = new AlertSimulation({ deviceId, rate: 1 });
+      simulation.setRules(copy(rules));
+      const counts = new Map<unknown, number>();
+      for (let second = 0; second < 600; second++) {
+        for (const event of simulation.tick(Date.UTC(2026, 10, 22) + second * 1000, 1)) {
+          const sid = (event.alert as { signature_id: number }).signature_id;
+          counts.set(sid, (counts.get(sid) ?? 0) + 1);
+        }
+      }
+      return [...counts].sort((a, b) => b[1] - a[1])[0]?.[0];
+    };
+    const devices = [1, 2, 3, 4].map(commonest);
+    expect(new Set(devices).size).toBeGreaterThan(1);
   }, 60_000);
 
   it('gives no alerts before a policy is known', () => {

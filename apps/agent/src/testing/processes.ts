@@ -76,6 +76,11 @@ export class TestProcess {
     this.exited = new Promise((resolve) => child.once('exit', () => resolve()));
   }
 
+  /** The process id while it runs (a benchmark reads its memory from /proc). */
+  get pid(): number | undefined {
+    return this.running ? this.child?.pid : undefined;
+  }
+
   get running(): boolean {
     return (
       this.child !== undefined && this.child.exitCode === null && this.child.signalCode === null
@@ -132,6 +137,10 @@ export class ServerProcess {
       timeoutMs,
       200,
     );
+  }
+
+  get pid(): number | undefined {
+    return this.process.pid;
   }
 
   stop(): Promise<void> {

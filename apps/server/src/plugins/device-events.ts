@@ -3,10 +3,33 @@ import fp from 'fastify-plugin';
 import type { Queryable } from '../db/client.js';
 import { notifyConsole } from './console-events.js';
 
-/** NOTIFY channel: the payload is the organization whose devices may run something new. */
+/** NOTIFY channel: the organization whose devices may run something new, and which ones. */
 export const DEVICE_CHANNEL = 'palisade_devices';
 
-type Listener = () => void;
+/** NOTIFY payloads must stay under 8,000 bytes: past this, a notice names the organization only. */
+const MAX_PAYLOAD_CHARS = 7900;
+
+/** The devices a notice names; null: any device of the organization may have changed. */
+export type ChangedDevices = readonly number[] | null;
+
+type Listener = (devices: ChangedDevices) => void;
+
+/** `orgId`, or `orgId:id,id,…` when the writer named the devices that changed. */
+export function devicePayload(orgId: number, deviceIds?: readonly number[]): string {
+  if (deviceIds === undefined) return String(orgId);
+  const payload = `${orgId}:${deviceIds.join(',')}`;
+  return payload.length <= MAX_PAYLOAD_CHARS ? payload : String(orgId);
+}
+
+export function readDevicePayload(payload: string): { orgId: number; devices: ChangedDevices } {
+  const colon = payload.indexOf(':');
+  if (colon < 0) return { orgId: Number(payload), devices: null };
+  const list = payload.slice(colon + 1);
+  return {
+    orgId: Number(payload.slice(0, colon)),
+    devices: list === '' ? [] : list.split(',').map(Number),
+  };
+}
 
 /**
  * Tells connected agents, on any replica, that what their devices run may have changed.
@@ -16,6 +39,7 @@ export class DeviceEventHub {
   private readonly byOrg = new Map<number, Set<Listener>>();
   private readonly everyOrg = new Set<(orgId: number | null) => void>();
 
+  /** Hears of an organization's changes, with the devices they name (null: any device). */
   subscribe(orgId: number, listener: Listener): () => void {
     let set = this.byOrg.get(orgId);
     if (!set) {
@@ -39,9 +63,9 @@ export class DeviceEventHub {
   }
 
   dispatch(payload: string): void {
-    const orgId = Number(payload);
+    const { orgId, devices } = readDevicePayload(payload);
     for (const listener of this.everyOrg) listener(orgId);
-    for (const listener of this.byOrg.get(orgId) ?? []) listener();
+    for (const listener of this.byOrg.get(orgId) ?? []) listener(devices);
   }
 
   /**
@@ -50,13 +74,21 @@ export class DeviceEventHub {
    */
   dispatchEverything(): void {
     for (const listener of this.everyOrg) listener(null);
-    for (const set of [...this.byOrg.values()]) for (const listener of [...set]) listener();
+    for (const set of [...this.byOrg.values()]) for (const listener of [...set]) listener(null);
   }
 }
 
-/** Agents re-read their versions; consoles refresh their device views (versions, pending). */
-export async function notifyDevices(tx: Queryable, orgId: number): Promise<void> {
-  await tx.query('SELECT pg_notify($1, $2)', [DEVICE_CHANNEL, String(orgId)]);
+/**
+ * Agents re-read their versions; consoles refresh their device views (versions, pending).
+ * `deviceIds` names the devices that changed, when the writer knows them: only their streams
+ * look again (left out, every device of the organization does).
+ */
+export async function notifyDevices(
+  tx: Queryable,
+  orgId: number,
+  deviceIds?: readonly number[],
+): Promise<void> {
+  await tx.query('SELECT pg_notify($1, $2)', [DEVICE_CHANNEL, devicePayload(orgId, deviceIds)]);
   await notifyConsole(tx, orgId, 'devices');
 }
 

@@ -12,6 +12,9 @@ export interface RemoteVersions {
   config_version_local: number | null;
   policy_version_local: number | null;
   heartbeat_interval: number;
+  /** Digests of what the device's bundle renders (its cache key, see bundle-cache.ts). */
+  config_sha256: string;
+  policy_sha256: string;
 }
 
 /** A heartbeat as received, with who sent it (its token) and when. */
@@ -76,7 +79,8 @@ export const agentRepository = {
   ): Promise<(RemoteVersions & { id: number })[]> {
     return db.query<RemoteVersions & { id: number }>(
       `SELECT d.id, d.token_version, d.config_version, coalesce(p.version, 0) AS policy_version, d.policy_id, d.flush_requested,
-              d.config_version_local, d.policy_version_local, d.heartbeat_interval
+              d.config_version_local, d.policy_version_local, d.heartbeat_interval,
+              d.config_sha256, coalesce(p.rendered_sha256, '') AS policy_sha256
          FROM devices d LEFT JOIN policies p ON p.id = d.policy_id WHERE d.id = ANY($1::int[])`,
       [[...deviceIds]],
     );

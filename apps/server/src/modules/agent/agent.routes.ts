@@ -15,8 +15,9 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { errorResponses } from '../../plugins/errors.js';
 import { z } from 'zod';
 import { deviceOf, deviceTokenOf } from '../../plugins/device-auth.js';
-import { bundleEtag, createAgentService } from './agent.service.js';
-import { openVersionStream } from './version-stream.js';
+import { createAgentService } from './agent.service.js';
+import { agentRepository } from './agent.repository.js';
+import { VersionPush } from './version-stream.js';
 
 const errors = errorResponses(400, 401, 413, 422, 429);
 /** Alert batches can be large; everything else stays under the default limit. */
@@ -26,11 +27,15 @@ const AGENT_BODY_LIMIT = 8 * 1024 * 1024;
 export const agentRoutes: FastifyPluginAsyncZod = async (app) => {
   const agent = createAgentService(app.ctx, app.log);
   const asDevice = { onRequest: app.requireDevice };
-  const openStreams = new Set<() => void>();
+  const push = new VersionPush(
+    app.deviceEvents,
+    (ids) => agentRepository.remotes(app.ctx.db, ids),
+    app.log,
+  );
   const stopForgetting = app.deviceEvents.subscribeAll((orgId) => agent.devicesChanged(orgId));
   // Push streams never finish by themselves: end them so shutdown is not held open.
   app.addHook('preClose', async () => {
-    for (const end of [...openStreams]) end();
+    push.endAll();
   });
   app.addHook('onClose', async () => {
     stopForgetting();
@@ -67,9 +72,13 @@ export const agentRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const bundle = await agent.bundle(deviceOf(request), request.headers['if-none-match']);
       if (!bundle) return reply.status(304).send();
+      // An AgentBundle already serialised by the bundle cache (from parts rendered once per
+      // content): Fastify sends a string with a JSON type as it is.
+      const serialised = bundle.json as unknown as AgentBundle;
       return reply
-        .header('etag', bundleEtag(bundle.config_version, bundle.policy_version))
-        .send(bundle);
+        .header('etag', bundle.etag)
+        .type('application/json; charset=utf-8')
+        .send(serialised);
     },
   );
 
@@ -106,14 +115,6 @@ export const agentRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 
   app.get('/agent/events', { ...asDevice, schema: { tags, hide: true } }, (request, reply) => {
-    const device = deviceOf(request);
-    openVersionStream({
-      request,
-      reply,
-      hub: app.deviceEvents,
-      device,
-      remote: () => agent.remote(device.deviceId),
-      openStreams,
-    });
+    push.open(request, reply, deviceOf(request));
   });
 };

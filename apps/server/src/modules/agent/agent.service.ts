@@ -1,9 +1,7 @@
 import DataLoader from 'dataloader';
 import type { FastifyBaseLogger } from 'fastify';
-import { LRUCache } from 'lru-cache';
 import type {
   AgentAlertAck,
-  AgentBundle,
   AgentHeartbeat,
   AgentHeartbeatReply,
   AgentRejectedEvent,
@@ -16,18 +14,18 @@ import { verifyDecoy, verifySecret } from '../../lib/passwords.js';
 import { notifyConsole } from '../../plugins/console-events.js';
 import type { DevicePrincipal } from '../../plugins/device-auth.js';
 import type { AccessClaims } from '../../lib/tokens.js';
-import { renderDeviceConfig, type RenderedDeviceConfig } from '../devices/device-config.js';
-import { renderPolicyById } from '../policies/policies.service.js';
 import {
   agentRepository as repo,
   type AlertRecord,
   type RemoteVersions,
 } from './agent.repository.js';
+import { BundleCache } from './bundle-cache.js';
 import { readAlert } from './eve-alerts.js';
 import { HeartbeatBatch } from './heartbeat-batch.js';
 
 const LOGIN_LIMIT = { windowSeconds: 15 * 60, perDeviceAndAddress: 10 } as const;
-const EMPTY_POLICY = { rules: '', thresholds: '' };
+/** Reads of a device's versions before its bundle is rendered from the cache's misses alone. */
+const BUNDLE_ATTEMPTS = 3;
 /** Shortest time between two "devices changed" notices of heartbeats to one organization. */
 const DEVICE_NOTICE_MS = 1000;
 
@@ -47,8 +45,7 @@ export const bundleEtag = (config: number, policy: number) => `"${config}-${poli
 
 export function createAgentService(ctx: AppContext, log: FastifyBaseLogger) {
   const { db, tokens } = ctx;
-  // Rendered policies by id, for the version they were rendered at: a fleet pulls one render.
-  const renders = new Map<number, { version: number; rules: string; thresholds: string }>();
+  const bundles = new BundleCache(db);
 
   // A fleet heartbeats constantly: consoles hear "devices changed" at most once a second per
   // org, and always after the last beat (one that falls inside the second is told at its end).
@@ -87,34 +84,10 @@ export function createAgentService(ctx: AppContext, log: FastifyBaseLogger) {
     },
     { cache: false, maxBatchSize: 5000 },
   );
-  // A device's rendered configuration, for the config version it was rendered at: a policy
-  // change makes a fleet pull again, but their configurations did not change.
-  const configs = new LRUCache<number, { version: number; config: RenderedDeviceConfig }>({
-    max: 10_000,
-  });
-
   async function remote(deviceId: number) {
     const row = await remotes.load(deviceId);
     if (!row) throw new AppError('unauthorized', 'Could not validate device credentials');
     return row;
-  }
-
-  async function deviceConfig(deviceId: number, version: number) {
-    const cached = configs.get(deviceId);
-    if (cached?.version === version) return cached.config;
-    const config = await renderDeviceConfig(db, deviceId);
-    configs.set(deviceId, { version, config });
-    return config;
-  }
-
-  async function policyText(policyId: number | null, version: number) {
-    if (policyId === null) return EMPTY_POLICY;
-    const cached = renders.get(policyId);
-    if (cached?.version === version) return cached;
-    const output = await renderPolicyById(db, policyId);
-    const entry = { version, rules: output.rules, thresholds: output.thresholds };
-    renders.set(policyId, entry);
-    return entry;
   }
 
   return {
@@ -171,27 +144,33 @@ export function createAgentService(ctx: AppContext, log: FastifyBaseLogger) {
       return reply;
     },
 
-    /** The device's bundle, or null when the agent's copy (ETag) is current and no flush is asked. */
+    /**
+     * The device's bundle as JSON, or null when the agent's copy (ETag) is current and no flush
+     * is asked. Rendered once per distinct content (bundle-cache.ts); a change that lands while
+     * it renders makes it read the versions again, so an answer never names a version whose
+     * content it does not carry.
+     */
     async bundle(
       device: DevicePrincipal,
       ifNoneMatch: string | undefined,
-    ): Promise<AgentBundle | null> {
-      const row = await remote(device.deviceId);
+    ): Promise<{ etag: string; json: string } | null> {
+      let row = await remote(device.deviceId);
       if (row.flush_requested) await repo.clearFlush(db, device.deviceId);
       else if (ifNoneMatch === bundleEtag(row.config_version, row.policy_version)) return null;
-      const [config, policy] = await Promise.all([
-        deviceConfig(device.deviceId, row.config_version),
-        policyText(row.policy_id, row.policy_version),
-      ]);
-      return {
-        config_version: row.config_version,
-        policy_version: row.policy_version,
-        rules: policy.rules,
-        thresholds: policy.thresholds,
-        variables: config.variables,
-        nftables: config.nftables,
-        routes: config.routes,
-      };
+      for (let attempt = 1; ; attempt++) {
+        const etag = bundleEtag(row.config_version, row.policy_version);
+        const json = await bundles.json(device.deviceId, row);
+        if (json !== null) return { etag, json };
+        if (attempt === BUNDLE_ATTEMPTS) {
+          return { etag, json: await bundles.uncached(device.deviceId, row) };
+        }
+        row = await remote(device.deviceId);
+      }
+    },
+
+    /** Bundle renders done so far (the cache's misses). */
+    get bundleRenders() {
+      return bundles.renders;
     },
 
     async applied(

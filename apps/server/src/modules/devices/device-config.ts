@@ -68,8 +68,14 @@ function renderConfigOf(row: ConfigSource): RenderedDeviceConfig {
   };
 }
 
-const configSha256 = ({ variables, nftables, routes }: DeviceConfig) =>
-  createHash('sha256').update(JSON.stringify({ variables, nftables, routes })).digest('hex');
+/**
+ * The digest stored as a device's `config_sha256`: the agent module's bundle cache keys rendered
+ * configurations by it, so both sides must compute it the same way.
+ */
+export function deviceConfigDigest(config: DeviceConfig): string {
+  const { variables, nftables, routes } = config;
+  return createHash('sha256').update(JSON.stringify({ variables, nftables, routes })).digest('hex');
+}
 
 /**
  * Re-renders the configuration of an organization's devices (or the given ones); a device's
@@ -124,7 +130,7 @@ export async function refreshDeviceConfigs(
         routes_managed: routesManaged,
       });
       rendered = {
-        sha256: configSha256(config),
+        sha256: deviceConfigDigest(config),
         nftables: config.nftables !== null,
         routes: config.routes !== null,
       };
@@ -148,5 +154,5 @@ export async function refreshDeviceConfigs(
       [ids, shas, nftables, routes],
     );
   }
-  await notifyDevices(tx, orgId);
+  await notifyDevices(tx, orgId, deviceIds);
 }

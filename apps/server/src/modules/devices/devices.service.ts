@@ -83,7 +83,7 @@ export async function replaceDevicePassword(
 ): Promise<void> {
   await repo.update(tx, device.id, { passwordHash: device.passwordHash });
   // Heartbeats check token versions against what they last read: tell them it changed.
-  await notifyDevices(tx, device.orgId);
+  await notifyDevices(tx, device.orgId, [device.id]);
 }
 
 export function createDevicesService(
@@ -191,7 +191,7 @@ export function createDevicesService(
       await db.transaction(async (tx) => {
         await load(tx, principal.orgId, id);
         await repo.delete(tx, id);
-        await notifyDevices(tx, principal.orgId);
+        await notifyDevices(tx, principal.orgId, [id]);
       });
     },
 
@@ -236,7 +236,7 @@ export function createDevicesService(
       await db.transaction(async (tx) => {
         await load(tx, principal.orgId, id);
         await repo.requestFlush(tx, id);
-        await notifyDevices(tx, principal.orgId);
+        await notifyDevices(tx, principal.orgId, [id]);
       });
     },
 

@@ -1,0 +1,246 @@
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import type { ReadableStreamReadResult } from 'node:stream/web';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../app.js';
+import { loadConfig } from '../../config.js';
+import { notifyDevices } from '../../plugins/device-events.js';
+import { policyFromRules } from '../../test/fixtures.js';
+import {
+  ADMIN_EMAIL,
+  ADMIN_PASSWORD,
+  api,
+  signIn,
+  startTestServer,
+  type TestServer,
+} from '../../test/harness.js';
+
+type Headers = { authorization: string };
+interface Bundle {
+  config_version: number;
+  policy_version: number;
+  rules: string;
+  thresholds: string;
+  variables: Record<string, string>;
+}
+
+const RULES = 'alert tcp any any -> $HOME_NET 22 (msg:"SSH"; sid:7100001; rev:1;)\n';
+const PASSWORD = 'device-secret-1234';
+/** The query that reads devices' versions (agentRepository.remotes). */
+const REMOTES_SQL = /FROM devices d LEFT JOIN policies p ON p.id = d.policy_id WHERE d.id = ANY/;
+
+/** A device's push stream, read event by event. */
+async function versionStream(app: FastifyInstance, headers: Headers) {
+  if (!app.server.listening) await app.listen({ port: 0, host: '127.0.0.1' });
+  const { port } = app.server.address() as AddressInfo;
+  const controller = new AbortController();
+  const response = await fetch(`http://127.0.0.1:${port}/api/v1/agent/events`, {
+    headers,
+    signal: controller.signal,
+  });
+  if (!response.body) throw new Error('no event stream');
+  const reader: ReadableStreamDefaultReader<Uint8Array> = response.body.getReader();
+  const decoder = new TextDecoder();
+  let received = '';
+  let pending: Promise<ReadableStreamReadResult<Uint8Array>> | undefined;
+  return {
+    /** The next `versions` event, or null when none came within `ms`. */
+    async next(ms = 5000): Promise<{ policy_version: number } | null> {
+      const deadline = Date.now() + ms;
+      for (;;) {
+        const at = received.indexOf('event: versions');
+        const end = at >= 0 ? received.indexOf('\n\n', at) : -1;
+        if (end >= 0) {
+          const chunk = received.slice(at, end);
+          received = received.slice(end + 2);
+          return JSON.parse(chunk.split('data: ')[1] ?? '{}') as { policy_version: number };
+        }
+        const left = deadline - Date.now();
+        if (left <= 0) return null;
+        pending ??= reader.read();
+        const read = await Promise.race([
+          pending,
+          new Promise<null>((resolve) => setTimeout(() => resolve(null), left)),
+        ]);
+        if (read === null) return null;
+        pending = undefined;
+        if (read.done) return null;
+        received += decoder.decode(read.value);
+      }
+    },
+    close: () => controller.abort(),
+  };
+}
+
+describe('bundles and pushes for a fleet', () => {
+  let server: TestServer;
+  let admin: Headers;
+  let policyId: number;
+  const devices: { id: number; agent: Headers }[] = [];
+
+  const asConsole = (method: 'GET' | 'POST' | 'PUT', url: string, payload?: object) =>
+    api(server.app, { method, url, headers: admin, ...(payload ? { payload } : {}) });
+  const pull = async (app: FastifyInstance, agent: Headers) => {
+    const response = await api(app, { method: 'GET', url: '/agent/bundle', headers: agent });
+    expect(response.statusCode).toBe(200);
+    return { body: response.json<Bundle>(), etag: response.headers['etag'] as string };
+  };
+  const suppress = (ip: string) =>
+    asConsole('PUT', `/policies/${policyId}`, {
+      thresholds: [{ kind: 'suppress', gid: 1, sid: 7100001, track: 'by_src', ip }],
+    });
+
+  beforeAll(async () => {
+    server = await startTestServer();
+    admin = await signIn(server.app, ADMIN_EMAIL, ADMIN_PASSWORD);
+    policyId = await policyFromRules(server.app, admin, 'fleet.rules', RULES, 'Fleet');
+    const profile = await asConsole('POST', '/deviceconfigurationprofiles/', {
+      name: 'Branch',
+      variables: { HOME_NET: '[10.0.0.0/8]', EXTERNAL_NET: '!$HOME_NET' },
+    });
+    for (let i = 0; i < 4; i++) {
+      const created = await asConsole('POST', '/devices/', {
+        name: `fleet-${i}`,
+        password: PASSWORD,
+        policy_id: policyId,
+        profile_id: profile.json<{ id: number }>().id,
+      });
+      const id = created.json<{ id: number }>().id;
+      const login = await api(server.app, {
+        method: 'POST',
+        url: '/agent/login',
+        payload: { device_id: id, password: PASSWORD, protocol: 1 },
+      });
+      devices.push({
+        id,
+        agent: { authorization: `Bearer ${login.json<{ access_token: string }>().access_token}` },
+      });
+    }
+  });
+  afterAll(() => server.close());
+
+  it('renders a bundle once per content however many devices pull it', async () => {
+    const counted = countQueries(
+      server,
+      /FROM policy_groups|FROM devices d LEFT JOIN device_profiles/,
+    );
+    const bundles = await Promise.all(devices.map(({ agent }) => pull(server.app, agent)));
+    const renders = counted.stop();
+    expect(new Set(bundles.map((b) => b.body.rules)).size).toBe(1);
+    expect(bundles[0]?.body.rules).toContain('sid:7100001');
+    // One policy and one configuration (the devices share their profile): rendered once each.
+    expect(renders.policy).toBeGreaterThan(0);
+    expect(renders.config).toBe(1);
+    const again = countQueries(
+      server,
+      /FROM policy_groups|FROM devices d LEFT JOIN device_profiles/,
+    );
+    await pull(server.app, devices[0]?.agent ?? admin);
+    expect(again.stop().total).toBe(0);
+  });
+
+  it('never serves a stale bundle: the next pull after a change carries it, on any replica', async () => {
+    const [first, second] = devices;
+    if (!first || !second) throw new Error('no devices');
+    // A second replica on the same database, with its own caches.
+    const replica = await buildApp({
+      config: loadConfig({
+        DATA_DIR: server.dataDir,
+        ADMIN_EMAIL,
+        ADMIN_PASSWORD,
+        LOG_LEVEL: 'silent',
+        AGENT_RELEASE_DIR: path.join(server.dataDir, 'agent-release'),
+      }),
+      db: server.db,
+      webDist: path.join(server.dataDir, 'no-console'),
+    });
+    await replica.ready();
+    try {
+      const before = await pull(replica, second.agent);
+      for (const ip of ['10.9.0.1', '10.9.0.2']) {
+        // The change is made through this replica; the other one serves the next pulls.
+        expect((await suppress(ip)).statusCode).toBe(200);
+        const after = await pull(replica, second.agent);
+        expect(after.body.thresholds).toContain(ip);
+        expect(after.body.policy_version).toBeGreaterThan(before.body.policy_version);
+        expect(after.etag).not.toBe(before.etag);
+        expect((await pull(server.app, first.agent)).body.thresholds).toContain(ip);
+      }
+      // A profile change reaches the configuration part the same way.
+      const profiles = await asConsole('GET', '/deviceconfigurationprofiles/?limit=10&offset=0');
+      const profileId = profiles.json<{ data: { id: number }[] }>().data[0]?.id;
+      const edited = await asConsole('PUT', `/deviceconfigurationprofiles/${profileId}`, {
+        name: 'Branch',
+        variables: { HOME_NET: '[172.16.0.0/12]', EXTERNAL_NET: '!$HOME_NET' },
+      });
+      expect(edited.statusCode).toBe(200);
+      const changed = await pull(replica, second.agent);
+      expect(changed.body.variables['HOME_NET']).toBe('[172.16.0.0/12]');
+      expect(changed.body.config_version).toBeGreaterThan(before.body.config_version);
+    } finally {
+      await replica.close();
+    }
+  });
+
+  it('still serves a device whose stored digest matches no render, rendered for it alone', async () => {
+    const [device] = devices;
+    if (!device) throw new Error('no devices');
+    const expected = (await pull(server.app, device.agent)).body;
+    await server.db.query(`UPDATE devices SET config_sha256 = '' WHERE id = $1`, [device.id]);
+    const served = await pull(server.app, device.agent);
+    expect(served.body).toEqual(expected);
+  });
+
+  it('pushes only to the devices a notice names, reading them in one query', async () => {
+    const streams = await Promise.all(devices.map(({ agent }) => versionStream(server.app, agent)));
+    try {
+      const initial = await Promise.all(streams.map((s) => s.next()));
+      expect(initial.every((event) => event !== null)).toBe(true);
+      const [first] = devices;
+      if (!first) throw new Error('no devices');
+      // Named: only that device's stream looks again (a flush makes it speak).
+      await server.db.query('UPDATE devices SET flush_requested = true WHERE id = $1', [first.id]);
+      const named = countQueries(server, REMOTES_SQL);
+      await server.db.transaction((tx) => notifyDevices(tx, 1, [first.id]));
+      expect(await streams[0]?.next()).not.toBeNull();
+      const others = await Promise.all(streams.slice(1).map((s) => s.next(300)));
+      expect(others).toEqual([null, null, null]);
+      const namedQueries = named.stop();
+      expect(namedQueries.total).toBe(1);
+      expect(namedQueries.params).toEqual([[[first.id]]]);
+      await server.db.query('UPDATE devices SET flush_requested = false WHERE id = $1', [first.id]);
+
+      // A change that reaches the whole fleet: one query for every stream.
+      const fleetWide = countQueries(server, REMOTES_SQL);
+      expect((await suppress('10.9.0.3')).statusCode).toBe(200);
+      const pushed = await Promise.all(streams.map((s) => s.next()));
+      expect(pushed.every((event) => event !== null)).toBe(true);
+      expect(fleetWide.stop().total).toBe(1);
+    } finally {
+      for (const stream of streams) stream.close();
+    }
+  });
+});
+
+/** Counts the queries matching `pattern` that the server's database runs until `stop()`. */
+function countQueries(server: TestServer, pattern: RegExp) {
+  const db = server.db;
+  const original = db.query.bind(db);
+  const seen: { sql: string; params: unknown }[] = [];
+  db.query = (sql, params) => {
+    if (pattern.test(sql)) seen.push({ sql, params });
+    return original(sql, params);
+  };
+  return {
+    stop() {
+      db.query = original;
+      return {
+        total: seen.length,
+        policy: seen.filter((q) => q.sql.includes('policy_groups')).length,
+        config: seen.filter((q) => q.sql.includes('device_profiles')).length,
+        params: seen.map((q) => q.params),
+      };
+    },
+  };
+}

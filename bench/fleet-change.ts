@@ -1,0 +1,350 @@
+// The fleet figure of bench/agent.bench.ts (issue 16, item 2): on a scratch database of the
+// PostgreSQL server, N simulated devices in one `palisade-agent fleet` process; one policy
+// change that reaches every one of them; per-device change → applied latency (median, p95) and
+// the time until all applied, beside a reference measured in the same run and alternated with
+// it: a change of another policy that only one device runs, in its own one-device fleet process
+// (the floor of the path: server, push, pull, apply, report). The fleet process's RSS is printed
+// per device, beside that one-device process's RSS. Prints figures; asserts nothing.
+
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import pg from 'pg';
+import {
+  agentProcess,
+  ConsoleClient,
+  freePort,
+  ServerProcess,
+  type TestProcess,
+} from '../apps/agent/src/testing/processes.js';
+
+const PASSWORD = 'bench-device-password';
+/** Targets of issue 16: p95 of the per-device latency by fleet size. */
+const P95_TARGET_MS: Record<number, number> = { 1000: 1000, 5000: 3000 };
+
+const quantile = (sorted: number[], q: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
+const spread = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return { min: sorted[0] ?? NaN, median: quantile(sorted, 0.5), max: sorted.at(-1) ?? NaN };
+};
+const ms = (n: number) => `${Math.round(n)} ms`;
+
+function rssKiB(pid: number | undefined): number {
+  if (pid === undefined) return NaN;
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? NaN);
+}
+
+/** CPU seconds (user + system) a process has used so far. */
+function cpuSeconds(pid: number | undefined): number {
+  if (pid === undefined) return NaN;
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+/** Pins a running process (all its threads) to one CPU when taskset is there. */
+function pin(pid: number | undefined, cpu: number): boolean {
+  if (pid === undefined) return false;
+  try {
+    execFileSync('taskset', ['-a', '-cp', String(cpu), String(pid)], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+interface Change {
+  /** Change → applied, per device, sorted. */
+  perDevice: number[];
+  /** Change → the last device applied (NaN: not all did within the time limit). */
+  all: number;
+  /** The console's PUT alone (its answer comes after the commit that notifies the devices). */
+  write: number;
+}
+
+/** Changes the policy, then watches the devices' local versions until every one applied it. */
+async function changeOnce(options: {
+  admin: ConsoleClient;
+  db: pg.Client;
+  policyId: number;
+  devices: number;
+  label: number;
+}): Promise<Change> {
+  const { admin, db, policyId, devices } = options;
+  const ip = `10.${(options.label >> 8) & 255}.${options.label & 255}.${1 + (Date.now() % 250)}`;
+  const t0 = performance.now();
+  await admin.ok('PUT', `/policies/${policyId}`, {
+    thresholds: [{ kind: 'suppress', gid: 1, sid: 8_000_000, track: 'by_src', ip }],
+  });
+  const write = performance.now() - t0;
+  const [row] = (
+    await db.query<{ version: number }>('SELECT version FROM policies WHERE id = $1', [policyId])
+  ).rows;
+  const version = row?.version ?? NaN;
+  const seen = new Map<number, number>();
+  const deadline = t0 + 120_000;
+  while (seen.size < devices && performance.now() < deadline) {
+    const { rows } = await db.query<{ id: number }>(
+      'SELECT id FROM devices WHERE policy_id = $1 AND policy_version_local = $2',
+      [policyId, version],
+    );
+    const now = performance.now() - t0;
+    for (const { id } of rows) if (!seen.has(id)) seen.set(id, now);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  const perDevice = [...seen.values()].sort((a, b) => a - b);
+  return { perDevice, all: seen.size === devices ? (perDevice.at(-1) ?? NaN) : NaN, write };
+}
+
+/** Sign-ins hash a password each (argon2id): a fleet that starts at once times them out. */
+const startSpreadSeconds = (count: number) => Math.max(2, Math.ceil(count / 40));
+
+function fleetProcess(options: {
+  server: string;
+  dir: string;
+  name: string;
+  firstId: number;
+  count: number;
+}): TestProcess {
+  const { dir, name } = options;
+  return agentProcess(
+    [
+      'fleet',
+      '--server',
+      options.server,
+      '--device-id',
+      String(options.firstId),
+      '--count',
+      String(options.count),
+      '--password-file',
+      path.join(dir, 'password'),
+      '--output-dir',
+      path.join(dir, `${name}-out`),
+      '--state-dir',
+      path.join(dir, `${name}-state`),
+      '--start-spread',
+      String(startSpreadSeconds(options.count)),
+      '--log-level',
+      'error',
+    ],
+    path.join(dir, `${name}.log`),
+  );
+}
+
+/** The fleet of `size` devices (plus the reference device) on a fresh scratch database. */
+async function fleetRun(dir: string, adminUrl: string, size: number, changes: number) {
+  const name = `palisade_bench_fleet_${process.pid}_${size}`;
+  const adminDb = new pg.Client({ connectionString: adminUrl });
+  await adminDb.connect();
+  await adminDb.query(`CREATE DATABASE ${name}`);
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  const server = new ServerProcess(
+    await freePort(),
+    path.join(dir, `fleet-${size}-data`),
+    path.join(dir, `fleet-${size}-server.log`),
+    { DATABASE_URL: url.toString() },
+  );
+  const db = new pg.Client({ connectionString: url.toString() });
+  const processes: TestProcess[] = [];
+  try {
+    await server.start();
+    await db.connect();
+    const admin = new ConsoleClient(server.url);
+    await admin.signIn();
+    await admin.importRules(
+      'fleet.rules',
+      Array.from(
+        { length: 200 },
+        (_, i) =>
+          `alert tcp $EXTERNAL_NET any -> $HOME_NET ${1000 + i} (msg:"FLEET rule ${i}"; classtype:attempted-recon; sid:${8_000_000 + i}; rev:1;)`,
+      ).join('\n'),
+    );
+    const groups = await admin.ok<{ data: { id: number }[] }>('GET', '/groups/');
+    const groupIds = groups.data.map((g) => g.id);
+    const fleetPolicy = await admin.ok<{ id: number }>('POST', '/policies/', {
+      name: 'Fleet',
+      group_ids: groupIds,
+    });
+    const lonePolicy = await admin.ok<{ id: number }>('POST', '/policies/', {
+      name: 'Lone',
+      group_ids: groupIds,
+    });
+    const lone = await admin.ok<{ id: number }>('POST', '/devices/', {
+      name: 'lone',
+      password: PASSWORD,
+      policy_id: lonePolicy.id,
+    });
+    const first = await admin.ok<{ id: number }>('POST', '/devices/', {
+      name: 'fleet-1',
+      password: PASSWORD,
+      policy_id: fleetPolicy.id,
+    });
+    // The rest as copies of the first (hashing 5,000 passwords through the API takes minutes).
+    await db.query(
+      `INSERT INTO devices (org_id, name, password_hash, policy_id, config_version, config_sha256)
+       SELECT org_id, 'fleet-' || g, password_hash, policy_id, config_version, config_sha256
+         FROM devices, generate_series(2, $2::int) g WHERE id = $1 ORDER BY g`,
+      [first.id, size],
+    );
+    const { rows: idRows } = await db.query<{ min: number; max: number }>(
+      `SELECT min(id), max(id) FROM devices WHERE policy_id = $1`,
+      [fleetPolicy.id],
+    );
+    if (idRows[0]?.max !== first.id + size - 1) throw new Error('fleet ids are not contiguous');
+    await writeFile(path.join(dir, 'password'), PASSWORD);
+
+    const loneFleet = fleetProcess({
+      server: server.url,
+      dir,
+      name: `lone-${size}`,
+      firstId: lone.id,
+      count: 1,
+    });
+    const fleet = fleetProcess({
+      server: server.url,
+      dir,
+      name: `fleet-${size}`,
+      firstId: first.id,
+      count: size,
+    });
+    loneFleet.start();
+    fleet.start();
+    processes.push(loneFleet, fleet);
+    const started = performance.now();
+    // Every device online with its policy applied; a device that is not after the start spread
+    // and two heartbeat periods is reported and left out of the figures.
+    const spreadSeconds = startSpreadSeconds(size);
+    const waitUntil = started + (spreadSeconds + 90) * 1000;
+    let stuck = size + 1;
+    while (stuck > 0 && performance.now() < waitUntil) {
+      const { rows } = await db.query<{ waiting: string }>(
+        `SELECT count(*) AS waiting FROM devices d JOIN policies p ON p.id = d.policy_id
+          WHERE d.policy_version_local IS DISTINCT FROM p.version OR d.last_seen IS NULL`,
+      );
+      stuck = Number(rows[0]?.waiting);
+      if (stuck > 0) await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+    if (stuck > 0) {
+      console.log(`[fleet ${size}] ${stuck} devices never applied their first bundle: left out`);
+    }
+    const measured = size - stuck;
+    const startSeconds = (performance.now() - started) / 1000;
+    // The push streams open with the first heartbeat; let the last ones settle.
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+    const pinned = pin(server.pid, 0) && pin(fleet.pid, 1) && pin(loneFleet.pid, 1);
+
+    const reference: number[] = [];
+    const writes: number[] = [];
+    const fleetCpu = { server: 0, fleet: 0 };
+    const fleetChanges: Change[] = [];
+    // Warm-up, then alternate: the lone device's change, the fleet's change.
+    await changeOnce({ admin, db, policyId: lonePolicy.id, devices: 1, label: 0 });
+    await changeOnce({ admin, db, policyId: fleetPolicy.id, devices: measured, label: 1 });
+    for (let i = 0; i < changes; i++) {
+      const one = await changeOnce({
+        admin,
+        db,
+        policyId: lonePolicy.id,
+        devices: 1,
+        label: 2 * i + 2,
+      });
+      reference.push(one.all);
+      writes.push(one.write);
+      const cpuBefore = [cpuSeconds(server.pid), cpuSeconds(fleet.pid)];
+      fleetChanges.push(
+        await changeOnce({
+          admin,
+          db,
+          policyId: fleetPolicy.id,
+          devices: measured,
+          label: 2 * i + 3,
+        }),
+      );
+      fleetCpu.server += cpuSeconds(server.pid) - (cpuBefore[0] ?? NaN);
+      fleetCpu.fleet += cpuSeconds(fleet.pid) - (cpuBefore[1] ?? NaN);
+    }
+    const fleetRss = rssKiB(fleet.pid);
+    if (process.env.BENCH_HEAP_SNAPSHOT && fleet.pid !== undefined) {
+      process.kill(fleet.pid, 'SIGUSR2');
+      await new Promise((resolve) => setTimeout(resolve, 20_000));
+    }
+    if (process.env.BENCH_KEEP_LOGS) {
+      console.log(
+        readFileSync(path.join(dir, `fleet-${size}.log`), 'utf8')
+          .split('\n')
+          .slice(-4)
+          .join('\n'),
+      );
+    }
+    const loneRss = rssKiB(loneFleet.pid);
+
+    const medians = spread(fleetChanges.map((c) => quantile(c.perDevice, 0.5)));
+    const p95s = spread(fleetChanges.map((c) => quantile(c.perDevice, 0.95)));
+    const alls = spread(fleetChanges.map((c) => c.all));
+    const ref = spread(reference);
+    const put = spread([...writes, ...fleetChanges.map((c) => c.write)]);
+    const target = P95_TARGET_MS[size];
+    const label = `[fleet ${size}, PostgreSQL]`;
+    console.log(
+      `${label} ${size} devices online and applied in ${startSeconds.toFixed(1)} s; ` +
+        `${changes} fleet-wide changes alternated with ${changes} one-device changes` +
+        `${pinned ? ' (server on CPU 0, fleets on CPU 1)' : ''}`,
+    );
+    console.log(
+      `${label} reference: one device's change → applied   min ${ms(ref.min)}  median ${ms(ref.median)}  max ${ms(ref.max)}`,
+    );
+    console.log(
+      `${label} of which the console's PUT /policies   min ${ms(put.min)}  median ${ms(put.median)}  max ${ms(put.max)}`,
+    );
+    console.log(
+      `${label} per device, median                      min ${ms(medians.min)}  median ${ms(medians.median)}  max ${ms(medians.max)}`,
+    );
+    console.log(
+      `${label} per device, p95                         min ${ms(p95s.min)}  median ${ms(p95s.median)}  max ${ms(p95s.max)}` +
+        `   target ${target === undefined ? 'none at this size' : `< ${ms(target)} (measured/target ${(p95s.median / target).toFixed(2)})`}` +
+        `   / reference ${(p95s.median / ref.median).toFixed(1)}×`,
+    );
+    console.log(
+      `${label} all devices applied                     min ${ms(alls.min)}  median ${ms(alls.median)}  max ${ms(alls.max)}` +
+        `   / reference ${(alls.median / ref.median).toFixed(1)}×`,
+    );
+    console.log(
+      `${label} CPU per fleet-wide change: server ${((fleetCpu.server / changes) * 1000).toFixed(0)} ms, ` +
+        `fleet process ${((fleetCpu.fleet / changes) * 1000).toFixed(0)} ms ` +
+        `(${((fleetCpu.fleet / changes / measured) * 1000).toFixed(1)} ms per device)`,
+    );
+    console.log(
+      `${label} fleet process RSS ${(fleetRss / 1024).toFixed(0)} MiB = ${(fleetRss / size).toFixed(0)} KiB per device; ` +
+        `one-device process ${(loneRss / 1024).toFixed(0)} MiB; ` +
+        `per device above it ${((fleetRss - loneRss) / Math.max(1, size - 1)).toFixed(0)} KiB ` +
+        `(issue 16: 1,000 devices took 945 MB)`,
+    );
+  } finally {
+    for (const p of processes.reverse()) await p.stop();
+    await server.stop();
+    await db.end().catch(() => undefined);
+    await adminDb.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await adminDb.end();
+  }
+}
+
+/** BENCH_FLEET_SIZES (default 1000,5000) fleets in turn, BENCH_FLEET_WIDE_CHANGES changes each. */
+export async function fleetFigures(dir: string): Promise<void> {
+  const adminUrl = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+  const probe = new pg.Client({ connectionString: adminUrl });
+  try {
+    await probe.connect();
+  } catch (error) {
+    console.log(`[fleet] not run: ${error instanceof Error ? error.message : String(error)}`);
+    return;
+  } finally {
+    await probe.end().catch(() => undefined);
+  }
+  const sizes = (process.env.BENCH_FLEET_SIZES ?? '1000,5000').split(',').map(Number);
+  const changes = Number(process.env.BENCH_FLEET_WIDE_CHANGES ?? 5);
+  for (const size of sizes) await fleetRun(dir, adminUrl, size, changes);
+}

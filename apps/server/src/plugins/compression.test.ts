@@ -95,11 +95,14 @@ describe('compressed answers', () => {
     let received = decoder.decode((await reader.read()).value);
     expect(received).toContain('retry:');
 
-    // An import re-renders the organization's policies and tells consoles about devices.
-    await importRules(
-      'local.rules',
-      'alert tcp any any -> any 22 (msg:"SSE probe"; sid:9100001; rev:1;)\n',
-    );
+    // A new device is news for every console of the organization.
+    const created = await api(server.app, {
+      method: 'POST',
+      url: '/devices/',
+      headers: admin,
+      payload: { name: 'SSE probe', password: 'device-secret-1234' },
+    });
+    expect(created.statusCode, created.body).toBe(201);
     const deadline = Date.now() + 5000;
     while (!received.includes('event: devices') && Date.now() < deadline) {
       const { value, done } = await reader.read();

@@ -112,6 +112,12 @@ async function fill(admin: pg.Client, orgId: number, now: Date) {
   await admin.query(
     `SELECT setval(pg_get_serial_sequence('device_alerts', 'id'), ${DAYS * perDay + 1})`,
   );
+  // Attached tables fire no insert trigger: the signature catalogue is filled as ingest would.
+  await admin.query(
+    `INSERT INTO alert_signatures (org_id, gid, sid, msg)
+     SELECT DISTINCT org_id, gid, sid, msg FROM device_alerts WHERE msg IS NOT NULL
+     ON CONFLICT (org_id, coalesce(gid, -1), coalesce(sid, -1), md5(msg)) DO NOTHING`,
+  );
   await admin.query('VACUUM ANALYZE device_alerts');
   return { perDay, today };
 }

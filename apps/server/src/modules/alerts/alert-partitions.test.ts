@@ -3,7 +3,15 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrate, splitStatements } from '../../db/migrate.js';
 import { applyRetention } from '../../plugins/retention.js';
-import { createScratchDatabase, startTestServer, type TestServer } from '../../test/harness.js';
+import {
+  ADMIN_EMAIL,
+  ADMIN_PASSWORD,
+  api,
+  createScratchDatabase,
+  signIn,
+  startTestServer,
+  type TestServer,
+} from '../../test/harness.js';
 
 const PARTITIONING = '20261125220000_alerts_partitioned';
 
@@ -92,6 +100,34 @@ describe('alert day partitions', () => {
     );
     expect(moved).toEqual({ id: early?.id, part: 'device_alerts_p20300109' });
     expect((await rowsPerPartition())['device_alerts_default']).toBeUndefined();
+  });
+
+  it('finds alerts by signature text through the catalogue, with or without an id', async () => {
+    await server.db.query(
+      `INSERT INTO device_alerts (org_id, device_id, time, gid, sid, msg, event)
+       VALUES ($1, $2, now(), 1, 2100001, 'ET MALWARE Catalogued one', '{}'::jsonb),
+              ($1, $2, now(), 1, 2100001, 'ET MALWARE Catalogued one (renamed)', '{}'::jsonb),
+              ($1, $2, now(), 1, 2100002, 'ET SCAN other', '{}'::jsonb),
+              ($1, $2, now(), NULL, NULL, 'catalogued without id', '{}'::jsonb)`,
+      [orgId, deviceId],
+    );
+    const headers = await signIn(server.app, ADMIN_EMAIL, ADMIN_PASSWORD);
+    const found = async (text: string) => {
+      const response = await api(server.app, {
+        method: 'GET',
+        url: `/alerts/?signature=${encodeURIComponent(text)}`,
+        headers,
+      });
+      expect(response.statusCode).toBe(200);
+      return (response.json() as { data: { msg: string }[] }).data.map((a) => a.msg).sort();
+    };
+    expect(await found('catalogued')).toEqual([
+      'ET MALWARE Catalogued one',
+      'ET MALWARE Catalogued one (renamed)',
+      'catalogued without id',
+    ]);
+    expect(await found('(renamed)')).toEqual(['ET MALWARE Catalogued one (renamed)']);
+    expect(await found('no such text')).toEqual([]);
   });
 
   it('gives every alert its own id across partitions', async () => {

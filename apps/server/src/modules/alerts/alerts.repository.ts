@@ -1,6 +1,10 @@
-import type { AlertFilters } from '@palisade/contract';
 import type { Queryable } from '../../db/client.js';
-import { alertWhere, parseCursor } from './alert-filters.js';
+import {
+  alertWhere,
+  containsPattern,
+  parseCursor,
+  type ResolvedAlertFilters,
+} from './alert-filters.js';
 
 export interface AlertRow {
   id: number;
@@ -31,7 +35,13 @@ const COLUMNS = `a.id, a.device_id, d.name AS device, a.time,
 
 export const alertsRepository = {
   /** One page, newest first, after the cursor when given (keyset: no offset scan). */
-  async page(db: Queryable, orgId: number, filters: AlertFilters, limit: number, before?: string) {
+  async page(
+    db: Queryable,
+    orgId: number,
+    filters: ResolvedAlertFilters,
+    limit: number,
+    before?: string,
+  ) {
     const { where, params } = alertWhere(orgId, filters);
     let clause = where;
     if (before) {
@@ -48,7 +58,12 @@ export const alertsRepository = {
   },
 
   /** Matching alerts counted up to `cap` (a count over millions stays bounded). */
-  async count(db: Queryable, orgId: number, filters: AlertFilters, cap: number): Promise<number> {
+  async count(
+    db: Queryable,
+    orgId: number,
+    filters: ResolvedAlertFilters,
+    cap: number,
+  ): Promise<number> {
     const { where, params } = alertWhere(orgId, filters);
     params.push(cap);
     const [row] = await db.query<{ n: number }>(
@@ -75,7 +90,7 @@ export const alertsRepository = {
     return row;
   },
 
-  async groups(db: Queryable, orgId: number, filters: AlertFilters, limit: number) {
+  async groups(db: Queryable, orgId: number, filters: ResolvedAlertFilters, limit: number) {
     const { where, params } = alertWhere(orgId, filters);
     params.push(limit);
     return db.query<{
@@ -96,7 +111,7 @@ export const alertsRepository = {
     );
   },
 
-  async range(db: Queryable, orgId: number, filters: AlertFilters) {
+  async range(db: Queryable, orgId: number, filters: ResolvedAlertFilters) {
     const { where, params } = alertWhere(orgId, filters);
     const [row] = await db.query<{ first: Date | null; last: Date | null }>(
       `SELECT min(a.time) AS first, max(a.time) AS last FROM device_alerts a WHERE ${where}`,
@@ -108,7 +123,7 @@ export const alertsRepository = {
   async histogram(
     db: Queryable,
     orgId: number,
-    filters: AlertFilters,
+    filters: ResolvedAlertFilters,
     start: Date,
     seconds: number,
     buckets: number,
@@ -140,6 +155,15 @@ export const alertsRepository = {
       [orgId, ids, userId, acknowledged],
     );
     return rows.length;
+  },
+
+  /** The signature ids (null: alerts without one) whose message holds `text`, from the catalogue. */
+  async signatureIds(db: Queryable, orgId: number, text: string): Promise<(number | null)[]> {
+    const rows = await db.query<{ sid: string | null }>(
+      'SELECT DISTINCT sid::text FROM alert_signatures WHERE org_id = $1 AND msg ILIKE $2',
+      [orgId, containsPattern(text)],
+    );
+    return rows.map((r) => (r.sid === null ? null : Number(r.sid)));
   },
 
   async ruleFor(db: Queryable, orgId: number, gid: number, sid: number) {

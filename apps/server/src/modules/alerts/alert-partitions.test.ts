@@ -119,7 +119,10 @@ describe('alert day partitions', () => {
         headers,
       });
       expect(response.statusCode).toBe(200);
-      return (response.json() as { data: { msg: string }[] }).data.map((a) => a.msg).sort();
+      return response
+        .json<{ data: { msg: string }[] }>()
+        .data.map((a) => a.msg)
+        .sort();
     };
     expect(await found('catalogued')).toEqual([
       'ET MALWARE Catalogued one',

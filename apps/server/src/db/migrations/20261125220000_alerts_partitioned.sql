@@ -51,6 +51,10 @@ CREATE INDEX device_alerts_org_sid_time ON device_alerts (org_id, sid, time DESC
 CREATE INDEX device_alerts_org_src_time ON device_alerts (org_id, src_ip, time DESC, id DESC);
 CREATE INDEX device_alerts_org_dest_time ON device_alerts (org_id, dest_ip, time DESC, id DESC);
 CREATE INDEX device_alerts_org_dest_port_time ON device_alerts (org_id, dest_port, time DESC, id DESC);
+CREATE INDEX device_alerts_org_src_port_time ON device_alerts (org_id, src_port, time DESC, id DESC);
+-- The protocol filter compares upper(proto); severity counts "this and more severe" (a range).
+CREATE INDEX device_alerts_org_proto_time ON device_alerts (org_id, upper(proto), time DESC, id DESC);
+CREATE INDEX device_alerts_org_severity_time ON device_alerts (org_id, severity, time DESC, id DESC);
 -- Few alerts are acknowledged: small partial indexes serve the "acknowledged" filter and the
 -- check a user deletion makes (acknowledged_by ON DELETE SET NULL).
 CREATE INDEX device_alerts_acknowledged_time ON device_alerts (org_id, time DESC, id DESC)

@@ -82,6 +82,23 @@ describe('alert day partitions', () => {
     });
   });
 
+  it('counts a histogram across day partitions, each bucket exact', async () => {
+    const headers = await signIn(server.app, ADMIN_EMAIL, ADMIN_PASSWORD);
+    const response = await api(server.app, {
+      method: 'GET',
+      url: '/alerts/histogram?buckets=4&since=2030-01-02T06:00:00Z&until=2030-01-04T06:00:00Z',
+      headers,
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    const histogram = response.json<{
+      interval: number;
+      data: { time: string; count: number }[];
+    }>();
+    expect(histogram.interval).toBe(43_200);
+    // One alert an hour, 12 hours a bucket, the buckets' edges inside days.
+    expect(histogram.data.map((b) => b.count)).toEqual([12, 12, 12, 12]);
+  });
+
   it("moves a day's early alerts out of the default partition when its partition is made", async () => {
     await insertHourly('2030-01-09T00:00:00Z', '2030-01-09T03:00:00Z');
     const [early] = await server.db.query<{ id: string; part: string }>(
@@ -169,8 +186,8 @@ describe('the partitioning migration', () => {
       );
       // Yesterday, today, and a replayed capture from long ago.
       await db.query(
-        `INSERT INTO device_alerts (org_id, device_id, time, sid, event)
-         SELECT $1, $2, t, 1, '{}'::jsonb
+        `INSERT INTO device_alerts (org_id, device_id, time, sid, msg, event)
+         SELECT $1, $2, t, 1, 'legacy signature', '{}'::jsonb
            FROM unnest(ARRAY[now() - interval '1 day', now(), now(), '2001-02-03T04:05:06Z']::timestamptz[]) t`,
         [org?.id, device?.id],
       );
@@ -186,6 +203,10 @@ describe('the partitioning migration', () => {
       expect(after.map((r) => r.id)).toEqual(before.map((r) => r.id));
       expect(after.at(-1)?.part).toBe('device_alerts_default');
       expect(after.slice(0, 3).every((r) => /^device_alerts_p\d{8}$/.test(r.part))).toBe(true);
+      // The signature catalogue starts with the signatures already stored.
+      expect(await db.query('SELECT sid::int, msg FROM alert_signatures')).toEqual([
+        { sid: 1, msg: 'legacy signature' },
+      ]);
       const [fresh] = await db.query<{ id: string }>(
         `INSERT INTO device_alerts (org_id, device_id, time, event)
          VALUES ($1, $2, now(), '{}'::jsonb) RETURNING id::text`,

@@ -131,12 +131,17 @@ export const alertsRepository = {
     const { where, params } = alertWhere(orgId, filters);
     params.push(start, seconds, buckets);
     const n = params.length;
+    // date_bin on timestamps, not epoch arithmetic: extract() is numeric, several times slower
+    // per row. The upper bound also keeps the scan to the window's partitions.
     return db.query<{ bucket: number; count: number }>(
-      `SELECT b.bucket, count(*)::int AS count
-         FROM (SELECT floor(extract(epoch FROM a.time - $${n - 2}::timestamptz) / $${n - 1}::double precision)::int AS bucket
-                 FROM device_alerts a WHERE ${where} AND a.time >= $${n - 2}::timestamptz) b
-        WHERE b.bucket < $${n}::int
-        GROUP BY b.bucket ORDER BY b.bucket`,
+      `SELECT round(extract(epoch FROM b.start - $${n - 2}::timestamptz) / $${n - 1})::int AS bucket, b.count
+         FROM (SELECT date_bin($${n - 1} * interval '1 second', a.time, $${n - 2}::timestamptz) AS start,
+                      count(*)::int AS count
+                 FROM device_alerts a
+                WHERE ${where} AND a.time >= $${n - 2}::timestamptz
+                  AND a.time < $${n - 2}::timestamptz + $${n}::int * $${n - 1} * interval '1 second'
+                GROUP BY 1) b
+        ORDER BY 1`,
       params,
     );
   },

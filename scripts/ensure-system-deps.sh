@@ -3,7 +3,8 @@
 # Debian's Chromium (end-to-end tests), nftables and iproute2 (firewall checks and network
 # namespaces), suricata-update (the reference rule parser the benchmarks compare with) and
 # shellcheck and busybox (the agent's install script is checked with them), and curl (the
-# browser test runs the console's install one-liner).
+# browser test runs the console's install one-liner), and acl (setfacl/getfacl: the install
+# script grants the agent's user access to Suricata's eve.json and command socket).
 # Idempotent; needs root or passwordless sudo the first time.
 set -euo pipefail
 
@@ -15,6 +16,7 @@ command -v suricata-update >/dev/null 2>&1 || need+=(suricata-update)
 command -v shellcheck >/dev/null 2>&1 || need+=(shellcheck)
 command -v busybox >/dev/null 2>&1 || need+=(busybox)
 command -v curl >/dev/null 2>&1 || need+=(curl)
+command -v setfacl >/dev/null 2>&1 || need+=(acl)
 [ ${#need[@]} -eq 0 ] && exit 0
 
 sudo_cmd=()

@@ -1,6 +1,7 @@
+/* global document -- used in code that runs in the page */
 // Devices and variable profiles (issue 5, point 3): the key/value editor shows the server's
 // message at the bad row; a new device shows its status chips, its enrolment and the manual
-// start-up command.
+// start-up command; the table fits 1280 px with its row actions in view, in ltr and rtl.
 import { ADMIN } from '../lib/env.mjs';
 import { assert, signIn, uniqueEmail, visible, waitForNotice } from '../lib/ui.mjs';
 
@@ -23,6 +24,34 @@ export async function apiCall(baseUrl, token, method, path, body) {
 export async function choose(page, label, option) {
   await page.getByRole('combobox', { name: label }).click();
   await page.getByRole('option', { name: option, exact: true }).click();
+}
+
+/** Asserts the control is wholly inside the viewport and nothing covers its middle. */
+async function assertInViewAndOnTop(page, control, what) {
+  const box = await control.boundingBox();
+  const { width, height } = page.viewportSize();
+  assert.ok(
+    box !== null &&
+      box.x >= 0 &&
+      box.y >= 0 &&
+      box.x + box.width <= width &&
+      box.y + box.height <= height,
+    `${what} is inside the ${width}x${height} viewport: ${JSON.stringify(box)}`,
+  );
+  const onTop = await control.evaluate(
+    (element, point) => element.contains(document.elementFromPoint(point.x, point.y)),
+    { x: box.x + box.width / 2, y: box.y + box.height / 2 },
+  );
+  assert.ok(onTop, `${what} is not covered`);
+}
+
+/** The devices table's scrolling box does not scroll sideways. */
+async function assertNoSidewaysScroll(table) {
+  const { scrollWidth, clientWidth } = await table.evaluate((element) => ({
+    scrollWidth: element.parentElement.scrollWidth,
+    clientWidth: element.parentElement.clientWidth,
+  }));
+  assert.ok(scrollWidth <= clientWidth, `table scrolls sideways: ${scrollWidth} > ${clientWidth}`);
 }
 
 export const tests = [
@@ -170,6 +199,64 @@ export const tests = [
       await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
       await waitForNotice(page, 'Device deleted');
       await row.waitFor({ state: 'detached' });
+    },
+  },
+  {
+    name: 'devices: at 1280x800 with the drawer open the row actions are in view (ltr and rtl)',
+    async run({ page, api, baseUrl, shot }) {
+      const token = await api.token(ADMIN.email, ADMIN.password);
+      const stamp = Date.now().toString(36);
+      const name = `wide-${stamp}-sensor-with-a-rather-long-name-in-the-frankfurt-dmz`;
+      await apiCall(baseUrl, token, 'POST', 'devices/', {
+        name,
+        description: 'Tap behind the load balancers of the web shop, second floor rack 12',
+        address: '2001:db8:85a3:1200:3400:8a2e:370:7334',
+        city: 'Frankfurt am Main',
+        password: 'wide-device-pw-2026',
+      });
+      assert.deepEqual(page.viewportSize(), { width: 1280, height: 800 });
+      await signIn(page);
+      // The drawer is open (its toggle offers to collapse it).
+      await visible(page.getByRole('button', { name: 'Collapse navigation' }));
+      // By role only: its name is translated below.
+      const table = page.getByRole('table');
+      const first = table.locator('tbody tr.data-row').first();
+      await visible(first);
+      await assertNoSidewaysScroll(table);
+      for (const action of ['Enrol', 'Flush', 'Edit', 'Delete']) {
+        const control = first.getByRole('button', { name: new RegExp(`^${action} `) });
+        await assertInViewAndOnTop(page, control, `${action} of the first row`);
+      }
+
+      // The widest row of this test, found by its name: its actions as well, then one used.
+      await page.getByLabel('Search').fill(`name:${name}`);
+      const row = table.getByRole('row', { name: new RegExp(name) });
+      await visible(row);
+      await assertNoSidewaysScroll(table);
+      const edit = row.getByRole('button', { name: `Edit ${name}` });
+      await assertInViewAndOnTop(page, edit, 'Edit of the long-named device');
+      await edit.click();
+      const dialog = page.getByRole('dialog', { name: `Edit ${name}` });
+      await visible(dialog);
+      await dialog.getByRole('button', { name: 'Cancel' }).click();
+      await dialog.waitFor({ state: 'detached' });
+      await shot('devices-1280');
+
+      // Right to left the actions sit at the left edge, and are as reachable.
+      await page.getByRole('button', { name: 'Language' }).click();
+      await page.getByRole('menuitem', { name: 'العربية' }).click();
+      await page.waitForFunction(() => document.documentElement.dir === 'rtl');
+      await visible(row);
+      await assertNoSidewaysScroll(table);
+      const actions = row.locator('td').last().getByRole('button');
+      assert.equal(await actions.count(), 4);
+      for (let index = 0; index < 4; index += 1) {
+        await assertInViewAndOnTop(page, actions.nth(index), `rtl action ${index + 1}`);
+      }
+      const rowBox = await row.boundingBox();
+      const lastBox = await row.locator('td').last().boundingBox();
+      assert.ok(lastBox.x < rowBox.x + rowBox.width / 2, 'rtl: the actions are at the left');
+      await shot('devices-1280-ar');
     },
   },
   {

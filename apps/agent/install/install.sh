@@ -8,7 +8,7 @@
 # everything it created. POSIX sh: runs under dash and busybox sh.
 set -eu
 
-AGENT_USER=palisade-agent
+AGENT_USER=${PALISADE_AGENT_USER:-palisade-agent}
 UNIT=palisade-agent.service
 MARK='# palisade-agent'
 
@@ -40,7 +40,8 @@ Installs the Palisade sensor agent as the systemd service palisade-agent.
   -h, --help            this help
 
 Environment: PALISADE_ENROL_TOKEN, SYSTEMCTL (default systemctl), USERADD / USERDEL (replace
-useradd / userdel), TMPDIR (where downloads are checked before they are installed).
+useradd / userdel), PALISADE_AGENT_USER (the service's user, default palisade-agent; tests),
+TMPDIR (where downloads are checked before they are installed).
 EOF
 }
 
@@ -101,6 +102,9 @@ parse_options() {
   check_path --root "$root"
   check_path --output-dir "$output_dir"
   check_path --eve "$eve"
+  case $AGENT_USER in
+    '' | [!a-z_]* | *[!a-z0-9_-]*) die "PALISADE_AGENT_USER must be a plain user name: $AGENT_USER" ;;
+  esac
   case $flavor in '' | executable | node-module) ;; *)
     die "--flavor is executable or node-module, not $flavor"
     ;;
@@ -139,6 +143,9 @@ set_paths() {
   UNIT_FILE=$root/etc/systemd/system/$UNIT
   BIN_LINK=$root/usr/local/bin/palisade-agent
   SURICATA_YAML=$root/etc/suricata/suricata.yaml
+  SURICATA_RUN_DIR=$root/var/run/suricata
+  SURICATA_SOCKET=$SURICATA_RUN_DIR/suricata-command.socket
+  SURICATA_DROPIN=$root/etc/systemd/system/suricata.service.d/palisade-agent.conf
 }
 
 # ---------------------------------------------------------------------------------------------
@@ -561,6 +568,125 @@ unconfigure_suricata() {
 }
 
 # ---------------------------------------------------------------------------------------------
+# Suricata's files. A packaged Suricata runs as root and keeps eve.json (0640 or 0600) and its
+# command socket root-only, so the agent could neither ship alerts nor reload rules. Rather than
+# a capability or root's group, the agent's user gets POSIX ACL entries on exactly those objects,
+# each noted in $RECORD so that --uninstall takes back those and nothing else.
+
+# agent_can TEST PATH: whether the agent's user passes test(1) TEST on PATH.
+agent_can() {
+  if command -v runuser >/dev/null 2>&1; then
+    runuser -u "$AGENT_USER" -- test "$1" "$2" </dev/null 2>/dev/null
+  else
+    su -s /bin/sh -c "test $1 $2" "$AGENT_USER" </dev/null 2>/dev/null
+  fi
+}
+
+# grant_acl PATH ENTRY PERMS: ENTRY is u:USER or d:u:USER (a default entry), as setfacl takes it.
+grant_acl() {
+  _shown=$(printf '%s:%s' "$2" "$3" | sed 's/^d:/default:/; s/u:/user:/')
+  getfacl -pc "$1" 2>/dev/null | grep -Eq "^$_shown([[:space:]]|\$)" && return 0
+  # An object without an ACL gets it removed whole on --uninstall, mask and all, as it was.
+  getfacl -pc "$1" 2>/dev/null | grep -Eqv '^(user|group|other)::|^$' || remember acl-plain "$1"
+  setfacl -m "$2:$3" "$1" || die "setfacl -m $2:$3 $1 failed"
+  remember acl "$2 $1"
+  acl_changed=yes
+}
+
+# revoke_acl ENTRY PATH. What a default entry passed on to files made since goes with it. No
+# mask is recalculated (-n): taking our entry away must widen nobody else's access.
+revoke_acl() {
+  [ -e "$2" ] || return 0
+  command -v setfacl >/dev/null 2>&1 || {
+    say "kept the ACL entry $1 on $2: setfacl is missing (install the acl package)"
+    return 0
+  }
+  case $1 in
+    d:*)
+      setfacl -n -d -x "${1#d:}" "$2" 2>/dev/null || true
+      for _child in "$2"/* "$2"/.[!.]*; do
+        getfacl -pc "$_child" 2>/dev/null | grep -q "^user:${1#d:u:}:" || continue
+        setfacl -n -x "${1#d:}" "$_child" 2>/dev/null || continue
+        drop_empty_acl "$_child"
+      done
+      ;;
+    *) setfacl -n -x "$1" "$2" 2>/dev/null || true ;;
+  esac
+  return 0
+}
+
+# Once no named entry is left, the mask and the default ACL's base entries are only what
+# setfacl added beside ours: the object becomes plain again, its group keeping the access it
+# had in effect (a file made under the default ACL has the folder's group entry, masked).
+drop_empty_acl() {
+  [ -e "$1" ] && command -v setfacl >/dev/null 2>&1 || return 0
+  getfacl -pc "$1" 2>/dev/null | grep -Eqv '^(default:)?(user|group|other|mask)::|^$' && return 0
+  _group=$(getfacl -pc "$1" 2>/dev/null | grep '^group::') || return 0
+  _group=$(printf '%s' "${_group##*:}" | sed 's/-//g')
+  if setfacl -b "$1" 2>/dev/null; then chmod "g=$_group" "$1"; fi
+}
+
+grant_suricata_access() {
+  _eve_file=${eve:+$root$eve}
+  _eve_dir=${_eve_file:+$(dirname "$_eve_file")}
+  if [ -z "$_eve_dir" ] || [ ! -d "$_eve_dir" ]; then
+    if [ ! -d "$SURICATA_RUN_DIR" ]; then
+      say "Suricata is not installed or not started yet: once it is, run this script again (--server $server, no token needed) so that the agent can read eve.json and reload Suricata's rules"
+      return 0
+    fi
+    _eve_dir=''
+  fi
+  if [ -n "$root" ] && { [ "$(id -u)" != 0 ] || ! id "$AGENT_USER" >/dev/null 2>&1; }; then
+    say "(--root) would let $AGENT_USER read ${_eve_file:-eve.json} and use $SURICATA_SOCKET"
+    return 0
+  fi
+  _need_eve=no _need_socket=no
+  [ -z "$_eve_dir" ] || agent_can -r "$_eve_file" || _need_eve=yes
+  [ ! -d "$SURICATA_RUN_DIR" ] || agent_can -w "$SURICATA_SOCKET" || _need_socket=yes
+  [ $_need_eve = yes ] || [ $_need_socket = yes ] || return 0
+  if ! command -v setfacl >/dev/null 2>&1; then
+    say "$AGENT_USER cannot read $_eve_file or use $SURICATA_SOCKET: install the acl package (apt-get install acl) and run this script again"
+    return 0
+  fi
+  acl_changed=no
+  if [ $_need_eve = yes ]; then
+    grant_acl "$_eve_dir" "u:$AGENT_USER" r-x
+    grant_acl "$_eve_dir" "d:u:$AGENT_USER" r--
+    [ ! -f "$_eve_file" ] || grant_acl "$_eve_file" "u:$AGENT_USER" r--
+  fi
+  if [ $_need_socket = yes ]; then
+    # The socket before its folder: --uninstall then takes back the folder's default entry, and
+    # with it the entry a socket made since inherited, before the socket's own.
+    [ ! -S "$SURICATA_SOCKET" ] || grant_acl "$SURICATA_SOCKET" "u:$AGENT_USER" -w-
+    agent_can -x "$SURICATA_RUN_DIR" || grant_acl "$SURICATA_RUN_DIR" "u:$AGENT_USER" --x
+    grant_acl "$SURICATA_RUN_DIR" "d:u:$AGENT_USER" -w-
+    write_suricata_dropin
+  fi
+  [ $acl_changed = no ] ||
+    say "let $AGENT_USER read Suricata's eve.json and use its command socket (POSIX ACLs: getfacl shows them)"
+}
+
+# Suricata makes its socket 0660 less its umask at each start. Under systemd's default umask
+# 0022 that is 0640, whose group bits become the socket's ACL mask and cut the write bit the
+# default entry passes on: umask 0002 keeps it. The run folder is in /run, gone after a reboot,
+# so Suricata's start first makes it as Suricata would (0750) and gives it the entries again.
+write_suricata_dropin() {
+  _was_changed=$changed
+  changed=no
+  make_dir "$(dirname "$SURICATA_DROPIN")" 755 root:root
+  write_file "$SURICATA_DROPIN" 644 root:root <<EOF
+# Written by the Palisade install script so that the agent's user ($AGENT_USER) can use
+# Suricata's command socket; its --uninstall removes this file.
+[Service]
+UMask=0002
+ExecStartPre=-$(command -v mkdir) -p -m 0750 $SURICATA_RUN_DIR
+ExecStartPre=-$(command -v setfacl) -m u:$AGENT_USER:--x,d:u:$AGENT_USER:-w- $SURICATA_RUN_DIR
+EOF
+  [ $changed = no ] || unit_changed=yes
+  changed=$_was_changed
+}
+
+# ---------------------------------------------------------------------------------------------
 
 install_agent() {
   choose_flavor
@@ -608,6 +734,7 @@ install_agent() {
 
   say "installed agent $version ($flavor) for device $device_id in $INSTALL_DIR"
   configure_suricata
+  grant_suricata_access
   start_service
 }
 
@@ -630,6 +757,8 @@ uninstall_agent() {
           "${USERDEL:-userdel}" "$_path" </dev/null || say "could not remove the user $_path"
         fi
         ;;
+      acl) revoke_acl "${_path%% *}" "${_path#* }" ;;
+      acl-plain) drop_empty_acl "$_path" ;;
       suricata) ;;
     esac
   done <"$stage/record"

@@ -96,4 +96,12 @@ describe('configuration errors', () => {
       'SMTP_URL="http://mailer:***@relay": must start with smtp:// or smtps://',
     );
   });
+
+  it('looks for due scheduled jobs every JOB_CHECK_SECONDS, a minute unless set', () => {
+    expect(loadConfig({}).jobCheckSeconds).toBe(60);
+    expect(loadConfig({ JOB_CHECK_SECONDS: '1' }).jobCheckSeconds).toBe(1);
+    expect(() => loadConfig({ JOB_CHECK_SECONDS: '0' })).toThrow(
+      'JOB_CHECK_SECONDS="0": must be at least 1',
+    );
+  });
 });

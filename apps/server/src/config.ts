@@ -105,6 +105,12 @@ const EnvSchema = z.object({
     .int('must be a whole number of days')
     .min(1, 'must be at least 1')
     .default(30),
+  JOB_CHECK_SECONDS: z.coerce
+    .number({ message: 'must be a number of seconds' })
+    .int('must be a whole number of seconds')
+    .min(1, 'must be at least 1')
+    .max(3600, 'must be at most 3600')
+    .default(60),
   IMPORT_MAX_BYTES: z.coerce
     .number({ message: 'must be a number of bytes' })
     .int('must be a whole number of bytes')
@@ -149,6 +155,8 @@ export interface Config {
   alertRetentionDays: number;
   /** Metric samples and agent log lines older than this many days are deleted. */
   metricRetentionDays: number;
+  /** How often each replica looks for a due scheduled job (retention), in seconds. */
+  jobCheckSeconds: number;
   /** What one rules import may unpack to, all its files together, in bytes. */
   importMaxBytes: number;
   smtpUrl: string | undefined;
@@ -194,6 +202,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     demoFleet: e.DEMO_FLEET,
     alertRetentionDays: e.ALERT_RETENTION_DAYS,
     metricRetentionDays: e.METRIC_RETENTION_DAYS,
+    jobCheckSeconds: e.JOB_CHECK_SECONDS,
     importMaxBytes: e.IMPORT_MAX_BYTES,
     smtpUrl: e.SMTP_URL,
     smtpFrom: e.SMTP_FROM,

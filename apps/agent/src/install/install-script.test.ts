@@ -80,6 +80,15 @@ describe('install.sh', () => {
     expect(await readdir(root)).toEqual([]);
   });
 
+  it('refuses a PALISADE_AGENT_USER that is no plain user name', async () => {
+    const result = script(['--root', root, '--server', 'http://x'], {
+      PALISADE_AGENT_USER: 'agent;rm',
+    });
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain('PALISADE_AGENT_USER must be a plain user name');
+    expect(await readdir(root)).toEqual([]);
+  });
+
   it('takes --name=value as well as --name value', () => {
     const result = script([`--root=${root}`, '--server=http://x', '--token=abc']);
     expect(result.stderr).toContain('the enrolment token is malformed');

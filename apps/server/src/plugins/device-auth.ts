@@ -7,6 +7,8 @@ import type { AccessClaims } from '../lib/tokens.js';
 export interface DevicePrincipal {
   deviceId: number;
   orgId: number;
+  /** The token's version: bumping the device's (a new password) revokes the token. */
+  tokenVersion: number;
 }
 
 declare module 'fastify' {
@@ -48,7 +50,7 @@ export const deviceAuthPlugin = fp(async (app: FastifyInstance) => {
     if (!row || row.token_version !== claims.tokenVersion) {
       throw new AppError('unauthorized', 'Could not validate device credentials');
     }
-    request.device = { deviceId: row.id, orgId: row.org_id };
+    request.device = { deviceId: row.id, orgId: row.org_id, tokenVersion: row.token_version };
   });
 });
 

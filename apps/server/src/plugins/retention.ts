@@ -2,10 +2,13 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Database, Queryable } from '../db/client.js';
 import { maintainAlertPartitions } from '../modules/alerts/alert-partitions.js';
+import { scheduleJob } from './scheduled-jobs.js';
 
 const HOUR_MS = 3_600_000;
-/** First run after start, and the wait before a failed run is tried again. */
+/** The wait before a failed run is tried again. */
 const RETRY_MS = 60_000;
+/** A run of this job takes minutes at most; a replica that died mid-run is replaced after. */
+const RETENTION_LEASE_MS = 30 * 60_000;
 const BATCH = 10_000;
 const RETENTION_LOCK = 7_262_003;
 
@@ -77,31 +80,19 @@ export async function applyRetention(db: Database, policy: RetentionPolicy, now 
 }
 
 /**
- * Runs the retention an hour apart, first a minute after start. A run that fails (the database
- * went away) is logged and tried again a minute later, until one succeeds.
+ * Runs the retention an hour apart, first a minute after start (JOB_CHECK_SECONDS), on one
+ * replica per run (see scheduled-jobs.ts). A run that fails (the database went away) is logged
+ * and tried again a minute later, until one succeeds.
  */
 export const retentionPlugin = fp(async (app: FastifyInstance) => {
-  let again: NodeJS.Timeout | undefined;
-  let closed = false;
-  const run = () => {
-    clearTimeout(again);
-    return applyRetention(app.ctx.db, app.ctx.config)
-      .then((deleted) => app.log.info({ deleted }, 'retention applied'))
-      .catch((error: unknown) => {
-        app.log.error({ err: error }, 'retention failed; trying again in a minute');
-        if (closed) return;
-        again = setTimeout(() => void run(), RETRY_MS);
-        again.unref();
-      });
-  };
-  const first = setTimeout(() => void run(), RETRY_MS);
-  const every = setInterval(() => void run(), HOUR_MS);
-  first.unref();
-  every.unref();
-  app.addHook('onClose', async () => {
-    closed = true;
-    clearTimeout(first);
-    clearTimeout(again);
-    clearInterval(every);
+  scheduleJob(app, {
+    name: 'retention',
+    everyMs: HOUR_MS,
+    retryMs: RETRY_MS,
+    leaseMs: RETENTION_LEASE_MS,
+    run: async () => {
+      const deleted = await applyRetention(app.ctx.db, app.ctx.config);
+      app.log.info({ deleted }, 'retention applied');
+    },
   });
 });

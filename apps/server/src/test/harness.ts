@@ -8,6 +8,7 @@ import { buildApp } from '../app.js';
 import { bootstrapAdministrator } from '../bootstrap.js';
 import { loadConfig } from '../config.js';
 import { openDatabase, type Database } from '../db/client.js';
+import { countStatements, type StatementCounter } from '../db/statement-counter.js';
 import type { Mail, Mailer } from '../lib/mailer.js';
 
 /** The PostgreSQL server the suite's second run uses (TEST_DB=postgres). */
@@ -67,6 +68,8 @@ export interface TestServer {
   dataDir: string;
   /** Mail the server "sent" (unless a real SMTP_URL was given). */
   outbox: Mail[];
+  /** The statements the server's database runs during a piece of work (a request). */
+  statements: StatementCounter;
   close(): Promise<void>;
 }
 
@@ -104,9 +107,10 @@ export async function startTestServer(
       return Promise.resolve();
     },
   };
+  const { db, counter } = countStatements(scratch.db);
   const app = await buildApp({
     config,
-    db: scratch.db,
+    db,
     mailer: options.captureMail === false ? undefined : capture,
     webDist: options.webDist ?? path.join(dataDir, 'no-console'),
   });
@@ -114,9 +118,10 @@ export async function startTestServer(
   await app.ready();
   return {
     app,
-    db: scratch.db,
+    db,
     dataDir,
     outbox,
+    statements: counter,
     async close() {
       await app.close();
       await scratch.drop();

@@ -3,6 +3,8 @@ import type { Queryable } from '../../db/client.js';
 import { copyTextLine } from '../../db/copy-text.js';
 
 export interface RemoteVersions {
+  /** The device's token version now: a stream opened with an older token is revoked. */
+  token_version: number;
   config_version: number;
   policy_version: number;
   policy_id: number | null;
@@ -73,7 +75,7 @@ export const agentRepository = {
     deviceIds: readonly number[],
   ): Promise<(RemoteVersions & { id: number })[]> {
     return db.query<RemoteVersions & { id: number }>(
-      `SELECT d.id, d.config_version, coalesce(p.version, 0) AS policy_version, d.policy_id, d.flush_requested,
+      `SELECT d.id, d.token_version, d.config_version, coalesce(p.version, 0) AS policy_version, d.policy_id, d.flush_requested,
               d.config_version_local, d.policy_version_local, d.heartbeat_interval
          FROM devices d LEFT JOIN policies p ON p.id = d.policy_id WHERE d.id = ANY($1::int[])`,
       [[...deviceIds]],

@@ -35,26 +35,31 @@ describe.skipIf(pglite)(
 
     it('streams re-read their versions and heartbeats see a revoked token (PostgreSQL server only: PGlite has no connections to terminate)', async () => {
       const headers = await signIn(server.app, ADMIN_EMAIL, ADMIN_PASSWORD);
-      const created = await api(server.app, {
-        method: 'POST',
-        url: '/devices/',
-        headers,
-        payload: { name: 'sensor-1', password: 'device-secret-1234' },
-      });
-      const deviceId = created.json<{ id: number }>().id;
-      const login = await api(server.app, {
-        method: 'POST',
-        url: '/agent/login',
-        payload: { device_id: deviceId, password: 'device-secret-1234', protocol: 1 },
-      });
-      const agent = {
-        authorization: `Bearer ${login.json<{ access_token: string }>().access_token}`,
+      const device = async (name: string) => {
+        const created = await api(server.app, {
+          method: 'POST',
+          url: '/devices/',
+          headers,
+          payload: { name, password: 'device-secret-1234' },
+        });
+        const id = created.json<{ id: number }>().id;
+        const login = await api(server.app, {
+          method: 'POST',
+          url: '/agent/login',
+          payload: { device_id: id, password: 'device-secret-1234', protocol: 1 },
+        });
+        const authorization = `Bearer ${login.json<{ access_token: string }>().access_token}`;
+        return { id, authorization };
       };
+      // One device's stream hears of a new version; another's token is revoked (a revoked
+      // token's stream would end rather than hear anything).
+      const agent = await device('sensor-1');
+      const revoked = await device('sensor-2');
       const beat = (cpu: number) =>
         api(server.app, {
           method: 'POST',
           url: '/agent/heartbeat',
-          headers: agent,
+          headers: { authorization: revoked.authorization },
           payload: {
             state: 'running',
             metrics: {
@@ -77,7 +82,7 @@ describe.skipIf(pglite)(
       const { port } = server.app.server.address() as AddressInfo;
       const controller = new AbortController();
       const response = await fetch(`http://127.0.0.1:${port}/api/v1/agent/events`, {
-        headers: agent,
+        headers: { authorization: agent.authorization },
         signal: controller.signal,
       });
       if (!response.body) throw new Error('no event stream');
@@ -102,9 +107,12 @@ describe.skipIf(pglite)(
         'SELECT current_database() AS name',
       );
       await server.db.query(
-        'UPDATE devices SET config_version = config_version + 1, token_version = token_version + 1 WHERE id = $1',
-        [deviceId],
+        'UPDATE devices SET config_version = config_version + 1 WHERE id = $1',
+        [agent.id],
       );
+      await server.db.query('UPDATE devices SET token_version = token_version + 1 WHERE id = $1', [
+        revoked.id,
+      ]);
       const killed = await admin.query(
         `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND query = 'LISTEN "palisade_devices"'`,
         [name],

@@ -21,29 +21,37 @@ export interface RenderedDeviceConfig extends DeviceConfig {
   problems: { rule: number | null; field: string; message: string }[];
 }
 
+/** What a device's configuration renders from. */
+interface ConfigSource {
+  variables: Record<string, string> | null;
+  network: DeviceNetwork;
+  rules: FirewallRule[] | null;
+  policies: ChainPolicies | null;
+  nftables_managed: boolean;
+  routes_managed: boolean;
+}
+
 export async function renderDeviceConfig(
   tx: Queryable,
   deviceId: number,
 ): Promise<RenderedDeviceConfig> {
-  const [row] = await tx.query<{
-    variables: Record<string, string> | null;
-    network: DeviceNetwork;
-    rules: FirewallRule[] | null;
-    policies: ChainPolicies | null;
-    nftables_managed: boolean;
-    routes_managed: boolean;
-  }>(
+  const [row] = await tx.query<ConfigSource>(
     `SELECT f.variables, d.network, s.rules, s.policies, d.nftables_managed, d.routes_managed
        FROM devices d LEFT JOIN device_profiles f ON f.id = d.profile_id
        LEFT JOIN firewall_rulesets s ON s.id = d.firewall_id
       WHERE d.id = $1`,
     [deviceId],
   );
-  // Keys sorted so that the same variables always give the same bytes (and version).
-  const variables = Object.fromEntries(
-    Object.entries(row?.variables ?? {}).sort(([a], [b]) => a.localeCompare(b)),
-  );
-  if (!row) return { variables, nftables: null, routes: null, problems: [] };
+  if (!row) return { variables: sortedVariables(null), nftables: null, routes: null, problems: [] };
+  return renderConfigOf(row);
+}
+
+// Keys sorted so that the same variables always give the same bytes (and version).
+const sortedVariables = (variables: Record<string, string> | null) =>
+  Object.fromEntries(Object.entries(variables ?? {}).sort(([a], [b]) => a.localeCompare(b)));
+
+function renderConfigOf(row: ConfigSource): RenderedDeviceConfig {
+  const variables = sortedVariables(row.variables);
   const firewall = renderDeviceFirewall({
     rules: row.rules ?? [],
     policies: row.policies ?? { input: 'accept', forward: 'accept', output: 'accept' },
@@ -60,33 +68,84 @@ export async function renderDeviceConfig(
   };
 }
 
+const configSha256 = ({ variables, nftables, routes }: DeviceConfig) =>
+  createHash('sha256').update(JSON.stringify({ variables, nftables, routes })).digest('hex');
+
 /**
  * Re-renders the configuration of an organization's devices (or the given ones); a device's
  * config version moves exactly when its rendered configuration does. A device that gets an
  * nftables script or routes is marked as managed, so that it gets their removal once it has
  * none (which moves its version too). Connected agents hear of it on commit.
+ *
+ * Two statements however many devices: one read of the devices with the profiles and rulesets
+ * they use, one UPDATE of those whose configuration changed. Devices with the same profile,
+ * ruleset, network and managed marks render the same bytes, so each such shape renders once
+ * (a ruleset change reaching ten thousand devices renders a handful of scripts).
  */
 export async function refreshDeviceConfigs(
   tx: Queryable,
   orgId: number,
   deviceIds?: number[],
 ): Promise<void> {
-  const ids =
-    deviceIds ??
-    (await tx.query<{ id: number }>('SELECT id FROM devices WHERE org_id = $1', [orgId])).map(
-      (row) => row.id,
-    );
-  for (const id of ids) {
-    const { variables, nftables, routes } = await renderDeviceConfig(tx, id);
-    const sha256 = createHash('sha256')
-      .update(JSON.stringify({ variables, nftables, routes }))
-      .digest('hex');
+  const [read] = await tx.query<{
+    devices: [number, number | null, number | null, DeviceNetwork, boolean, boolean][] | null;
+    profiles: Record<string, Record<string, string> | null> | null;
+    rulesets: Record<string, [FirewallRule[], ChainPolicies]> | null;
+  }>(
+    // One JSON value rather than a row per device: the embedded database decodes rows one value
+    // at a time in JavaScript.
+    `WITH d AS (SELECT id, profile_id, firewall_id, network, nftables_managed, routes_managed
+                  FROM devices WHERE org_id = $1 AND ($2::int[] IS NULL OR id = ANY($2::int[])))
+     SELECT (SELECT json_agg(json_build_array(id, profile_id, firewall_id, network, nftables_managed,
+                                              routes_managed) ORDER BY id) FROM d) AS devices,
+            (SELECT json_object_agg(f.id, f.variables) FROM device_profiles f
+              WHERE f.id IN (SELECT profile_id FROM d)) AS profiles,
+            (SELECT json_object_agg(s.id, json_build_array(s.rules, s.policies)) FROM firewall_rulesets s
+              WHERE s.id IN (SELECT firewall_id FROM d)) AS rulesets`,
+    [orgId, deviceIds ?? null],
+  );
+  const shaByShape = new Map<string, { sha256: string; nftables: boolean; routes: boolean }>();
+  const ids: number[] = [];
+  const shas: string[] = [];
+  const nftables: boolean[] = [];
+  const routes: boolean[] = [];
+  for (const [id, profileId, firewallId, network, nftManaged, routesManaged] of read?.devices ??
+    []) {
+    const shape = JSON.stringify([profileId, firewallId, nftManaged, routesManaged, network]);
+    let rendered = shaByShape.get(shape);
+    if (!rendered) {
+      const ruleset = firewallId === null ? undefined : read?.rulesets?.[firewallId];
+      const config = renderConfigOf({
+        variables: profileId === null ? null : (read?.profiles?.[profileId] ?? null),
+        network,
+        rules: ruleset?.[0] ?? null,
+        policies: ruleset?.[1] ?? null,
+        nftables_managed: nftManaged,
+        routes_managed: routesManaged,
+      });
+      rendered = {
+        sha256: configSha256(config),
+        nftables: config.nftables !== null,
+        routes: config.routes !== null,
+      };
+      shaByShape.set(shape, rendered);
+    }
+    ids.push(id);
+    shas.push(rendered.sha256);
+    nftables.push(rendered.nftables);
+    routes.push(rendered.routes);
+  }
+  if (ids.length > 0) {
     await tx.query(
-      `UPDATE devices SET config_version = CASE WHEN config_sha256 = $2 THEN config_version ELSE config_version + 1 END,
-              config_sha256 = $2,
-              nftables_managed = nftables_managed OR $3, routes_managed = routes_managed OR $4
-        WHERE id = $1`,
-      [id, sha256, nftables !== null, routes !== null],
+      `UPDATE devices d
+          SET config_version = CASE WHEN d.config_sha256 = u.sha256 THEN d.config_version ELSE d.config_version + 1 END,
+              config_sha256 = u.sha256,
+              nftables_managed = d.nftables_managed OR u.nftables, routes_managed = d.routes_managed OR u.routes
+         FROM unnest($1::int[], $2::text[], $3::boolean[], $4::boolean[]) AS u(id, sha256, nftables, routes)
+        WHERE d.id = u.id
+          AND (d.config_sha256 IS DISTINCT FROM u.sha256 OR (u.nftables AND NOT d.nftables_managed)
+               OR (u.routes AND NOT d.routes_managed))`,
+      [ids, shas, nftables, routes],
     );
   }
   await notifyDevices(tx, orgId);

@@ -11,7 +11,7 @@ import { orConflict } from '../../db/errors.js';
 import { buildListSql } from '../../db/list-query.js';
 import { AppError, notFound } from '../../lib/app-error.js';
 import { assertRole, EDITOR_ROLES, type Principal } from '../../plugins/auth.js';
-import { refreshPolicyVersions } from '../policies/policies.service.js';
+import { refreshPoliciesHolding } from '../policies/policies.service.js';
 import { GROUP_LIST_SPEC, groupsRepository as repo, type GroupRow } from './groups.repository.js';
 
 const present = (row: GroupRow): RuleGroup => ({
@@ -82,7 +82,12 @@ export function createGroupsService(db: Database) {
         if (body.rule_ids) await repo.setMembers(tx, id, [...new Set(body.rule_ids)]);
         await repo.addMembers(tx, id, [...new Set(body.add_rule_ids ?? [])]);
         await repo.removeMembers(tx, id, body.remove_rule_ids ?? []);
-        await refreshPolicyVersions(tx, principal.orgId);
+        // Only members change what a policy renders (not the group's name or description).
+        const membersChanged =
+          body.rule_ids !== undefined ||
+          (body.add_rule_ids?.length ?? 0) > 0 ||
+          (body.remove_rule_ids?.length ?? 0) > 0;
+        if (membersChanged) await refreshPoliciesHolding(tx, principal.orgId, { groupIds: [id] });
         return present(await load(tx, principal.orgId, id));
       });
     },

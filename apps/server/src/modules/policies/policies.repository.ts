@@ -47,6 +47,16 @@ export const POLICY_LIST_SPEC: ListSpec = {
 
 const NO_METADATA: RenderableRule['metadata'] = [];
 
+const emptyParts = (): PolicyParts => ({
+  groups: [],
+  overrides: [],
+  matchers: [],
+  thresholds: [],
+  editors: [],
+  editorEmails: [],
+  removedCount: 0,
+});
+
 export const policiesRepository = {
   list(db: Queryable, sql: ListSql) {
     return pagedList<PolicyRow>(
@@ -64,61 +74,73 @@ export const policiesRepository = {
     return row;
   },
 
-  async idsOfOrg(db: Queryable, orgId: number): Promise<number[]> {
-    return (
-      await db.query<{ id: number }>('SELECT id FROM policies WHERE org_id = $1', [orgId])
-    ).map((r) => r.id);
+  async parts(db: Queryable, id: number): Promise<PolicyParts> {
+    return (await this.partsOf(db, [id])).get(id) ?? emptyParts();
   },
 
-  async parts(db: Queryable, id: number): Promise<PolicyParts> {
+  /**
+   * The parts of many policies by id, in six statements however many there are (a list page,
+   * or every policy a rule change reaches).
+   */
+  async partsOf(db: Queryable, ids: number[]): Promise<Map<number, PolicyParts>> {
     const [groups, overrides, matchers, thresholds, editors, removed] = await Promise.all([
-      db.query<{ id: number; name: string }>(
-        `SELECT g.id, g.name FROM policy_groups pg JOIN rule_groups g ON g.id = pg.group_id
-          WHERE pg.policy_id = $1 ORDER BY lower(g.name)`,
-        [id],
+      db.query<{ policy_id: number; id: number; name: string }>(
+        `SELECT pg.policy_id, g.id, g.name FROM policy_groups pg JOIN rule_groups g ON g.id = pg.group_id
+          WHERE pg.policy_id = ANY($1::int[]) ORDER BY lower(g.name), g.id`,
+        [ids],
       ),
-      db.query<{ rule_id: number; action: OverrideAction }>(
-        'SELECT rule_id, action FROM policy_overrides WHERE policy_id = $1 ORDER BY rule_id',
-        [id],
+      db.query<{ policy_id: number; rule_id: number; action: OverrideAction }>(
+        `SELECT policy_id, rule_id, action FROM policy_overrides WHERE policy_id = ANY($1::int[])
+          ORDER BY rule_id`,
+        [ids],
       ),
       db.query<{
+        policy_id: number;
         kind: PolicyMatcher['kind'];
         matcher: string;
         from_text: string | null;
         to_text: string | null;
       }>(
-        'SELECT kind, matcher, from_text, to_text FROM policy_matchers WHERE policy_id = $1 ORDER BY position',
-        [id],
+        `SELECT policy_id, kind, matcher, from_text, to_text FROM policy_matchers
+          WHERE policy_id = ANY($1::int[]) ORDER BY position`,
+        [ids],
       ),
-      db.query<{ spec: Threshold }>(
-        'SELECT spec FROM policy_thresholds WHERE policy_id = $1 ORDER BY position',
-        [id],
+      db.query<{ policy_id: number; spec: Threshold }>(
+        'SELECT policy_id, spec FROM policy_thresholds WHERE policy_id = ANY($1::int[]) ORDER BY position',
+        [ids],
       ),
-      db.query<{ user_id: number; email: string }>(
-        `SELECT e.user_id, u.email FROM policy_editors e JOIN users u ON u.id = e.user_id
-          WHERE e.policy_id = $1 ORDER BY e.user_id`,
-        [id],
+      db.query<{ policy_id: number; user_id: number; email: string }>(
+        `SELECT e.policy_id, e.user_id, u.email FROM policy_editors e JOIN users u ON u.id = e.user_id
+          WHERE e.policy_id = ANY($1::int[]) ORDER BY e.user_id`,
+        [ids],
       ),
-      db.query<{ n: number }>(
-        `SELECT count(DISTINCT r.id)::int AS n FROM policy_groups pg JOIN group_rules gr ON gr.group_id = pg.group_id
-           JOIN rules r ON r.id = gr.rule_id WHERE pg.policy_id = $1 AND r.removed`,
-        [id],
+      db.query<{ policy_id: number; n: number }>(
+        `SELECT pg.policy_id, count(DISTINCT r.id)::int AS n FROM policy_groups pg
+           JOIN group_rules gr ON gr.group_id = pg.group_id JOIN rules r ON r.id = gr.rule_id
+          WHERE pg.policy_id = ANY($1::int[]) AND r.removed GROUP BY pg.policy_id`,
+        [ids],
       ),
     ]);
-    return {
-      groups,
-      overrides,
-      matchers: matchers.map((m) => ({
+    const byPolicy = new Map(ids.map((id) => [id, emptyParts()]));
+    const of = (policyId: number) => byPolicy.get(policyId) ?? emptyParts();
+    for (const g of groups) of(g.policy_id).groups.push({ id: g.id, name: g.name });
+    for (const o of overrides)
+      of(o.policy_id).overrides.push({ rule_id: o.rule_id, action: o.action });
+    for (const m of matchers) {
+      of(m.policy_id).matchers.push({
         kind: m.kind,
         matcher: m.matcher,
         ...(m.from_text === null ? {} : { from: m.from_text }),
         ...(m.to_text === null ? {} : { to: m.to_text }),
-      })),
-      thresholds: thresholds.map((t) => t.spec),
-      editors: editors.map((e) => e.user_id),
-      editorEmails: editors.map((e) => e.email),
-      removedCount: removed[0]?.n ?? 0,
-    };
+      });
+    }
+    for (const t of thresholds) of(t.policy_id).thresholds.push(t.spec);
+    for (const e of editors) {
+      of(e.policy_id).editors.push(e.user_id);
+      of(e.policy_id).editorEmails.push(e.email);
+    }
+    for (const r of removed) of(r.policy_id).removedCount = r.n;
+    return byPolicy;
   },
 
   /**
@@ -154,6 +176,81 @@ export const policiesRepository = {
       source,
       metadata: read.metadata ? (parseRule(text).rule?.metadata ?? NO_METADATA) : NO_METADATA,
     }));
+  },
+
+  /**
+   * The rules held by any of the groups, each once with the ids of those groups that hold it,
+   * read as `rulesOf` reads one policy's (see there): a batch of policies shares one read.
+   */
+  async rulesOfGroups(
+    db: Queryable,
+    groupIds: number[],
+    read: { metadata: boolean; enabledOr?: number[] },
+  ): Promise<(RenderableRule & { groupIds: number[] })[]> {
+    const [row] = await db.query<{
+      rules: [number, number, number, string, boolean, string, string, number[]][] | null;
+    }>(
+      `SELECT json_agg(json_build_array(r.id, r.gid, r.sid, r.text, r.enabled, r.action, r.source, m.group_ids)) AS rules
+         FROM (SELECT rule_id, array_agg(group_id) AS group_ids FROM group_rules
+                WHERE group_id = ANY($1::int[]) GROUP BY rule_id) m
+         JOIN rules r ON r.id = m.rule_id
+        ${read.enabledOr ? 'WHERE r.enabled OR r.id = ANY($2::int[])' : ''}`,
+      read.enabledOr ? [groupIds, read.enabledOr] : [groupIds],
+    );
+    return (row?.rules ?? []).map(([ruleId, gid, sid, text, enabled, action, source, groups]) => ({
+      id: ruleId,
+      gid,
+      sid,
+      text,
+      enabled,
+      action,
+      source,
+      metadata: read.metadata ? (parseRule(text).rule?.metadata ?? NO_METADATA) : NO_METADATA,
+      groupIds: groups,
+    }));
+  },
+
+  /**
+   * The organization's policies built on any of the groups, or on a group that holds any of
+   * the rules: those whose rendering a change of these can alter.
+   */
+  async idsHolding(
+    db: Queryable,
+    orgId: number,
+    touched: { groupIds: number[]; ruleIds: number[] },
+  ): Promise<number[]> {
+    if (touched.groupIds.length === 0 && touched.ruleIds.length === 0) return [];
+    const rows = await db.query<{ id: number }>(
+      `SELECT DISTINCT pg.policy_id AS id FROM policy_groups pg JOIN policies p ON p.id = pg.policy_id
+        WHERE p.org_id = $1
+          AND (pg.group_id = ANY($2::int[])
+               OR pg.group_id IN (SELECT group_id FROM group_rules WHERE rule_id = ANY($3::int[])))
+        ORDER BY 1`,
+      [orgId, touched.groupIds, touched.ruleIds],
+    );
+    return rows.map((r) => r.id);
+  },
+
+  /**
+   * recordRender for many policies in one statement; a policy whose hash and count are as
+   * stored is not written. The ids whose version moved.
+   */
+  async recordRenders(
+    db: Queryable,
+    renders: { id: number; sha256: string; ruleCount: number }[],
+  ): Promise<number[]> {
+    if (renders.length === 0) return [];
+    const rows = await db.query<{ id: number; moved: boolean }>(
+      `UPDATE policies p
+          SET version = CASE WHEN p.rendered_sha256 IN (u.sha256, '') THEN p.version ELSE p.version + 1 END,
+              rendered_sha256 = u.sha256, rule_count = u.rule_count
+         FROM unnest($1::int[], $2::text[], $3::int[]) AS u(id, sha256, rule_count), policies old
+        WHERE p.id = u.id AND old.id = u.id
+          AND (old.rendered_sha256 IS DISTINCT FROM u.sha256 OR old.rule_count IS DISTINCT FROM u.rule_count)
+       RETURNING p.id, old.rendered_sha256 IS DISTINCT FROM u.sha256 AS moved`,
+      [renders.map((r) => r.id), renders.map((r) => r.sha256), renders.map((r) => r.ruleCount)],
+    );
+    return rows.filter((r) => r.moved).map((r) => r.id);
   },
 
   async insert(

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import {
   PolicyExport,
   type ListQuery,
@@ -18,6 +17,7 @@ import { SLICE_MS, timeSlices } from '../../lib/time-slices.js';
 import { assertRole, EDITOR_ROLES, type Principal } from '../../plugins/auth.js';
 import { notifyDevices } from '../../plugins/device-events.js';
 import { compileMatcher, parseConfFile, regexError } from './policy-matchers.js';
+import { rerenderPolicies, renderedSha256 } from './policy-refresh.js';
 import { renderPolicy } from './policy-render.js';
 import {
   POLICY_LIST_SPEC,
@@ -57,26 +57,27 @@ export async function renderPolicyById(tx: Queryable, id: number) {
 /** Renders a policy from the database and records its version; shared by every writer. */
 export async function renderStored(tx: Queryable, id: number) {
   const output = await renderPolicyById(tx, id);
-  const sha256 = createHash('sha256')
-    .update(output.rules)
-    .update('\0')
-    .update(output.thresholds)
-    .digest('hex');
-  await repo.recordRender(tx, id, sha256, output.ruleCount);
+  await repo.recordRender(tx, id, renderedSha256(output), output.ruleCount);
   return output;
 }
 
 /**
- * Re-renders the organization's policies (or the given ones) after rules, groups or a policy
- * changed; a policy's version moves only when its rendered text did.
+ * After a write to rules or group members: re-renders only the policies built on a touched group
+ * or on a group holding a touched rule (a rule's text changed, or a group's members did), in a
+ * constant number of statements however many policies the organization has. Devices hear of it
+ * when a version moved.
  */
-export async function refreshPolicyVersions(
+export async function refreshPoliciesHolding(
   tx: Queryable,
   orgId: number,
-  ids?: number[],
+  touched: { groupIds?: number[]; ruleIds?: number[] },
 ): Promise<void> {
-  for (const id of ids ?? (await repo.idsOfOrg(tx, orgId))) await renderStored(tx, id);
-  await notifyDevices(tx, orgId);
+  const ids = await repo.idsHolding(tx, orgId, {
+    groupIds: touched.groupIds ?? [],
+    ruleIds: touched.ruleIds ?? [],
+  });
+  const moved = await rerenderPolicies(tx, ids);
+  if (moved.length > 0) await notifyDevices(tx, orgId);
 }
 
 function present(row: PolicyRow, parts: PolicyParts, principal: Principal): Policy {
@@ -196,9 +197,14 @@ export function createPoliciesService(db: Database) {
         db,
         buildListSql(query, POLICY_LIST_SPEC, [principal.orgId]),
       );
-      const data = await Promise.all(
-        rows.map(async (row) => present(row, await repo.parts(db, row.id), principal)),
+      const parts = await repo.partsOf(
+        db,
+        rows.map((row) => row.id),
       );
+      const data = rows.flatMap((row) => {
+        const found = parts.get(row.id);
+        return found ? [present(row, found, principal)] : [];
+      });
       return { data, recordsTotal: total };
     },
 

@@ -12,6 +12,12 @@ export interface ImportOptions {
   strict: boolean;
 }
 
+/** What an import changed that policies render: rules rewritten or removed, groups re-membered. */
+export interface ImportTouched {
+  ruleIds: number[];
+  groupIds: number[];
+}
+
 /** Group of an imported file: its name without `.rules` (`emerging-dos.rules` → `emerging-dos`). */
 export const groupNameOf = (fileName: string) => fileName.replace(/\.rules$/i, '');
 
@@ -42,7 +48,7 @@ export async function importRules(
   orgId: number,
   uploads: UnpackedUpload[],
   options: ImportOptions,
-): Promise<ImportReport> {
+): Promise<{ report: ImportReport; touched: ImportTouched }> {
   const report: ImportReport = {
     files: [],
     added: 0,
@@ -220,7 +226,10 @@ export async function importRules(
       report.rejected.slice(0, 100).map((e) => ({ field: `${e.file}:${e.line}`, msg: e.msg })),
     );
   }
-  return report;
+  return {
+    report,
+    touched: { ruleIds: [...replacedIds, ...gone], groupIds: [...changed.keys()] },
+  };
 }
 
 const tooLong = (rule: Rule) =>

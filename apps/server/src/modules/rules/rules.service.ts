@@ -13,7 +13,7 @@ import type { Database, Queryable } from '../../db/client.js';
 import { buildListSql } from '../../db/list-query.js';
 import { AppError, notFound } from '../../lib/app-error.js';
 import { assertRole, EDITOR_ROLES, type Principal } from '../../plugins/auth.js';
-import { refreshPolicyVersions } from '../policies/policies.service.js';
+import { refreshPoliciesHolding } from '../policies/policies.service.js';
 import type { UnpackedUpload } from './rule-archive.js';
 import { toRecord } from './rule-record.js';
 import { importRules } from './rules-import.js';
@@ -77,8 +77,8 @@ export function createRulesService(db: Database) {
     ): Promise<ImportReport> {
       assertRole(principal, ...EDITOR_ROLES);
       return db.transaction(async (tx) => {
-        const report = await importRules(tx, principal.orgId, uploads, { strict });
-        await refreshPolicyVersions(tx, principal.orgId);
+        const { report, touched } = await importRules(tx, principal.orgId, uploads, { strict });
+        await refreshPoliciesHolding(tx, principal.orgId, touched);
         return report;
       });
     },
@@ -101,7 +101,7 @@ export function createRulesService(db: Database) {
           'INSERT INTO group_rules (group_id, rule_id) SELECT unnest($1::int[]), $2 ON CONFLICT DO NOTHING',
           [groupIds, id ?? -1],
         );
-        await refreshPolicyVersions(tx, principal.orgId);
+        await refreshPoliciesHolding(tx, principal.orgId, { groupIds });
         return detail(principal.orgId, id ?? -1, tx);
       });
     },
@@ -133,7 +133,7 @@ export function createRulesService(db: Database) {
           rule.sid,
         ]);
         await repo.upsert(tx, principal.orgId, [toRecord(rule, current.source)]);
-        await refreshPolicyVersions(tx, principal.orgId);
+        await refreshPoliciesHolding(tx, principal.orgId, { ruleIds: [id] });
         return detail(principal.orgId, id, tx);
       });
     },

@@ -97,6 +97,7 @@ export function DataTable<T>(props: DataTableProps<T>) {
   const padBottom = virtualizer.getTotalSize() - (items.at(-1)?.end ?? 0);
   const width = columns.length;
   const status = statusOf(props);
+  const tableStyles = useMemo(() => tableStylesWith(narrowTableStyles(columns)), [columns]);
 
   return (
     <Paper variant="outlined" sx={{ overflow: 'hidden' }}>
@@ -110,14 +111,20 @@ export function DataTable<T>(props: DataTableProps<T>) {
       <Box sx={{ height: 4 }}>{props.loading === true && <LinearProgress />}</Box>
       <TableContainer
         ref={scrollRef}
-        sx={{ maxHeight: props.height ?? 'calc(100vh - 300px)', minHeight: 160 }}
+        sx={{
+          maxHeight: props.height ?? 'calc(100vh - 300px)',
+          minHeight: 160,
+          // Columns with `hideBelow` follow this box's width, not the window's.
+          containerType: 'inline-size',
+          containerName: TABLE_CONTAINER,
+        }}
       >
         <Table
           stickyHeader
           size="small"
           aria-label={props.label}
           aria-rowcount={total}
-          sx={bodyCellStyles}
+          sx={tableStyles}
         >
           <TableHead>
             {table.getHeaderGroups().map((group) => (
@@ -129,7 +136,15 @@ export function DataTable<T>(props: DataTableProps<T>) {
                     <TableCell
                       key={header.id}
                       align={column?.align}
-                      sx={{ width: column?.width, fontWeight: 600 }}
+                      className={column === undefined ? undefined : columnClass(column)}
+                      sx={(theme) => ({
+                        width: column?.width,
+                        fontWeight: 600,
+                        // A header on two lines would only make the table taller.
+                        whiteSpace: 'nowrap',
+                        // Above the pinned body cells and the other sticky header cells.
+                        ...(column?.pinned === 'end' && { ...pinnedCell(theme), zIndex: 3 }),
+                      })}
                     >
                       {header.column.getCanSort() ? (
                         <TableSortLabel
@@ -213,7 +228,7 @@ const DataRow = memo(function DataRow<T>(props: {
   return (
     <tr className="data-row" data-index={index} style={{ height }}>
       {columns.map((column) => (
-        <td key={column.id} className={CELL_CLASS[column.align ?? 'left']}>
+        <td key={column.id} className={cellClass(column)}>
           {column.cell(row)}
         </td>
       ))}
@@ -227,24 +242,72 @@ const CELL_CLASS = {
   center: 'data-cell data-cell-center',
 } as const;
 
-/** What MUI's small body TableCell and hover TableRow look like, for the plain body rows. */
-const bodyCellStyles: SxProps<Theme> = (theme) => ({
-  '& tr.data-row:hover': { backgroundColor: theme.palette.action.hover },
-  '& td.data-cell': {
-    ...theme.typography.body2,
-    color: theme.palette.text.primary,
-    padding: '6px 16px',
-    textAlign: 'start',
-    verticalAlign: 'middle',
-    borderBottom: `1px solid ${
-      theme.palette.mode === 'light'
-        ? lighten(alpha(theme.palette.divider, 1), 0.88)
-        : theme.palette.divider
-    }`,
-  },
-  '& td.data-cell-right': { textAlign: 'end' },
-  '& td.data-cell-center': { textAlign: 'center' },
+const TABLE_CONTAINER = 'data-table';
+
+/** Classes a column's header and body cells share: pinned, and its own for hiding it. */
+function columnClass<T>(column: DataColumn<T>): string {
+  const pinned = column.pinned === 'end' ? ' data-cell-pinned' : '';
+  const hideable = column.hideBelow === undefined ? '' : ` data-col-${column.id}`;
+  return `${pinned}${hideable}`.trimStart();
+}
+
+function cellClass<T>(column: DataColumn<T>): string {
+  return `${CELL_CLASS[column.align ?? 'left']} ${columnClass(column)}`.trimEnd();
+}
+
+type HidingStyles = Record<string, Record<string, { display: 'none' }>>;
+
+/** One container query per width that hides columns: pure CSS, so no row is drawn again. */
+function narrowTableStyles<T>(columns: DataColumn<T>[]): HidingStyles {
+  const styles: HidingStyles = {};
+  for (const column of columns) {
+    if (column.hideBelow === undefined) continue;
+    const query = `@container ${TABLE_CONTAINER} (width < ${column.hideBelow}px)`;
+    styles[query] = { ...styles[query], [`& .data-col-${column.id}`]: { display: 'none' } };
+  }
+  return styles;
+}
+
+/** The row actions stay at the end edge; logical insets follow the writing direction. */
+const pinnedCell = (theme: Theme) => ({
+  position: 'sticky' as const,
+  insetInlineEnd: 0,
+  borderInlineStart: `1px solid ${theme.palette.divider}`,
 });
+
+/**
+ * What MUI's small body TableCell and hover TableRow look like, for the plain body rows; plus
+ * the rules that hide columns on a narrow table.
+ */
+const tableStylesWith =
+  (hiding: HidingStyles): SxProps<Theme> =>
+  (theme) => ({
+    ...hiding,
+    '& tr.data-row:hover': { backgroundColor: theme.palette.action.hover },
+    '& td.data-cell': {
+      ...theme.typography.body2,
+      color: theme.palette.text.primary,
+      padding: '6px 16px',
+      textAlign: 'start',
+      verticalAlign: 'middle',
+      borderBottom: `1px solid ${
+        theme.palette.mode === 'light'
+          ? lighten(alpha(theme.palette.divider, 1), 0.88)
+          : theme.palette.divider
+      }`,
+    },
+    '& td.data-cell-right': { textAlign: 'end' },
+    '& td.data-cell-center': { textAlign: 'center' },
+    '& td.data-cell-pinned': {
+      ...pinnedCell(theme),
+      zIndex: 1,
+      // Opaque, so the columns scrolling under it do not show through.
+      backgroundColor: theme.palette.background.paper,
+    },
+    '& tr.data-row:hover td.data-cell-pinned': {
+      backgroundImage: `linear-gradient(${theme.palette.action.hover}, ${theme.palette.action.hover})`,
+    },
+  });
 
 const PAGE_LABELS = {
   first: 'table.page.first',

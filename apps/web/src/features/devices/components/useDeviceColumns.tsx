@@ -1,5 +1,6 @@
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
+import Box from '@mui/material/Box';
 import Checkbox from '@mui/material/Checkbox';
 import IconButton from '@mui/material/IconButton';
 import Stack from '@mui/material/Stack';
@@ -9,12 +10,30 @@ import DeleteIcon from '@mui/icons-material/Delete';
 import EditIcon from '@mui/icons-material/Edit';
 import SyncIcon from '@mui/icons-material/Sync';
 import TerminalIcon from '@mui/icons-material/Terminal';
+import { CellText } from '../../../components/data-table/CellText';
 import type { DataColumn } from '../../../components/data-table/types';
 import { formatDate } from '../../../lib/format-date';
 import type { Device } from '@palisade/contract';
 import { AgentVersionCell } from './AgentVersionCell';
 import { DeviceStatusChips } from './DeviceStatusChips';
 import { nameOf, type DeviceTools } from './tools';
+
+/** Widest a name or description gets before it ends in an ellipsis. */
+const NAME_WIDTH = 200;
+/** Widest an address, city or assigned policy/profile/firewall name gets. */
+const TEXT_WIDTH = 150;
+/*
+ * Table widths (px, the table's own) from which the less vital columns show; narrower tables
+ * leave them out, firewall first and last seen last. Name, status, agent and the row actions
+ * always show. Each step is what the columns shown so far need at their widest (names cut at
+ * their maximum width) plus the next one, so the table does not scroll sideways; 1280 px with
+ * the navigation drawer open leaves the table about 990 px, 1920 px about 1630 px.
+ */
+const SHOW_LAST_SEEN_FROM = 900;
+const SHOW_POLICY_FROM = 1080;
+const SHOW_ADDRESS_FROM = 1260;
+const SHOW_PROFILE_FROM = 1440;
+const SHOW_FIREWALL_FROM = 1620;
 
 /** What the row actions do; the page owns the dialogs they open. */
 export interface DeviceRowActions {
@@ -53,27 +72,22 @@ export function useDeviceColumns({
         id: 'name',
         header: t('devices.fields.name'),
         sortable: true,
-        width: 200,
         cell: (d) => (
           // The selection box sits in the name cell: a column of its own costs the actions room.
           <Stack direction="row" sx={{ alignItems: 'center', gap: 0.5 }}>
             {selection !== undefined && (
               <Checkbox
                 size="small"
-                sx={{ p: 0.5, ms: -1 }}
+                sx={{ p: 0.5, marginInlineStart: -1 }}
                 checked={selection.isSelected(d)}
                 onChange={(event) => selection.toggle(d, event.target.checked)}
                 slotProps={{ input: { 'aria-label': t('devices.select', { name: d.name }) } }}
               />
             )}
             <div>
-              <Typography variant="body2" sx={{ fontWeight: 500 }}>
-                {d.name}
-              </Typography>
+              <CellText text={d.name} maxWidth={NAME_WIDTH} strong />
               {d.description !== '' && (
-                <Typography variant="caption" color="text.secondary">
-                  {d.description}
-                </Typography>
+                <CellText text={d.description} maxWidth={NAME_WIDTH} secondary />
               )}
             </div>
           </Stack>
@@ -99,51 +113,61 @@ export function useDeviceColumns({
         id: 'address',
         header: t('devices.fields.address'),
         sortable: true,
+        hideBelow: SHOW_ADDRESS_FROM,
         cell: (d) => (
           <>
-            <Typography variant="body2">{d.address}</Typography>
-            <Typography variant="caption" color="text.secondary">
-              {d.city}
-            </Typography>
+            <CellText text={d.address} maxWidth={TEXT_WIDTH} />
+            <CellText text={d.city} maxWidth={TEXT_WIDTH} secondary />
           </>
         ),
       },
       {
         id: 'policy',
         header: t('devices.fields.policy'),
-        cell: (d) => nameOf(tools.policies, d.policy_id) ?? '—',
+        hideBelow: SHOW_POLICY_FROM,
+        cell: (d) => (
+          <CellText text={nameOf(tools.policies, d.policy_id) ?? '—'} maxWidth={TEXT_WIDTH} />
+        ),
       },
       {
         id: 'profile',
         header: t('devices.fields.profile'),
-        cell: (d) => nameOf(tools.profiles, d.profile_id) ?? '—',
+        hideBelow: SHOW_PROFILE_FROM,
+        cell: (d) => (
+          <CellText text={nameOf(tools.profiles, d.profile_id) ?? '—'} maxWidth={TEXT_WIDTH} />
+        ),
       },
       {
         id: 'firewall',
         header: t('devices.fields.firewall'),
-        cell: (d) => nameOf(tools.firewalls, d.firewall_id) ?? '—',
+        hideBelow: SHOW_FIREWALL_FROM,
+        cell: (d) => (
+          <CellText text={nameOf(tools.firewalls, d.firewall_id) ?? '—'} maxWidth={TEXT_WIDTH} />
+        ),
       },
       {
         id: 'last_seen',
         header: t('devices.columns.lastSeen'),
         sortable: true,
+        hideBelow: SHOW_LAST_SEEN_FROM,
         cell: (d) =>
           d.last_seen === null ? (
             t('devices.never')
           ) : (
-            <>
+            <Box sx={{ whiteSpace: 'nowrap' }}>
               <Typography variant="body2">{formatDate(d.last_seen, i18n.language)}</Typography>
               <Typography variant="caption" color="text.secondary">
                 {new Date(d.last_seen).toLocaleTimeString(i18n.language)}
               </Typography>
-            </>
+            </Box>
           ),
       },
       {
         id: 'actions',
         header: t('devices.columns.actions'),
         align: 'right',
-        width: 176,
+        // Always in reach, however many columns the table shows.
+        pinned: 'end',
         cell: (d) => (
           <Stack direction="row" sx={{ justifyContent: 'flex-end' }}>
             {canWrite && (

@@ -45,15 +45,20 @@ CREATE TABLE device_alerts (
 
 CREATE TABLE device_alerts_default PARTITION OF device_alerts DEFAULT;
 
-CREATE INDEX device_alerts_device_time ON device_alerts (device_id, time DESC, id DESC);
-CREATE INDEX device_alerts_org_time ON device_alerts (org_id, time DESC, id DESC);
+-- INCLUDE: counts and aggregates over a time window or a device then read the index alone
+-- (index-only scans), not a day's full rows with their events.
+CREATE INDEX device_alerts_device_time ON device_alerts (device_id, time DESC, id DESC)
+  INCLUDE (org_id);
+CREATE INDEX device_alerts_org_time ON device_alerts (org_id, time DESC, id DESC)
+  INCLUDE (gid, sid, severity, device_id);
 CREATE INDEX device_alerts_org_sid_time ON device_alerts (org_id, sid, time DESC, id DESC);
 CREATE INDEX device_alerts_org_src_time ON device_alerts (org_id, src_ip, time DESC, id DESC);
 CREATE INDEX device_alerts_org_dest_time ON device_alerts (org_id, dest_ip, time DESC, id DESC);
 CREATE INDEX device_alerts_org_dest_port_time ON device_alerts (org_id, dest_port, time DESC, id DESC);
 CREATE INDEX device_alerts_org_src_port_time ON device_alerts (org_id, src_port, time DESC, id DESC);
 -- The protocol filter compares upper(proto); severity counts "this and more severe" (a range).
-CREATE INDEX device_alerts_org_proto_time ON device_alerts (org_id, upper(proto), time DESC, id DESC);
+CREATE INDEX device_alerts_org_proto_time ON device_alerts (org_id, upper(proto), time DESC, id DESC)
+  INCLUDE (proto);
 CREATE INDEX device_alerts_org_severity_time ON device_alerts (org_id, severity, time DESC, id DESC);
 -- Few alerts are acknowledged: small partial indexes serve the "acknowledged" filter and the
 -- check a user deletion makes (acknowledged_by ON DELETE SET NULL).

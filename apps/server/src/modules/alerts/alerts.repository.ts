@@ -103,10 +103,18 @@ export const alertsRepository = {
       first_seen: Date;
       last_seen: Date;
     }>(
-      `SELECT a.gid, a.sid, max(a.msg) AS msg, min(a.severity) AS severity, count(*)::int AS count,
-              count(DISTINCT a.device_id)::int AS devices, min(a.time) AS first_seen, max(a.time) AS last_seen
-         FROM device_alerts a WHERE ${where}
-        GROUP BY a.gid, a.sid ORDER BY count(*) DESC, max(a.time) DESC LIMIT $${params.length}`,
+      // Aggregated from the (org, time) index alone; the message comes from the signature
+      // catalogue for the groups shown (the greatest text the signature id came with).
+      `SELECT g.gid, g.sid, g.severity, g.count, g.devices, g.first_seen, g.last_seen,
+              (SELECT max(s.msg) FROM alert_signatures s
+                WHERE s.org_id = $1 AND coalesce(s.gid, -1) = coalesce(g.gid, -1)
+                  AND coalesce(s.sid, -1) = coalesce(g.sid, -1)) AS msg
+         FROM (SELECT a.gid, a.sid, min(a.severity) AS severity, count(*)::int AS count,
+                      count(DISTINCT a.device_id)::int AS devices, min(a.time) AS first_seen,
+                      max(a.time) AS last_seen
+                 FROM device_alerts a WHERE ${where}
+                GROUP BY a.gid, a.sid ORDER BY count(*) DESC, max(a.time) DESC LIMIT $${params.length}) g
+        ORDER BY g.count DESC, g.last_seen DESC`,
       params,
     );
   },

@@ -287,14 +287,14 @@ describe('alert queries on a large generated set', () => {
       [1],
     );
     // Each day partition's copy of device_alerts_org_time.
-    expect(newest).toMatch(/device_alerts_\w+_org_id_time_id_idx/);
+    expect(newest).toMatch(/device_alerts_\w+_org_id_time_id_\w*idx/);
     expect(newest).not.toMatch(/Seq Scan on device_alerts/);
     const deep = await plan(
       `SELECT id FROM device_alerts a WHERE a.org_id = $1 AND (a.time, a.id) < (now() - interval '150000 seconds', 0)
         ORDER BY a.time DESC, a.id DESC LIMIT 100`,
       [1],
     );
-    expect(deep).toMatch(/device_alerts_\w+_org_id_time_id_idx/);
+    expect(deep).toMatch(/device_alerts_\w+_org_id_time_id_\w*idx/);
   });
 
   it('finds a signature, a source and a device without scanning the table', async () => {
@@ -309,7 +309,7 @@ describe('alert queries on a large generated set', () => {
       ],
       [
         'SELECT id FROM device_alerts a WHERE a.org_id = $1 AND a.device_id = 3 ORDER BY a.time DESC LIMIT 100',
-        /device_alerts_\w+_device_id_time_id_idx/,
+        /device_alerts_\w+_device_id_time_id_\w*idx/,
       ],
     ] as const) {
       const text = await plan(sql, [1]);

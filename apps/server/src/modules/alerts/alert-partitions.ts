@@ -4,8 +4,8 @@ const DAY_MS = 86_400_000;
 /** Partitions of one UTC day each: device_alerts_pYYYYMMDD (see the partitioning migration). */
 const DAY_PARTITION = /^device_alerts_p(\d{4})(\d{2})(\d{2})$/;
 /** Days created ahead of today, so that a day's partition exists before its first alert. */
-export const DAYS_AHEAD = 3;
-/** Waits no longer than this for the lock a partition change takes; the next run tries again. */
+const DAYS_AHEAD = 3;
+/** Waits no longer than this for a partition change's lock; else the run fails, to be retried. */
 const LOCK_TIMEOUT = '5s';
 
 const dayStart = (time: Date) => new Date(Math.floor(time.getTime() / DAY_MS) * DAY_MS);

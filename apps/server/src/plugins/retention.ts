@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import type { Database } from '../db/client.js';
+import type { Database, Queryable } from '../db/client.js';
+import { maintainAlertPartitions } from '../modules/alerts/alert-partitions.js';
 import { scheduleJob } from './scheduled-jobs.js';
 
 const HOUR_MS = 3_600_000;
@@ -16,17 +17,33 @@ export interface RetentionPolicy {
   metricRetentionDays: number;
 }
 
+const lockRetention = async (tx: Queryable) => {
+  const [lock] = await tx.query<{ ok: boolean }>('SELECT pg_try_advisory_xact_lock($1) AS ok', [
+    RETENTION_LOCK,
+  ]);
+  return lock?.ok === true;
+};
+
 /**
- * Deletes alerts, metric samples and agent log lines past their retention, in batches so that
- * no single statement holds locks for long. One replica at a time (advisory lock).
+ * Drops the alert days past their retention whole and creates the coming days' partitions;
+ * deletes the rest past retention (alerts in the default partition, metric samples, agent log
+ * lines) in batches so that no single statement holds locks for long. One replica at a time
+ * (advisory lock).
  */
 export async function applyRetention(db: Database, policy: RetentionPolicy, now = new Date()) {
   const day = 86_400_000;
+  const alertCutoff = new Date(now.getTime() - policy.alertRetentionDays * day);
+  const partitions = await maintainAlertPartitions(db, {
+    now,
+    cutoff: alertCutoff,
+    lock: lockRetention,
+  });
   const targets = [
     {
-      table: 'device_alerts',
+      // Day partitions past the cutoff are gone already; what is left is the default's.
+      table: 'device_alerts_default',
       column: 'id',
-      before: new Date(now.getTime() - policy.alertRetentionDays * day),
+      before: alertCutoff,
     },
     {
       table: 'device_logs',
@@ -39,23 +56,23 @@ export async function applyRetention(db: Database, policy: RetentionPolicy, now 
       before: new Date(now.getTime() - policy.metricRetentionDays * day),
     },
   ] as const;
-  const deleted: Record<string, number> = {};
+  const deleted: Record<string, number> = {
+    device_alert_days_dropped: partitions.dropped,
+    device_alert_days_created: partitions.created,
+  };
   for (const { table, column, before } of targets) {
-    deleted[table] = 0;
+    const key = table === 'device_alerts_default' ? 'device_alerts' : table;
+    deleted[key] = 0;
     for (;;) {
       const removed = await db.transaction(async (tx) => {
-        const [lock] = await tx.query<{ ok: boolean }>(
-          'SELECT pg_try_advisory_xact_lock($1) AS ok',
-          [RETENTION_LOCK],
-        );
-        if (!lock?.ok) return 0;
+        if (!(await lockRetention(tx))) return 0;
         const rows = await tx.query(
           `DELETE FROM ${table} WHERE ${column} IN (SELECT ${column} FROM ${table} WHERE time < $1 LIMIT ${BATCH}) RETURNING 1`,
           [before],
         );
         return rows.length;
       });
-      deleted[table] += removed;
+      deleted[key] += removed;
       if (removed < BATCH) break;
     }
   }

@@ -1,13 +1,23 @@
 import type { AlertFilters } from '@palisade/contract';
 import type { SqlParam } from '../../db/client.js';
 
+/** Filters, with the signature ids whose text matches a text `signature` (alertsRepository.signatureIds). */
+export type ResolvedAlertFilters = AlertFilters & { signature_ids?: (number | null)[] };
+
+/** A `signature` filter that is text, not an id: it matches the signature message. */
+export const isSignatureText = (signature: string | undefined): signature is string =>
+  signature !== undefined && signature !== '' && !/^\d{1,15}$/.test(signature);
+
+/** ILIKE pattern finding `text` anywhere, its wildcards taken literally. */
+export const containsPattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
 /**
  * The WHERE clause of every alerts query, always scoped to one organization ($1). Every value
  * is a bound parameter; column names are fixed here.
  */
 export function alertWhere(
   orgId: number,
-  filters: AlertFilters,
+  filters: ResolvedAlertFilters,
 ): { where: string; params: SqlParam[] } {
   const params: SqlParam[] = [orgId];
   const bind = (value: SqlParam) => {
@@ -23,10 +33,15 @@ export function alertWhere(
   if (filters.signature) {
     if (/^\d{1,15}$/.test(filters.signature))
       conditions.push(`a.sid = ${bind(Number(filters.signature))}`);
-    else
-      conditions.push(
-        `a.msg ILIKE ${bind(`%${filters.signature.replace(/[\\%_]/g, (c) => `\\${c}`)}%`)}`,
-      );
+    else {
+      conditions.push(`a.msg ILIKE ${bind(containsPattern(filters.signature))}`);
+      // The ids the text is known under lead to the (org, sid, time) index.
+      const ids = filters.signature_ids;
+      if (ids) {
+        const known = `a.sid = ANY(${bind(ids.filter((id) => id !== null))}::bigint[])`;
+        conditions.push(ids.includes(null) ? `(${known} OR a.sid IS NULL)` : known);
+      }
+    }
   }
   if (filters.src_ip) conditions.push(`a.src_ip = ${bind(filters.src_ip)}`);
   if (filters.dest_ip) conditions.push(`a.dest_ip = ${bind(filters.dest_ip)}`);

@@ -1,6 +1,10 @@
-import type { AlertFilters } from '@palisade/contract';
 import type { Queryable } from '../../db/client.js';
-import { alertWhere, parseCursor } from './alert-filters.js';
+import {
+  alertWhere,
+  containsPattern,
+  parseCursor,
+  type ResolvedAlertFilters,
+} from './alert-filters.js';
 
 export interface AlertRow {
   id: number;
@@ -31,7 +35,13 @@ const COLUMNS = `a.id, a.device_id, d.name AS device, a.time,
 
 export const alertsRepository = {
   /** One page, newest first, after the cursor when given (keyset: no offset scan). */
-  async page(db: Queryable, orgId: number, filters: AlertFilters, limit: number, before?: string) {
+  async page(
+    db: Queryable,
+    orgId: number,
+    filters: ResolvedAlertFilters,
+    limit: number,
+    before?: string,
+  ) {
     const { where, params } = alertWhere(orgId, filters);
     let clause = where;
     if (before) {
@@ -48,7 +58,12 @@ export const alertsRepository = {
   },
 
   /** Matching alerts counted up to `cap` (a count over millions stays bounded). */
-  async count(db: Queryable, orgId: number, filters: AlertFilters, cap: number): Promise<number> {
+  async count(
+    db: Queryable,
+    orgId: number,
+    filters: ResolvedAlertFilters,
+    cap: number,
+  ): Promise<number> {
     const { where, params } = alertWhere(orgId, filters);
     params.push(cap);
     const [row] = await db.query<{ n: number }>(
@@ -75,7 +90,7 @@ export const alertsRepository = {
     return row;
   },
 
-  async groups(db: Queryable, orgId: number, filters: AlertFilters, limit: number) {
+  async groups(db: Queryable, orgId: number, filters: ResolvedAlertFilters, limit: number) {
     const { where, params } = alertWhere(orgId, filters);
     params.push(limit);
     return db.query<{
@@ -88,15 +103,23 @@ export const alertsRepository = {
       first_seen: Date;
       last_seen: Date;
     }>(
-      `SELECT a.gid, a.sid, max(a.msg) AS msg, min(a.severity) AS severity, count(*)::int AS count,
-              count(DISTINCT a.device_id)::int AS devices, min(a.time) AS first_seen, max(a.time) AS last_seen
-         FROM device_alerts a WHERE ${where}
-        GROUP BY a.gid, a.sid ORDER BY count(*) DESC, max(a.time) DESC LIMIT $${params.length}`,
+      // Aggregated from the (org, time) index alone; the message comes from the signature
+      // catalogue for the groups shown (the greatest text the signature id came with).
+      `SELECT g.gid, g.sid, g.severity, g.count, g.devices, g.first_seen, g.last_seen,
+              (SELECT max(s.msg) FROM alert_signatures s
+                WHERE s.org_id = $1 AND coalesce(s.gid, -1) = coalesce(g.gid, -1)
+                  AND coalesce(s.sid, -1) = coalesce(g.sid, -1)) AS msg
+         FROM (SELECT a.gid, a.sid, min(a.severity) AS severity, count(*)::int AS count,
+                      count(DISTINCT a.device_id)::int AS devices, min(a.time) AS first_seen,
+                      max(a.time) AS last_seen
+                 FROM device_alerts a WHERE ${where}
+                GROUP BY a.gid, a.sid ORDER BY count(*) DESC, max(a.time) DESC LIMIT $${params.length}) g
+        ORDER BY g.count DESC, g.last_seen DESC`,
       params,
     );
   },
 
-  async range(db: Queryable, orgId: number, filters: AlertFilters) {
+  async range(db: Queryable, orgId: number, filters: ResolvedAlertFilters) {
     const { where, params } = alertWhere(orgId, filters);
     const [row] = await db.query<{ first: Date | null; last: Date | null }>(
       `SELECT min(a.time) AS first, max(a.time) AS last FROM device_alerts a WHERE ${where}`,
@@ -108,7 +131,7 @@ export const alertsRepository = {
   async histogram(
     db: Queryable,
     orgId: number,
-    filters: AlertFilters,
+    filters: ResolvedAlertFilters,
     start: Date,
     seconds: number,
     buckets: number,
@@ -116,12 +139,17 @@ export const alertsRepository = {
     const { where, params } = alertWhere(orgId, filters);
     params.push(start, seconds, buckets);
     const n = params.length;
+    // date_bin on timestamps, not epoch arithmetic: extract() is numeric, several times slower
+    // per row. The upper bound also keeps the scan to the window's partitions.
     return db.query<{ bucket: number; count: number }>(
-      `SELECT b.bucket, count(*)::int AS count
-         FROM (SELECT floor(extract(epoch FROM a.time - $${n - 2}::timestamptz) / $${n - 1}::double precision)::int AS bucket
-                 FROM device_alerts a WHERE ${where} AND a.time >= $${n - 2}::timestamptz) b
-        WHERE b.bucket < $${n}::int
-        GROUP BY b.bucket ORDER BY b.bucket`,
+      `SELECT round(extract(epoch FROM b.start - $${n - 2}::timestamptz) / $${n - 1})::int AS bucket, b.count
+         FROM (SELECT date_bin($${n - 1} * interval '1 second', a.time, $${n - 2}::timestamptz) AS start,
+                      count(*)::int AS count
+                 FROM device_alerts a
+                WHERE ${where} AND a.time >= $${n - 2}::timestamptz
+                  AND a.time < $${n - 2}::timestamptz + $${n}::int * $${n - 1} * interval '1 second'
+                GROUP BY 1) b
+        ORDER BY 1`,
       params,
     );
   },
@@ -140,6 +168,15 @@ export const alertsRepository = {
       [orgId, ids, userId, acknowledged],
     );
     return rows.length;
+  },
+
+  /** The signature ids (null: alerts without one) whose message holds `text`, from the catalogue. */
+  async signatureIds(db: Queryable, orgId: number, text: string): Promise<(number | null)[]> {
+    const rows = await db.query<{ sid: string | null }>(
+      'SELECT DISTINCT sid::text FROM alert_signatures WHERE org_id = $1 AND msg ILIKE $2',
+      [orgId, containsPattern(text)],
+    );
+    return rows.map((r) => (r.sid === null ? null : Number(r.sid)));
   },
 
   async ruleFor(db: Queryable, orgId: number, gid: number, sid: number) {

@@ -5,7 +5,7 @@ import { AppError, notFound } from '../../lib/app-error.js';
 import { assertRole, EDITOR_ROLES, type Principal } from '../../plugins/auth.js';
 import { notifyConsole } from '../../plugins/console-events.js';
 import { createPoliciesService } from '../policies/policies.service.js';
-import { cursorOf } from './alert-filters.js';
+import { cursorOf, isSignatureText, type ResolvedAlertFilters } from './alert-filters.js';
 import { alertsRepository as repo, type AlertRow } from './alerts.repository.js';
 
 const present = (row: AlertRow): Alert => ({
@@ -32,11 +32,19 @@ const present = (row: AlertRow): Alert => ({
 export function createAlertsService(db: Database) {
   const policies = createPoliciesService(db);
 
+  /** A text signature filter gets the ids it is known under (one small lookup). */
+  async function resolve<F extends AlertFilters>(orgId: number, filters: F) {
+    if (!isSignatureText(filters.signature)) return filters;
+    const ids = await repo.signatureIds(db, orgId, filters.signature);
+    return { ...filters, signature_ids: ids } satisfies ResolvedAlertFilters;
+  }
+
   return {
     async page(
       principal: Principal,
-      query: AlertFilters & { limit: number; before?: string; count_limit: number },
+      request: AlertFilters & { limit: number; before?: string; count_limit: number },
     ) {
+      const query = await resolve(principal.orgId, request);
       const [rows, total] = await Promise.all([
         repo.page(db, principal.orgId, query, query.limit + 1, query.before),
         query.before
@@ -73,7 +81,8 @@ export function createAlertsService(db: Database) {
       };
     },
 
-    async groups(principal: Principal, filters: AlertFilters, limit: number) {
+    async groups(principal: Principal, request: AlertFilters, limit: number) {
+      const filters = await resolve(principal.orgId, request);
       const rows = await repo.groups(db, principal.orgId, filters, limit);
       return {
         data: rows.map((r) => ({
@@ -86,8 +95,11 @@ export function createAlertsService(db: Database) {
     },
 
     /** Counts per time bucket between the filter's bounds (or the data's own range). */
-    async histogram(principal: Principal, filters: AlertFilters, buckets: number) {
-      const range = await repo.range(db, principal.orgId, filters);
+    async histogram(principal: Principal, request: AlertFilters, buckets: number) {
+      const filters = await resolve(principal.orgId, request);
+      // The data's own range is read only for a bound the filter leaves open.
+      const range =
+        filters.since && filters.until ? undefined : await repo.range(db, principal.orgId, filters);
       const start = filters.since ? new Date(filters.since) : range?.first;
       const end = filters.until ? new Date(filters.until) : range?.last;
       if (!start || !end) return { interval: 0, data: [] };

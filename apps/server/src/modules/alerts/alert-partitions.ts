@@ -1,0 +1,97 @@
+import type { Database, Queryable } from '../../db/client.js';
+
+const DAY_MS = 86_400_000;
+/** Partitions of one UTC day each: device_alerts_pYYYYMMDD (see the partitioning migration). */
+const DAY_PARTITION = /^device_alerts_p(\d{4})(\d{2})(\d{2})$/;
+/** Days created ahead of today, so that a day's partition exists before its first alert. */
+const DAYS_AHEAD = 3;
+/** Waits no longer than this for a partition change's lock; else the run fails, to be retried. */
+const LOCK_TIMEOUT = '5s';
+
+const dayStart = (time: Date) => new Date(Math.floor(time.getTime() / DAY_MS) * DAY_MS);
+const partitionName = (day: Date) =>
+  `device_alerts_p${day.toISOString().slice(0, 10).replaceAll('-', '')}`;
+
+function dayOf(name: string): Date | null {
+  const match = DAY_PARTITION.exec(name);
+  return match ? new Date(`${match[1]}-${match[2]}-${match[3]}T00:00:00Z`) : null;
+}
+
+async function dayPartitions(db: Queryable): Promise<{ name: string; day: Date }[]> {
+  const rows = await db.query<{ name: string }>(
+    `SELECT c.relname AS name FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
+      WHERE i.inhparent = 'device_alerts'::regclass`,
+  );
+  return rows.flatMap(({ name }) => {
+    const day = dayOf(name);
+    return day ? [{ name, day }] : [];
+  });
+}
+
+/**
+ * The day partitions of device_alerts: creates the missing ones from yesterday to DAYS_AHEAD
+ * days ahead, and drops those whose whole day is older than `cutoff`. A day is dropped whole
+ * (no row is read), so an alert is kept up to a day past its retention. `lock` runs first in
+ * each change's transaction and says whether this replica may go on. Returns the number of
+ * partitions created and dropped.
+ */
+export async function maintainAlertPartitions(
+  db: Database,
+  options: { now: Date; cutoff: Date; lock: (tx: Queryable) => Promise<boolean> },
+): Promise<{ created: number; dropped: number }> {
+  const existing = await dayPartitions(db);
+  const have = new Set(existing.map((p) => p.name));
+  const today = dayStart(options.now);
+  let created = 0;
+  for (let offset = -1; offset <= DAYS_AHEAD; offset += 1) {
+    const day = new Date(today.getTime() + offset * DAY_MS);
+    if (day.getTime() + DAY_MS <= options.cutoff.getTime() || have.has(partitionName(day)))
+      continue;
+    if (await inLockedTransaction(db, options.lock, (tx) => createDay(tx, day))) created += 1;
+  }
+  let dropped = 0;
+  for (const { name, day } of existing) {
+    if (day.getTime() + DAY_MS > options.cutoff.getTime()) continue;
+    const drop = (tx: Queryable) => tx.query(`DROP TABLE ${name}`).then(() => true);
+    if (await inLockedTransaction(db, options.lock, drop)) dropped += 1;
+  }
+  return { created, dropped };
+}
+
+async function inLockedTransaction(
+  db: Database,
+  lock: (tx: Queryable) => Promise<boolean>,
+  change: (tx: Queryable) => Promise<boolean>,
+): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    if (!(await lock(tx))) return false;
+    await tx.query(`SET LOCAL lock_timeout = '${LOCK_TIMEOUT}'`);
+    return change(tx);
+  });
+}
+
+/**
+ * Creates one day's partition. Alerts of that day already in the default partition (a sensor
+ * whose clock ran ahead) move into it first: the default may not keep rows of a partition's
+ * range. The new table is filled and given its range as a CHECK before it is attached, so the
+ * attach need not read it; it still reads the default partition (kept small) for rows of the day.
+ */
+async function createDay(tx: Queryable, day: Date): Promise<boolean> {
+  const name = partitionName(day);
+  const from = day.toISOString();
+  const to = new Date(day.getTime() + DAY_MS).toISOString();
+  await tx.query(
+    `CREATE TABLE ${name} (LIKE device_alerts INCLUDING DEFAULTS INCLUDING CONSTRAINTS,
+       CONSTRAINT ${name}_day CHECK (time >= '${from}' AND time < '${to}'))`,
+  );
+  await tx.query(
+    `WITH moved AS (DELETE FROM device_alerts_default WHERE time >= $1 AND time < $2 RETURNING *)
+     INSERT INTO ${name} SELECT * FROM moved`,
+    [from, to],
+  );
+  await tx.query(
+    `ALTER TABLE device_alerts ATTACH PARTITION ${name} FOR VALUES FROM ('${from}') TO ('${to}')`,
+  );
+  await tx.query(`ALTER TABLE ${name} DROP CONSTRAINT ${name}_day`);
+  return true;
+}

@@ -31,6 +31,7 @@ import {
   ServerProcess,
   waitFor,
 } from '../apps/agent/src/testing/processes.js';
+import { scratchDbName } from '../testing/scratch-db.mjs';
 
 const DEVICES = Number(process.env.BENCH_DEVICES ?? 200);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 64);
@@ -219,7 +220,7 @@ async function heartbeatFigures(label: string, server: ServerProcess, ids: numbe
 /** The same heartbeat figures on a scratch database of the PostgreSQL server, when there is one. */
 async function postgresFigures(dir: string): Promise<void> {
   const adminUrl = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-  const name = `palisade_bench_${process.pid}`;
+  const name = scratchDbName('bench');
   const client = new pg.Client({ connectionString: adminUrl });
   try {
     await client.connect();

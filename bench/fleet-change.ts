@@ -19,6 +19,7 @@ import {
   ServerProcess,
   type TestProcess,
 } from '../apps/agent/src/testing/processes.js';
+import { scratchDbName } from '../testing/scratch-db.mjs';
 
 const PASSWORD = 'bench-device-password';
 /** Targets of issue 16: p95 of the per-device latency by fleet size. */
@@ -136,7 +137,7 @@ function fleetProcess(options: {
 
 /** The fleet of `size` devices (plus the reference device) on a fresh scratch database. */
 async function fleetRun(dir: string, adminUrl: string, size: number, changes: number) {
-  const name = `palisade_bench_fleet_${process.pid}_${size}`;
+  const name = scratchDbName(`bench_fleet_${size}`);
   const adminDb = new pg.Client({ connectionString: adminUrl });
   await adminDb.connect();
   await adminDb.query(`CREATE DATABASE ${name}`);

@@ -26,6 +26,7 @@ import {
   waitFor,
 } from '../apps/agent/src/testing/processes.js';
 import { repoRoot } from '../apps/agent/src/testing/corpus.js';
+import { scratchDbName } from '../testing/scratch-db.mjs';
 
 const FLEET = Number(process.env.BENCH_REPLICA_FLEET ?? 200);
 const CHANGES = Number(process.env.BENCH_REPLICA_CHANGES ?? 10);
@@ -212,7 +213,7 @@ function describe(name: string, rounds: Round[]) {
 }
 
 const dir = await mkdtemp(path.join(os.tmpdir(), 'palisade-replicas-bench-'));
-const dbName = `palisade_bench_replicas_${process.pid}`;
+const dbName = scratchDbName('bench_replicas');
 const maintenance = new pg.Client({ connectionString: ADMIN_URL });
 try {
   await maintenance.connect();

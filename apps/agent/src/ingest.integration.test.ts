@@ -3,7 +3,6 @@
 // processes, on the embedded database and on the PostgreSQL server: every valid alert is
 // stored, the bad one is counted on the device, and the alerts written after it keep coming.
 
-import { randomBytes } from 'node:crypto';
 import type { Device, DeviceAlert } from '@palisade/contract';
 import { appendFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -19,6 +18,7 @@ import {
   waitFor,
   type SourceProcess,
 } from './testing/processes.js';
+import { scratchDbName } from '../../../testing/scratch-db.mjs';
 
 const POSTGRES_URL =
   process.env['TEST_POSTGRES_URL'] ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -39,7 +39,7 @@ function lines(events: Record<string, unknown>[]): string {
 
 /** A scratch database on the PostgreSQL server; its URL and how to drop it. */
 async function scratchPostgres() {
-  const name = `palisade_agent_${process.pid}_${randomBytes(4).toString('hex')}`;
+  const name = scratchDbName('agent');
   const run = async (sql: string) => {
     const client = new pg.Client({ connectionString: POSTGRES_URL });
     await client.connect();

@@ -17,6 +17,7 @@ import {
   waitFor,
   type TestProcess,
 } from './testing/processes.js';
+import { scratchDbName } from '../../../testing/scratch-db.mjs';
 
 const POSTGRES_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const PASSWORD = 'replica-device-secret-1';
@@ -90,7 +91,7 @@ describe.skipIf(!hasPostgres)(
   'two server replicas on one PostgreSQL (PostgreSQL only: PGlite cannot be shared by two processes)',
   { timeout: 180_000 },
   () => {
-    const dbName = `palisade_test_replicas_${process.pid}_${Date.now() % 100_000}`;
+    const dbName = scratchDbName('replicas');
     const admin = new pg.Client({ connectionString: POSTGRES_URL });
     let db: pg.Client;
     let dir: string;

@@ -1,11 +1,11 @@
-import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { asUnavailable, DatabaseUnavailableError } from './errors.js';
+import { startPglite } from './pglite-start.js';
 
 export type SqlParam =
   | string
@@ -77,8 +77,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
 }
 
 async function openPglite(folder: string | undefined): Promise<Database> {
-  if (folder) await mkdir(folder, { recursive: true });
-  return pgliteDatabase(folder ? await PGlite.create(folder) : await PGlite.create());
+  return pgliteDatabase(await startPglite(folder));
 }
 
 /** The Database seam over an open PGlite instance (benchmarks reach the instance itself too). */

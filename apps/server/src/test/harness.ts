@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -10,6 +9,7 @@ import { loadConfig } from '../config.js';
 import { openDatabase, type Database } from '../db/client.js';
 import { countStatements, type StatementCounter } from '../db/statement-counter.js';
 import type { Mail, Mailer } from '../lib/mailer.js';
+import { scratchDbName } from '../../../../testing/scratch-db.mjs';
 
 /** The PostgreSQL server the suite's second run uses (TEST_DB=postgres). */
 export const TEST_POSTGRES_URL =
@@ -41,7 +41,7 @@ export async function createScratchDatabase(
     });
     return { db, drop: () => db.close() };
   }
-  const name = `palisade_test_${process.pid}_${randomBytes(4).toString('hex')}`;
+  const name = scratchDbName();
   const admin = new pg.Client({ connectionString: TEST_POSTGRES_URL });
   await admin.connect();
   await admin.query(`CREATE DATABASE ${name}`);

@@ -1,0 +1,2 @@
+export declare function scratchDbPrefix(): string;
+export declare function scratchDbName(purpose?: string): string;

@@ -16,6 +16,7 @@ import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import { openDatabase } from '../apps/server/src/db/client.js';
 import { applyRetention } from '../apps/server/src/plugins/retention.js';
+import { scratchDbName } from '../testing/scratch-db.mjs';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const SERVER = path.join(ROOT, 'apps/server/dist/main.js');
@@ -27,7 +28,7 @@ const DAYS = 30;
 const ROUNDS = Number(process.env['BENCH_STORE_ROUNDS'] ?? 15);
 const ADMIN_URL =
   process.env['BENCH_POSTGRES_URL'] ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const DB_NAME = `${process.env['BENCH_DB_PREFIX'] ?? 'palisade_bench'}_alert_store_${process.pid}`;
+const DB_NAME = scratchDbName('bench_alert_store');
 const DAY_MS = 86_400_000;
 /** The server runs on this CPU and the bench (its HTTP client) on the other, when taskset can. */
 const SERVER_CPU = 1;

@@ -1,31 +1,50 @@
-// Alert ingest: eve.json alerts sent through the agent API (HTTP, JSON parsing and validation
-// included) into the PostgreSQL server and into PGlite, beside a bulk COPY of the same rows
-// into a table of the same shape and indexes in the same run (psql \copy on the server, COPY
-// from a blob on PGlite). Prints rates and ratios; asserts nothing.
+// Alert ingest at the limit: eve.json alerts POSTed to /api/v1/agent/alerts in the agent's
+// batches (HTTP, JSON parsing, validation and the exactly-once claim included) to the server as
+// `npm start` runs it (apps/server/dist/main.js in its own process), on a scratch PostgreSQL
+// database and on PGlite with its data folder on disk, beside the reference: psql itself running
+// `\copy device_alerts … FROM 'file'` with the same rows into the same table (same partitions,
+// indexes and signature trigger) of a PostgreSQL database. The servers and psql run pinned to
+// one CPU and the load client to the other; server and psql runs alternate for BENCH_ROUNDS
+// rounds, and each figure is printed as min/median/max beside its target and its ratio to the
+// median psql rate. Prints; asserts nothing.
 
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { PGlite } from '@electric-sql/pglite';
-import { pgliteDatabase } from '../apps/server/src/db/client.js';
+import pg from 'pg';
 import { copyTextLine } from '../apps/server/src/db/copy-text.js';
-import { migrate } from '../apps/server/src/db/migrate.js';
 import { readAlert } from '../apps/server/src/modules/agent/eve-alerts.js';
 import { CORPUS } from '../apps/server/src/test/corpus.js';
 import { missingCorpusPart } from '../testing/corpus.mjs';
 import { sampleAlerts } from '../testing/samples.mjs';
-import {
-  ADMIN_EMAIL,
-  ADMIN_PASSWORD,
-  signIn,
-  startTestServer,
-} from '../apps/server/src/test/harness.js';
 
+const ROOT = path.resolve(import.meta.dirname, '..');
+const SERVER = path.join(ROOT, 'apps/server/dist/main.js');
+const ADMIN = { email: 'admin@example.com', password: 'Admin#2026' };
+const ADMIN_URL =
+  process.env['BENCH_POSTGRES_URL'] ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const DB_PREFIX = process.env['BENCH_DB_PREFIX'] ?? 'palisade_bench';
 const TOTAL = Number(process.env['BENCH_ALERTS'] ?? 100_000);
+const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 3);
+/** The agent's batch size (apps/agent: alerts are sent 1,000 at a time). */
 const BATCH = 1000;
 /** Devices sending at once; each sends its batches one at a time, in order (the protocol's rule). */
 const DEVICES = Number(process.env['BENCH_DEVICES'] ?? 4);
+const DEVICE_PASSWORD = 'bench-device-secret';
+/** Servers and psql run on this CPU, the load client (this process) on the other. */
+const SERVER_CPU = 1;
+const CLIENT_CPU = 0;
+const TARGETS = { postgres: 0.8, pglite: 0.5 } as const;
+const COPY_COLUMNS =
+  'org_id, device_id, time, gid, sid, rev, msg, category, severity, action, proto, app_proto, src_ip, src_port, dest_ip, dest_port, flow_id, event';
+
+const PINNED = spawnSync('taskset', ['-c', String(SERVER_CPU), 'true']).status === 0;
+const pinnedTo = (command: string[]) =>
+  PINNED ? ['taskset', '-c', String(SERVER_CPU), ...command] : command;
 
 /**
  * Every alert event of the corpus (JSON lines and JSON arrays alike); without the corpus, the
@@ -76,160 +95,287 @@ function workload(): Record<string, unknown>[] {
   }));
 }
 
-/** The same COPY text the server's ingest builds, for the reference COPY. */
+/** The COPY text the server's ingest builds from the same events, for psql to read. */
 function toCopyText(events: Record<string, unknown>[], orgId: number, deviceId: number): string {
-  let rows = '';
+  const rows: string[] = [];
   for (const event of events) {
     const reading = readAlert(event);
     if (!('record' in reading)) continue;
     const r = reading.record;
-    rows += copyTextLine([
-      orgId,
-      deviceId,
-      r.time,
-      r.gid,
-      r.sid,
-      r.rev,
-      r.msg,
-      r.category,
-      r.severity,
-      r.action,
-      r.proto,
-      r.appProto,
-      r.srcIp,
-      r.srcPort,
-      r.destIp,
-      r.destPort,
-      r.flowId,
-      r.event,
-    ]);
+    rows.push(
+      copyTextLine([
+        orgId,
+        deviceId,
+        r.time,
+        r.gid,
+        r.sid,
+        r.rev,
+        r.msg,
+        r.category,
+        r.severity,
+        r.action,
+        r.proto,
+        r.appProto,
+        r.srcIp,
+        r.srcPort,
+        r.destIp,
+        r.destPort,
+        r.flowId,
+        r.event,
+      ]),
+    );
   }
-  return rows;
+  return rows.join('');
 }
 
-const COPY_COLUMNS =
-  'org_id, device_id, time, gid, sid, rev, msg, category, severity, action, proto, app_proto, src_ip, src_port, dest_ip, dest_port, flow_id, event';
-
-async function viaAgentApi(kind: 'pglite' | 'postgres', events: Record<string, unknown>[]) {
-  process.env['TEST_DB'] = kind;
-  const server = await startTestServer();
-  try {
-    const admin = await signIn(server.app, ADMIN_EMAIL, ADMIN_PASSWORD);
-    const tokens: string[] = [];
-    let firstDevice = 0;
-    for (let d = 0; d < DEVICES; d += 1) {
-      const device = await server.app.inject({
-        method: 'POST',
-        url: '/api/v1/devices/',
-        headers: admin,
-        payload: { name: `bench-${d}`, password: 'bench-device-secret' },
-      });
-      const deviceId = device.json<{ id: number }>().id;
-      firstDevice ||= deviceId;
-      const login = await server.app.inject({
-        method: 'POST',
-        url: '/api/v1/agent/login',
-        payload: { device_id: deviceId, password: 'bench-device-secret' },
-      });
-      tokens.push(login.json<{ access_token: string }>().access_token);
-    }
-    await server.app.listen({ port: 0, host: '127.0.0.1' });
-    const { port } = server.app.server.address() as { port: number };
-    // Device d sends every DEVICES-th batch, numbered 1, 2, 3, … on its own.
-    const perDevice = tokens.map(() => [] as string[]);
-    for (let i = 0, b = 0; i < events.length; i += BATCH, b += 1) {
-      const mine = perDevice[b % DEVICES] ?? [];
-      mine.push(JSON.stringify({ seq: mine.length + 1, events: events.slice(i, i + BATCH) }));
-    }
-
-    const started = performance.now();
-    await Promise.all(
-      tokens.map(async (token, d) => {
-        for (const body of perDevice[d] ?? []) {
-          const response = await fetch(`http://127.0.0.1:${port}/api/v1/agent/alerts`, {
-            method: 'POST',
-            headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-            body,
-          });
-          if (!response.ok)
-            throw new Error(`ingest failed: ${response.status} ${await response.text()}`);
-          await response.arrayBuffer();
-        }
-      }),
-    );
-    const seconds = (performance.now() - started) / 1000;
-    const [stored] = await server.db.query<{ n: number }>(
-      'SELECT count(*)::int AS n FROM device_alerts',
-    );
-    return {
-      seconds,
-      stored: stored?.n ?? 0,
-      orgDevice: { orgId: 1, deviceId: firstDevice },
-      server,
-    };
-  } catch (error) {
-    await server.close();
-    throw error;
-  }
-}
-
-async function psqlCopy(url: string, rows: string): Promise<number> {
-  const started = performance.now();
-  await new Promise<void>((resolve, reject) => {
-    const child = spawn(
-      'psql',
-      [url, '-v', 'ON_ERROR_STOP=1', '-q', '-c', `\\copy bench_copy (${COPY_COLUMNS}) FROM STDIN`],
-      {
-        stdio: ['pipe', 'inherit', 'inherit'],
-      },
-    );
-    child.on('error', reject);
-    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`psql exited ${code}`))));
-    child.stdin.end(rows);
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() =>
+        resolve(typeof address === 'object' && address !== null ? address.port : 0),
+      );
+    });
   });
+}
+
+/** A server as `npm start` runs it: on PostgreSQL given a database URL, else on PGlite in dataDir. */
+async function startServer(dataDir: string, databaseUrl?: string) {
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const [command = '', ...args] = pinnedTo([process.execPath, '--max-semi-space-size=64', SERVER]);
+  const env = { ...process.env };
+  delete env['DATABASE_URL'];
+  const child: ChildProcess = spawn(command, args, {
+    cwd: ROOT,
+    env: {
+      ...env,
+      ...(databaseUrl === undefined ? {} : { DATABASE_URL: databaseUrl }),
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      ADMIN_EMAIL: ADMIN.email,
+      ADMIN_PASSWORD: ADMIN.password,
+      PUBLIC_URL: baseUrl,
+      LOG_LEVEL: 'warn',
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const deadline = Date.now() + 180_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error('server exited early');
+    const ok = await fetch(`${baseUrl}/api/v1/health`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (ok) break;
+    if (Date.now() > deadline) throw new Error('server not healthy within 180 s');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  return {
+    baseUrl,
+    async stop() {
+      child.kill('SIGTERM');
+      if (child.exitCode === null) await new Promise((resolve) => child.once('exit', resolve));
+    },
+  };
+}
+
+async function api<T>(
+  baseUrl: string,
+  method: string,
+  route: string,
+  token: string,
+  body?: unknown,
+) {
+  const response = await fetch(`${baseUrl}/api/v1${route}`, {
+    method,
+    headers: {
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (!response.ok)
+    throw new Error(`${method} ${route}: ${response.status} ${await response.text()}`);
+  return (await response.json()) as T;
+}
+
+/** Signs in, creates DEVICES devices and signs each in: their tokens and the first one's id. */
+async function enrol(baseUrl: string) {
+  const form = await fetch(`${baseUrl}/api/v1/login/access-token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ username: ADMIN.email, password: ADMIN.password }),
+  });
+  const admin = ((await form.json()) as { access_token: string }).access_token;
+  const tokens: string[] = [];
+  let deviceId = 0;
+  for (let d = 0; d < DEVICES; d += 1) {
+    const device = await api<{ id: number }>(baseUrl, 'POST', '/devices/', admin, {
+      name: `bench-${d}`,
+      password: DEVICE_PASSWORD,
+    });
+    deviceId ||= device.id;
+    const login = await api<{ access_token: string }>(baseUrl, 'POST', '/agent/login', '', {
+      device_id: device.id,
+      password: DEVICE_PASSWORD,
+    });
+    tokens.push(login.access_token);
+  }
+  return { tokens, deviceId };
+}
+
+/**
+ * One agent per device, each sending its share of the batches one after another, numbered on
+ * from what it sent before (a later round is a later stretch of the same agents' eve.json).
+ */
+async function ingest(baseUrl: string, tokens: string[], batches: string[][], sent: number[]) {
+  const started = performance.now();
+  await Promise.all(
+    tokens.map(async (token, d) => {
+      for (const events of batches[d] ?? []) {
+        sent[d] = (sent[d] ?? 0) + 1;
+        const response = await fetch(`${baseUrl}/api/v1/agent/alerts`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+          body: `{"seq":${sent[d]},"events":${events}}`,
+        });
+        if (!response.ok)
+          throw new Error(`ingest failed: ${response.status} ${await response.text()}`);
+        await response.arrayBuffer();
+      }
+    }),
+  );
   return (performance.now() - started) / 1000;
 }
 
-async function pgliteCopy(rows: string): Promise<number> {
-  const pg = await PGlite.create();
-  await migrate(pgliteDatabase(pg));
-  await pg.exec(`INSERT INTO organizations (name) VALUES ('bench');
-    INSERT INTO devices (org_id, name, password_hash) VALUES (1, 'bench', 'x');
-    CREATE TABLE bench_copy (LIKE device_alerts INCLUDING ALL);`);
+/** psql as its users run it: reading the rows from a file, pinned like the servers. */
+function psqlCopy(url: string, file: string): number {
+  const [command = 'psql', ...args] = pinnedTo([
+    'psql',
+    url,
+    '-v',
+    'ON_ERROR_STOP=1',
+    '-q',
+    '-c',
+    `\\copy device_alerts (${COPY_COLUMNS}) FROM '${file}'`,
+  ]);
   const started = performance.now();
-  await pg.query(`COPY bench_copy (${COPY_COLUMNS}) FROM '/dev/blob'`, [], {
-    blob: new Blob([rows]),
-  });
-  const seconds = (performance.now() - started) / 1000;
-  await pg.close();
-  return seconds;
+  execFileSync(command, args, { stdio: ['ignore', 'ignore', 'inherit'] });
+  return (performance.now() - started) / 1000;
 }
 
-const events = workload();
-console.log(
-  `alert ingest: ${TOTAL} eve.json alerts in batches of ${BATCH} from ${DEVICES} devices at once`,
-);
-const kinds = (process.env['BENCH_DB'] ?? 'postgres,pglite').split(',') as (
-  'postgres' | 'pglite'
-)[];
-for (const kind of kinds) {
-  const api = await viaAgentApi(kind, events);
-  const rows = toCopyText(events, api.orgDevice.orgId, api.orgDevice.deviceId);
-  let copySeconds: number;
-  if (kind === 'postgres') {
-    await api.server.db.query('CREATE TABLE bench_copy (LIKE device_alerts INCLUDING ALL)');
-    const [row] = await api.server.db.query<{ db: string }>('SELECT current_database() AS db');
-    copySeconds = await psqlCopy(`postgres://postgres@127.0.0.1:5432/${row?.db ?? ''}`, rows);
-  } else {
-    copySeconds = await pgliteCopy(rows);
+const stats = (values: number[]) => {
+  const s = [...values].sort((a, b) => a - b);
+  return { min: s[0] ?? NaN, median: s[Math.floor(s.length / 2)] ?? NaN, max: s.at(-1) ?? NaN };
+};
+const rate = (n: number) => Math.round(n).toLocaleString('en').padStart(9);
+
+async function main() {
+  if (PINNED) execFileSync('taskset', ['-a', '-cp', String(CLIENT_CPU), String(process.pid)]);
+  const build = spawnSync('npx', ['tsc', '-b'], { cwd: ROOT, stdio: 'inherit' });
+  const copy = spawnSync('npm', ['run', 'build', '-w', '@palisade/server'], {
+    cwd: ROOT,
+    stdio: 'ignore',
+  });
+  if (build.status !== 0 || copy.status !== 0) throw new Error('the server did not build');
+
+  const events = workload();
+  const perDevice = Array.from({ length: DEVICES }, () => [] as string[]);
+  for (let i = 0, b = 0; i < events.length; i += BATCH, b += 1) {
+    perDevice[b % DEVICES]?.push(JSON.stringify(events.slice(i, i + BATCH)));
   }
-  await api.server.close();
-  const apiRate = api.stored / api.seconds;
-  const copyRate = TOTAL / copySeconds;
-  const target = kind === 'postgres' ? 0.8 : 0.5;
-  console.log(
-    `${kind.padEnd(8)} agent API ${Math.round(apiRate).toLocaleString('en')} alerts/s (${api.stored} stored in ${api.seconds.toFixed(2)} s)` +
-      ` | COPY ${Math.round(copyRate).toLocaleString('en')} rows/s (${copySeconds.toFixed(2)} s)` +
-      ` | ratio ${(apiRate / copyRate).toFixed(2)}× (target ≥ ${target}×)`,
-  );
+  const dir = await mkdtemp(path.join(tmpdir(), 'palisade-ingest-bench-'));
+  const dbName = `${DB_PREFIX}_ingest_${process.pid}`;
+  const root = new pg.Client({ connectionString: ADMIN_URL });
+  await root.connect();
+  await root.query(`CREATE DATABASE ${dbName}`);
+  const url = new URL(ADMIN_URL);
+  url.pathname = `/${dbName}`;
+  const db = new pg.Client({ connectionString: url.toString() });
+  const stoppers: (() => Promise<void>)[] = [];
+  try {
+    const onPostgres = await startServer(path.join(dir, 'pg-data'), url.toString());
+    stoppers.push(() => onPostgres.stop());
+    const onPglite = await startServer(path.join(dir, 'pglite-data'));
+    stoppers.push(() => onPglite.stop());
+    const pgFleet = await enrol(onPostgres.baseUrl);
+    const pgliteFleet = await enrol(onPglite.baseUrl);
+    await db.connect();
+    const [org] = (
+      await db.query<{ id: number }>('SELECT org_id AS id FROM devices WHERE id = $1', [
+        pgFleet.deviceId,
+      ])
+    ).rows;
+    const file = path.join(dir, 'alerts.copy');
+    await writeFile(file, toCopyText(events, org?.id ?? 1, pgFleet.deviceId));
+    const empty = () => db.query('TRUNCATE device_alerts, alert_signatures');
+
+    console.log(
+      `alert ingest: ${TOTAL.toLocaleString('en')} eve.json alerts in batches of ${BATCH} from ` +
+        `${DEVICES} devices at once; ${ROUNDS} rounds; ` +
+        (PINNED
+          ? `servers and psql pinned to CPU ${SERVER_CPU}, load client to CPU ${CLIENT_CPU}`
+          : 'not pinned (no taskset)'),
+    );
+    const seconds = { psql: [] as number[], postgres: [] as number[], pglite: [] as number[] };
+    const pgSent: number[] = [];
+    const pgliteSent: number[] = [];
+    for (let round = 0; round < ROUNDS; round += 1) {
+      // Each round in another order, so that a drift in the machine's load hits all alike.
+      const order =
+        round % 2 === 0
+          ? (['psql', 'postgres', 'pglite'] as const)
+          : (['pglite', 'postgres', 'psql'] as const);
+      for (const kind of order) {
+        if (kind === 'psql') {
+          await empty();
+          seconds.psql.push(psqlCopy(url.toString(), file));
+        } else if (kind === 'postgres') {
+          await empty();
+          seconds.postgres.push(
+            await ingest(onPostgres.baseUrl, pgFleet.tokens, perDevice, pgSent),
+          );
+        } else {
+          // The PGlite server's table keeps the rows of earlier rounds (its data folder is its own).
+          seconds.pglite.push(
+            await ingest(onPglite.baseUrl, pgliteFleet.tokens, perDevice, pgliteSent),
+          );
+        }
+      }
+    }
+    const [stored] = (await db.query<{ n: number }>('SELECT count(*)::int AS n FROM device_alerts'))
+      .rows;
+    if (stored?.n !== TOTAL) throw new Error(`the server stored ${stored?.n} of ${TOTAL} alerts`);
+
+    const reference = TOTAL / stats(seconds.psql).median;
+    console.log(
+      `${'rows/s'.padEnd(40)}${'min'.padStart(9)}${'median'.padStart(9)}${'max'.padStart(9)}   target   ratio (median / psql median)`,
+    );
+    const line = (name: string, values: number[], target?: number) => {
+      const s = stats(values);
+      // Rates: the slowest run gives the minimum.
+      const median = TOTAL / s.median;
+      console.log(
+        `${name.padEnd(40)}${rate(TOTAL / s.max)}${rate(median)}${rate(TOTAL / s.min)}` +
+          (target === undefined
+            ? '   (reference)'
+            : `   ≥ ${target.toFixed(1)}×   ${(median / reference).toFixed(2)}× ${median / reference >= target ? 'met' : 'NOT met'}`),
+      );
+    };
+    line("psql \\copy device_alerts FROM 'file'", seconds.psql);
+    line('server on PostgreSQL (agent API)', seconds.postgres, TARGETS.postgres);
+    line('server on PGlite, on disk (agent API)', seconds.pglite, TARGETS.pglite);
+  } finally {
+    for (const stop of stoppers.reverse()) await stop().catch(() => undefined);
+    await db.end().catch(() => undefined);
+    await root.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+    await root.end();
+    await rm(dir, { recursive: true, force: true });
+  }
 }
+
+await main();

@@ -210,7 +210,11 @@ export const agentRepository = {
     return Number(row?.ack ?? 0);
   },
 
-  /** Bulk-loads alerts with COPY: the ingest path of a whole fleet. */
+  /**
+   * Bulk-loads alerts with COPY: the ingest path of a whole fleet. The caller has read the
+   * device in this transaction (its batch claim), so the embedded database may skip the per-row
+   * device check.
+   */
   async insertAlerts(db: Queryable, orgId: number, deviceId: number, alerts: AlertRecord[]) {
     if (alerts.length === 0) return;
     // Joined, not appended: encoding a flat string for the database is cheaper than a rope.
@@ -244,6 +248,7 @@ export const agentRepository = {
                            app_proto, src_ip, src_port, dest_ip, dest_port, flow_id, event)
        FROM STDIN`,
       rows.join(''),
+      { referencesRead: true },
     );
   },
 

@@ -177,6 +177,19 @@ describe('alert ingest, event by event', () => {
     expect(await rejectedCount()).toBe(6);
   });
 
+  it('notes the signature of every stored alert, however the batch was loaded', async () => {
+    // On PGlite the COPY runs without per-row device checks (replica role): the signature
+    // trigger must fire there too.
+    const signature = 'PALISADE ingest signature note';
+    const event = { ...corpus[0], alert: { ...alertOf(corpus[0] as Event), signature } };
+    expect(await postAlerts(4, [withFlow(event)])).toEqual({ ack: 4, rejected: [] });
+    const notes = await server.db.query<{ msg: string }>(
+      'SELECT msg FROM alert_signatures WHERE msg = $1',
+      [signature],
+    );
+    expect(notes).toEqual([{ msg: signature }]);
+  });
+
   it('stores an agent log line holding NUL, escaped, instead of failing its batch', async () => {
     const lines = [{ time: new Date().toISOString(), level: 'warn', msg: 'read /tmp/a\0b' }];
     const answer = await api(server.app, {

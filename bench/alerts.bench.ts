@@ -21,13 +21,13 @@ import { readAlert } from '../apps/server/src/modules/agent/eve-alerts.js';
 import { CORPUS } from '../apps/server/src/test/corpus.js';
 import { missingCorpusPart } from '../testing/corpus.mjs';
 import { sampleAlerts } from '../testing/samples.mjs';
+import { scratchDbName } from '../testing/scratch-db.mjs';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const SERVER = path.join(ROOT, 'apps/server/dist/main.js');
 const ADMIN = { email: 'admin@example.com', password: 'Admin#2026' };
 const ADMIN_URL =
   process.env['BENCH_POSTGRES_URL'] ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const DB_PREFIX = process.env['BENCH_DB_PREFIX'] ?? 'palisade_bench';
 const TOTAL = Number(process.env['BENCH_ALERTS'] ?? 100_000);
 const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 3);
 /** The agent's batch size (apps/agent: alerts are sent 1,000 at a time). */
@@ -289,7 +289,7 @@ async function main() {
     perDevice[b % DEVICES]?.push(JSON.stringify(events.slice(i, i + BATCH)));
   }
   const dir = await mkdtemp(path.join(tmpdir(), 'palisade-ingest-bench-'));
-  const dbName = `${DB_PREFIX}_ingest_${process.pid}`;
+  const dbName = scratchDbName('bench_ingest');
   const root = new pg.Client({ connectionString: ADMIN_URL });
   await root.connect();
   await root.query(`CREATE DATABASE ${dbName}`);

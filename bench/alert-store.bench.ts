@@ -7,9 +7,8 @@
 // same run (the HTTP floor). Last, it times retention dropping one day, beside deleting the next
 // day's rows one by one (what retention did before partitions). Prints; asserts nothing.
 
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -17,9 +16,8 @@ import pg from 'pg';
 import { openDatabase } from '../apps/server/src/db/client.js';
 import { applyRetention } from '../apps/server/src/plugins/retention.js';
 import { scratchDbName } from '../testing/scratch-db.mjs';
+import { ROOT, startBuiltServer } from './lib/built-server.js';
 
-const ROOT = path.resolve(import.meta.dirname, '..');
-const SERVER = path.join(ROOT, 'apps/server/dist/main.js');
 const ADMIN = { email: 'admin@example.com', password: 'Admin#2026' };
 const TOTAL = Number(process.env['BENCH_STORE_ALERTS'] ?? 1_000_000);
 const DEVICES = Number(process.env['BENCH_STORE_DEVICES'] ?? 1000);
@@ -37,19 +35,6 @@ const sorted = (values: number[]) => [...values].sort((a, b) => a - b);
 const quantile = (values: number[], q: number) =>
   sorted(values)[Math.min(values.length - 1, Math.floor(values.length * q))] ?? 0;
 const ms = (value: number) => `${value.toFixed(1)} ms`.padStart(10);
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() =>
-        resolve(typeof address === 'object' && address !== null ? address.port : 0),
-      );
-    });
-  });
-}
 
 /** One day's alerts: ids and times in ingest order, a few noisy signatures and devices. */
 function fillDaySql(table: string, dayStart: Date, perDay: number, firstId: number, orgId: number) {
@@ -125,43 +110,11 @@ async function fill(admin: pg.Client, orgId: number, now: Date) {
 
 async function startServer(databaseUrl: string) {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'palisade-bench-'));
-  const port = await freePort();
-  const baseUrl = `http://127.0.0.1:${port}`;
-  const node = [process.execPath, '--max-semi-space-size=64', SERVER];
-  const pinned = spawnSync('taskset', ['-c', String(SERVER_CPU), 'true']).status === 0;
-  const [command = '', ...args] = pinned ? ['taskset', '-c', String(SERVER_CPU), ...node] : node;
-  const child: ChildProcess = spawn(command, args, {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      DATABASE_URL: databaseUrl,
-      DATA_DIR: dataDir,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      ADMIN_EMAIL: ADMIN.email,
-      ADMIN_PASSWORD: ADMIN.password,
-      PUBLIC_URL: baseUrl,
-      LOG_LEVEL: 'warn',
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  const deadline = Date.now() + 120_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error('server exited early');
-    const ok = await fetch(`${baseUrl}/api/v1/health`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (ok) break;
-    if (Date.now() > deadline) throw new Error('server not healthy within 120 s');
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
+  const server = await startBuiltServer({ dataDir, databaseUrl, admin: ADMIN, cpu: SERVER_CPU });
   return {
-    baseUrl,
-    pinned,
+    ...server,
     async stop() {
-      child.kill('SIGTERM');
-      await new Promise((resolve) => child.once('exit', resolve));
+      await server.stop();
       await rm(dataDir, { recursive: true, force: true });
     },
   };

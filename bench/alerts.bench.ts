@@ -8,10 +8,9 @@
 // rounds, and each figure is printed as min/median/max beside its target and its ratio to the
 // median psql rate. Prints; asserts nothing.
 
-import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -22,9 +21,8 @@ import { CORPUS } from '../apps/server/src/test/corpus.js';
 import { missingCorpusPart } from '../testing/corpus.mjs';
 import { sampleAlerts } from '../testing/samples.mjs';
 import { scratchDbName } from '../testing/scratch-db.mjs';
+import { ROOT, startBuiltServer } from './lib/built-server.js';
 
-const ROOT = path.resolve(import.meta.dirname, '..');
-const SERVER = path.join(ROOT, 'apps/server/dist/main.js');
 const ADMIN = { email: 'admin@example.com', password: 'Admin#2026' };
 const ADMIN_URL =
   process.env['BENCH_POSTGRES_URL'] ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -128,60 +126,15 @@ function toCopyText(events: Record<string, unknown>[], orgId: number, deviceId: 
   return rows.join('');
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() =>
-        resolve(typeof address === 'object' && address !== null ? address.port : 0),
-      );
-    });
-  });
-}
-
 /** A server as `npm start` runs it: on PostgreSQL given a database URL, else on PGlite in dataDir. */
-async function startServer(dataDir: string, databaseUrl?: string) {
-  const port = await freePort();
-  const baseUrl = `http://127.0.0.1:${port}`;
-  const [command = '', ...args] = pinnedTo([process.execPath, '--max-semi-space-size=64', SERVER]);
-  const env = { ...process.env };
-  delete env['DATABASE_URL'];
-  const child: ChildProcess = spawn(command, args, {
-    cwd: ROOT,
-    env: {
-      ...env,
-      ...(databaseUrl === undefined ? {} : { DATABASE_URL: databaseUrl }),
-      DATA_DIR: dataDir,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      ADMIN_EMAIL: ADMIN.email,
-      ADMIN_PASSWORD: ADMIN.password,
-      PUBLIC_URL: baseUrl,
-      LOG_LEVEL: 'warn',
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
+const startServer = (dataDir: string, databaseUrl?: string) =>
+  startBuiltServer({
+    dataDir,
+    ...(databaseUrl === undefined ? {} : { databaseUrl }),
+    admin: ADMIN,
+    cpu: SERVER_CPU,
+    healthTimeoutMs: 180_000,
   });
-  const deadline = Date.now() + 180_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error('server exited early');
-    const ok = await fetch(`${baseUrl}/api/v1/health`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (ok) break;
-    if (Date.now() > deadline) throw new Error('server not healthy within 180 s');
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  return {
-    baseUrl,
-    async stop() {
-      child.kill('SIGTERM');
-      if (child.exitCode === null) await new Promise((resolve) => child.once('exit', resolve));
-    },
-  };
-}
 
 async function api<T>(
   baseUrl: string,

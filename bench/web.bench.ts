@@ -7,7 +7,7 @@
 //    into apps/web/dist-bench and served by Vite's preview server; not in the production build).
 // Prints figures; asserts nothing about time.
 
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
@@ -16,6 +16,7 @@ import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { preview } from 'vite';
+import { startBuiltServer } from './lib/built-server.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const WEB = path.join(ROOT, 'apps/web');
@@ -46,44 +47,16 @@ function freePort(): Promise<number> {
 
 async function startServer(): Promise<{ baseUrl: string; stop: () => Promise<void> }> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'palisade-bench-'));
-  const port = await freePort();
-  const baseUrl = `http://127.0.0.1:${port}`;
-  const child: ChildProcess = spawn(process.execPath, [SERVER], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      DATA_DIR: dataDir,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      ADMIN_EMAIL: ADMIN.email,
-      ADMIN_PASSWORD: ADMIN.password,
-      PUBLIC_URL: baseUrl,
-      LOG_LEVEL: 'warn',
-    },
-    stdio: 'ignore',
-  });
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error('server exited early');
-    const ok = await fetch(`${baseUrl}/api/v1/health`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (ok) break;
-    if (Date.now() > deadline) throw new Error('server not healthy within 60 s');
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
+  const server = await startBuiltServer({ dataDir, admin: ADMIN, stderr: 'ignore' });
   return {
-    baseUrl,
+    baseUrl: server.baseUrl,
     async stop() {
-      child.kill('SIGTERM');
-      await new Promise((resolve) => child.once('exit', resolve));
+      await server.stop();
       await rm(dataDir, { recursive: true, force: true });
     },
   };
 }
 
-/** The benchmark pages, built for this run and served as files; the table is at /bench.html. */
 async function startBenchPages(): Promise<{ baseUrl: string; stop: () => Promise<void> }> {
   const build = spawnSync('npx', ['vite', 'build', '--mode', 'bench', '--logLevel', 'warn'], {
     cwd: WEB,

@@ -1,8 +1,8 @@
-import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { Queryable } from '../../db/client.js';
 import { deviceConfigDigest, renderDeviceConfig } from '../devices/device-config.js';
 import { renderPolicyById } from '../policies/policies.service.js';
+import { renderedSha256 } from '../policies/policy-refresh.js';
 
 /** Bytes of rendered bundle parts one replica keeps; the least recently served go first. */
 export const BUNDLE_CACHE_BYTES = 96 * 1024 * 1024;
@@ -16,15 +16,6 @@ export interface BundleSource {
   config_sha256: string;
   /** policies.rendered_sha256 ('' without a policy). */
   policy_sha256: string;
-}
-
-/** The same digest renderStored (policies.service.ts) records when it renders a policy. */
-function policyDigest(output: { rules: string; thresholds: string }): string {
-  return createHash('sha256')
-    .update(output.rules)
-    .update('\0')
-    .update(output.thresholds)
-    .digest('hex');
 }
 
 /** A part of the bundle's JSON, already serialised: `"rules":…,"thresholds":…`. */
@@ -95,7 +86,7 @@ export class BundleCache {
   private async renderPolicy(policyId: number): Promise<Part> {
     const output = await renderPolicyById(this.db, policyId);
     const json = JSON.stringify({ rules: output.rules, thresholds: output.thresholds });
-    return { digest: policyDigest(output), json: json.slice(1, -1) };
+    return { digest: renderedSha256(output), json: json.slice(1, -1) };
   }
 
   private policy(source: BundleSource): Promise<Part | null> {

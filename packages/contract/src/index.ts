@@ -9,3 +9,4 @@ export * from './firewall.js';
 export * from './alerts.js';
 export * from './agent-release.js';
 export * from './enrolment.js';
+export * from './rule-sources.js';

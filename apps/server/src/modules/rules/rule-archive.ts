@@ -34,7 +34,7 @@ export interface RuleSourceFile {
 /** A rule member read from an archive, before the names of all its members are known. */
 interface StagedMember {
   path: string;
-  read(): Promise<string>;
+  read: () => Promise<string>;
 }
 
 export interface UnpackedUpload {

@@ -99,12 +99,14 @@ describe('unpackUpload', () => {
     const zip = zipSync({
       'rules/emerging-dos.rules': rule(5),
       'rules/emerging-ftp.rules': rule(6),
+      'rules/classification.config': new TextEncoder().encode('config classification: x,X,1\n'),
     });
     const zipped = await unpack('emerging.rules.zip', zip);
     expect(zipped.ruleFiles.map((f) => [f.path, f.name])).toEqual([
       ['rules/emerging-dos.rules', 'emerging-dos.rules'],
       ['rules/emerging-ftp.rules', 'emerging-ftp.rules'],
     ]);
+    expect(zipped.classificationPath).toBe('rules/classification.config');
   });
 
   it('calls a NUL byte in an archive member binary, naming its full path', async () => {

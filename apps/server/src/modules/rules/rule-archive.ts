@@ -41,6 +41,8 @@ export interface UnpackedUpload {
   ruleFiles: RuleSourceFile[];
   /** classification.config, when the upload carried one. */
   classificationConfig: string | undefined;
+  /** Where it was: its path inside the archive, or the uploaded file's name. */
+  classificationPath?: string;
 }
 
 const baseName = (entry: string) => entry.split('/').filter(Boolean).pop() ?? entry;
@@ -176,7 +178,11 @@ export async function unpackUpload(
   }
   if (lower === 'classification.config' || lower.endsWith('/classification.config')) {
     const bytes = await collectBytes(metered(source, fileName, budget));
-    return { ruleFiles: [], classificationConfig: decodeText(fileName, bytes) };
+    return {
+      ruleFiles: [],
+      classificationConfig: decodeText(fileName, bytes),
+      classificationPath: fileName,
+    };
   }
   if (lower.endsWith('.tar.gz') || lower.endsWith('.tgz'))
     return fromTar(fileName, metered(gunzipped(source), fileName, budget), stage);
@@ -209,7 +215,7 @@ function wantedMember(entry: string): 'rules' | 'classification' | null {
 
 async function fromTar(archive: string, bytes: AsyncIterable<Buffer>, stage: UploadStage) {
   const members: StagedMember[] = [];
-  let classificationConfig: string | undefined;
+  let classification: { path: string; text: string } | undefined;
   let failure: unknown;
   const tar = Readable.from(bytes);
   tar.on('error', (error) => (failure ??= error));
@@ -225,8 +231,8 @@ async function fromTar(archive: string, bytes: AsyncIterable<Buffer>, stage: Upl
         checkFileName(path);
         members.push({ path, read: await stage.write(member, entry.body) });
       } else if (wanted === 'classification') {
-        const bytes = await collectBytes(Readable.fromWeb(entry.body as never));
-        classificationConfig = decodeText(member, bytes);
+        const text = decodeText(member, await collectBytes(Readable.fromWeb(entry.body as never)));
+        classification = { path, text };
       } else {
         await entry.body.cancel();
       }
@@ -236,13 +242,13 @@ async function fromTar(archive: string, bytes: AsyncIterable<Buffer>, stage: Upl
     throw archiveError(archive, failure ?? error);
   }
   if (failure) throw archiveError(archive, failure);
-  return collected(archive, members, classificationConfig);
+  return collected(archive, members, classification);
 }
 
 /** A zip is read whole (its index is at its end), then inflated one wanted member at a time. */
 async function fromZip(archive: string, zip: Uint8Array, { budget, stage }: UnpackOptions) {
   const staged: StagedMember[] = [];
-  let classificationConfig: string | undefined;
+  let classification: { path: string; text: string } | undefined;
   const members: { name: string; size: number }[] = [];
   try {
     unzipSync(zip, {
@@ -265,23 +271,24 @@ async function fromZip(archive: string, zip: Uint8Array, { budget, stage }: Unpa
         checkFileName(path);
         staged.push({ path, read: await stage.write(member, [data]) });
       } else {
-        classificationConfig = decodeText(member, data);
+        const text = decodeText(member, data);
+        classification = { path, text };
       }
     }
   } catch (error) {
     if (error instanceof AppError) throw error;
     throw corrupt(archive, error);
   }
-  return collected(archive, staged, classificationConfig);
+  return collected(archive, staged, classification);
 }
 
 /** An archive's rule files named within the upload (`memberNames`), in the order of names. */
 function collected(
   archive: string,
   members: StagedMember[],
-  classificationConfig: string | undefined,
+  classification: { path: string; text: string } | undefined,
 ): UnpackedUpload {
-  if (members.length === 0 && classificationConfig === undefined) {
+  if (members.length === 0 && classification === undefined) {
     throw new AppError('validation_failed', `${archive}: the archive holds no .rules file`, [
       { field: 'file', msg: `${archive} holds no .rules file` },
     ]);
@@ -293,7 +300,11 @@ function collected(
     read,
   }));
   ruleFiles.sort((a, b) => a.name.localeCompare(b.name));
-  return { ruleFiles, classificationConfig };
+  return {
+    ruleFiles,
+    classificationConfig: classification?.text,
+    classificationPath: classification?.path,
+  };
 }
 
 /** A 413 or a cut-off request as it is; anything else means the archive itself is damaged. */

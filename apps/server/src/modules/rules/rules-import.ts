@@ -81,7 +81,7 @@ export async function importRules(
   for (const upload of uploads) {
     if (upload.classificationConfig !== undefined) {
       const parsed = parseClassificationConfig(upload.classificationConfig, {
-        fileName: 'classification.config',
+        fileName: upload.classificationPath ?? 'classification.config',
       });
       report.rejected.push(
         ...parsed.diagnostics.filter((d) => d.severity === 'error').map(toRejected),

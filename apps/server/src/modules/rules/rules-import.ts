@@ -18,7 +18,12 @@ export interface ImportTouched {
   groupIds: number[];
 }
 
-/** Group of an imported file: its name without `.rules` (`emerging-dos.rules` → `emerging-dos`). */
+/**
+ * Group of an imported file: its name in the upload without `.rules`. An archive member's name
+ * is its path inside the archive minus the leading folders all its rule files share
+ * (`memberNames`): ET Open's `rules/emerging-dos.rules` → `emerging-dos`, suricata-verify's
+ * `tests/a/test.rules` → `a/test`; an uploaded `.rules` file keeps its name (`local`).
+ */
 export const groupNameOf = (fileName: string) => fileName.replace(/\.rules$/i, '');
 
 /** A rule as this import sees it: stored, or about to be written (id not known yet). */
@@ -60,16 +65,23 @@ export async function importRules(
     warnings: [],
     warning_count: 0,
   };
-  const warn = (file: string, rule: Rule, msg: string) => {
+  /** A warning about a line of `file`, or about the whole file (line 0). */
+  const warn = (file: string, line: number, msg: string) => {
     report.warning_count += 1;
     if (report.warnings.length < MAX_WARNINGS) {
-      report.warnings.push({ file, line: rule.line, column: 1, msg });
+      report.warnings.push({ file, line, column: line === 0 ? 0 : 1, msg });
     }
   };
+  const ruleFiles = uploads.flatMap((upload) => upload.ruleFiles);
+  // Messages name a file by its full path, also when they speak of the rule's stored source.
+  const pathOf = new Map(ruleFiles.map((file) => [file.name, file.path]));
+  const shown = (source: string) => pathOf.get(source) ?? source;
+  /** Files of this upload without a rule, which strict mode refuses. */
+  const ruleless = new Set<string>();
   for (const upload of uploads) {
     if (upload.classificationConfig !== undefined) {
       const parsed = parseClassificationConfig(upload.classificationConfig, {
-        fileName: 'classification.config',
+        fileName: upload.classificationPath ?? 'classification.config',
       });
       report.rejected.push(
         ...parsed.diagnostics.filter((d) => d.severity === 'error').map(toRejected),
@@ -98,25 +110,30 @@ export async function importRules(
   const fileKeys: { name: string; keys: Set<string> }[] = [];
   const lastSeen = new Map<string, { file: string; rule: Rule }>();
   async function* decideFiles(): AsyncGenerator<RuleRecord[]> {
-    for (const file of uploads.flatMap((upload) => upload.ruleFiles)) {
-      const parsed = parseRulesFile(await file.read(), { fileName: file.name });
+    for (const file of ruleFiles) {
+      const parsed = parseRulesFile(await file.read(), { fileName: file.path });
       const errors = parsed.diagnostics.filter((d) => d.severity === 'error').map(toRejected);
       // A rule longer than POST /rules/ takes is a rejected line like any other bad one.
       const rules = parsed.rules.filter((rule) => {
         if (rule.text.trim().length <= RULE_TEXT_MAX) return true;
-        errors.push({ file: file.name, line: rule.line, column: 1, msg: tooLong(rule) });
+        errors.push({ file: file.path, line: rule.line, column: 1, msg: tooLong(rule) });
         return false;
       });
       errors.sort((a, b) => a.line - b.line);
-      if (rules.length === 0 && errors.length > 0) {
-        const first = errors[0];
-        throw new AppError(
-          'validation_failed',
-          `${file.name}: no valid rule (line ${first?.line}: ${first?.msg})`,
-          errors.slice(0, 100).map((e) => ({ field: `${e.file}:${e.line}`, msg: e.msg })),
-        );
-      }
       report.rejected.push(...errors);
+      if (rules.length === 0) ruleless.add(file.path);
+      if (rules.length === 0 && errors.length > 0) {
+        // Its lines are reported; the rest of the upload is imported, and what its group held
+        // stays as it was rather than being marked removed over lines that failed to read.
+        const first = errors[0];
+        warn(
+          file.path,
+          0,
+          `no valid rule (${errors.length} line(s) rejected; first, line ${first?.line}: ${first?.msg}): its group is left as it was`,
+        );
+        continue;
+      }
+      if (rules.length === 0) warn(file.path, 0, 'holds no rule');
 
       const latest = new Map<string, Rule>();
       for (const rule of rules) {
@@ -124,8 +141,8 @@ export async function importRules(
         const earlier = latest.get(key);
         if (earlier) {
           warn(
-            file.name,
-            rule,
+            file.path,
+            rule.line,
             `rule ${key} is also at line ${earlier.line}: this later one is kept`,
           );
         }
@@ -136,8 +153,8 @@ export async function importRules(
         lastSeen.set(key, { file: file.name, rule });
         const stored = state.get(key);
         const verdict = compare(stored, rule);
-        const collision = stored ? collisionOf(key, stored, rule, file.name, verdict) : null;
-        if (collision) warn(file.name, rule, collision);
+        const collision = stored ? collisionOf(key, stored, rule, file.name, verdict, shown) : null;
+        if (collision) warn(file.path, rule.line, collision);
         if (verdict === 'keep') {
           report.unchanged += 1;
           continue;
@@ -156,7 +173,7 @@ export async function importRules(
         else report.updated += 1;
       }
       fileKeys.push({ name: file.name, keys: new Set(latest.keys()) });
-      report.files.push({ file: file.name, group: groupNameOf(file.name), rules: latest.size });
+      report.files.push({ file: file.path, group: groupNameOf(file.name), rules: latest.size });
       yield added;
     }
   }
@@ -218,6 +235,24 @@ export async function importRules(
   await repo.markRemoved(tx, gone);
   report.removed = gone.length;
 
+  // Nothing to import at all: refused as before, naming the first line that failed.
+  const rejectedRuleLines = report.rejected.filter((line) => ruleless.has(line.file));
+  if (ruleless.size === ruleFiles.length && rejectedRuleLines.length > 0) {
+    const first = rejectedRuleLines[0];
+    throw new AppError(
+      'validation_failed',
+      `no valid rule in the upload; first rejected: ${first?.file} line ${first?.line}: ${first?.msg}`,
+      rejectedRuleLines.slice(0, 100).map((e) => ({ field: `${e.file}:${e.line}`, msg: e.msg })),
+    );
+  }
+  if (options.strict && ruleless.size > 0 && report.rejected.length === 0) {
+    const files = [...ruleless];
+    throw new AppError(
+      'validation_failed',
+      `${files.length} file(s) without a rule; first: ${files[0]}`,
+      files.slice(0, 100).map((file) => ({ field: file, msg: 'holds no rule' })),
+    );
+  }
   if (options.strict && report.rejected.length > 0) {
     const first = report.rejected[0];
     throw new AppError(
@@ -281,14 +316,15 @@ function collisionOf(
   incoming: Rule,
   file: string,
   verdict: 'add' | 'replace' | 'keep',
+  shown: (source: string) => string,
 ): string | null {
   const revs = `rev ${incoming.rev ?? '-'} here, rev ${stored.rev ?? '-'} stored`;
   // Kept although older means another text (the rev is part of the text).
   if (verdict === 'keep' && isOlder(stored, incoming)) {
-    return `rule ${key} is kept as stored (${stored.source}): its rev is newer (${revs})`;
+    return `rule ${key} is kept as stored (${shown(stored.source)}): its rev is newer (${revs})`;
   }
   if (verdict !== 'replace' || stored.removed || stored.source === file) return null;
-  return `rule ${key} of ${stored.source} is replaced by this file's text (${revs})`;
+  return `rule ${key} of ${shown(stored.source)} is replaced by this file's text (${revs})`;
 }
 
 const toRejected = (d: {

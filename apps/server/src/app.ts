@@ -25,6 +25,7 @@ import { profilesRoutes } from './modules/profiles/profiles.routes.js';
 import { firewallRoutes } from './modules/firewall/firewall.routes.js';
 import { groupsRoutes } from './modules/groups/groups.routes.js';
 import { policiesRoutes } from './modules/policies/policies.routes.js';
+import { rerenderAfterMigrations } from './modules/policies/policies.service.js';
 import { rulesRoutes } from './modules/rules/rules.routes.js';
 import { systemRoutes } from './modules/system/system.routes.js';
 import { usersRoutes } from './modules/users/users.routes.js';
@@ -79,7 +80,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
-  await migrate(db);
+  await migrate(db, rerenderAfterMigrations);
   const secretKey = await resolveSecretKey(config.secretKey, config.dataDir);
   // Devices compare their agents with the build it holds and are upgraded to it.
   const agentRelease = createAgentReleaseService(config.agentReleaseDir, app.log);

@@ -226,6 +226,14 @@ export const policiesRepository = {
     }));
   },
 
+  /** Every policy's id, by organization. */
+  async idsByOrganization(db: Queryable): Promise<Map<number, number[]>> {
+    const rows = await db.query<{ org_id: number; ids: number[] }>(
+      'SELECT org_id, array_agg(id ORDER BY id) AS ids FROM policies GROUP BY org_id ORDER BY org_id',
+    );
+    return new Map(rows.map((row) => [row.org_id, row.ids]));
+  },
+
   /**
    * The organization's policies built on any of the groups, or on a group that holds any of
    * the rules: those whose rendering a change of these can alter.

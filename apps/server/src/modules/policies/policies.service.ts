@@ -83,6 +83,22 @@ export async function refreshPoliciesHolding(
   if (moved.length > 0) await notifyDevices(tx, orgId);
 }
 
+/** Migrations after which a policy may render other text from the same rows. */
+const RENDER_CHANGING_MIGRATIONS = new Set(['20261126120000_policy_resolve_flowbits']);
+
+/**
+ * After migrations that change what policies render: re-renders every policy, so that a version
+ * names one text again and devices hear of the new one (a policy's stored digest no longer
+ * matching its render would otherwise be served uncached under its old version).
+ */
+export async function rerenderAfterMigrations(tx: Queryable, applied: string[]): Promise<void> {
+  if (!applied.some((version) => RENDER_CHANGING_MIGRATIONS.has(version))) return;
+  for (const [orgId, ids] of await repo.idsByOrganization(tx)) {
+    const moved = await rerenderPolicies(tx, ids);
+    if (moved.length > 0) await notifyDevices(tx, orgId);
+  }
+}
+
 function present(row: PolicyRow, parts: PolicyParts, principal: Principal): Policy {
   return {
     id: row.id,

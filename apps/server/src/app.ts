@@ -26,6 +26,7 @@ import { firewallRoutes } from './modules/firewall/firewall.routes.js';
 import { groupsRoutes } from './modules/groups/groups.routes.js';
 import { policiesRoutes } from './modules/policies/policies.routes.js';
 import { rerenderAfterMigrations } from './modules/policies/policies.service.js';
+import { UploadStage } from './modules/rules/rule-archive.js';
 import { rulesRoutes } from './modules/rules/rules.routes.js';
 import { systemRoutes } from './modules/system/system.routes.js';
 import { usersRoutes } from './modules/users/users.routes.js';
@@ -42,6 +43,8 @@ import { staticPlugin } from './plugins/static.js';
 import './plugins/context.js';
 
 export const API_PREFIX = '/api/v1';
+/** Upload stages older than this at start were left by a crash (an import takes minutes). */
+const STALE_UPLOAD_MS = 24 * 60 * 60 * 1000;
 /** Largest JSON or form body; rule uploads get their own, larger limit on their routes. */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 const DEFAULT_WEB_DIST = fileURLToPath(new URL('../../web/dist', import.meta.url));
@@ -82,6 +85,9 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
 
   await migrate(db, rerenderAfterMigrations);
   const secretKey = await resolveSecretKey(config.secretKey, config.dataDir);
+  const staleStages = await UploadStage.removeStale(config.dataDir, STALE_UPLOAD_MS);
+  if (staleStages.length > 0)
+    app.log.warn({ removed: staleStages }, 'removed upload stages an earlier run left behind');
   // Devices compare their agents with the build it holds and are upgraded to it.
   const agentRelease = createAgentReleaseService(config.agentReleaseDir, app.log);
   app.decorate('ctx', {

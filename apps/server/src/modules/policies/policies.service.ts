@@ -16,7 +16,7 @@ import { AppError, notFound } from '../../lib/app-error.js';
 import { SLICE_MS, timeSlices } from '../../lib/time-slices.js';
 import { assertRole, EDITOR_ROLES, type Principal } from '../../plugins/auth.js';
 import { notifyDevices } from '../../plugins/device-events.js';
-import { compileMatcher, parseConfFile, regexError } from './policy-matchers.js';
+import { compileMatcher, modifyError, parseConfFile, regexError } from './policy-matchers.js';
 import { rerenderPolicies, renderedSha256 } from './policy-refresh.js';
 import { renderPolicy } from './policy-render.js';
 import {
@@ -147,6 +147,10 @@ async function matcherProblems(
     } else if (m.from !== undefined) {
       const fromError = regexError(m.from);
       if (fromError) problems.push({ field: `matchers.${index}.from`, msg: fromError });
+      else if (m.to !== undefined) {
+        const toError = modifyError(m.from, m.to);
+        if (toError) problems.push({ field: `matchers.${index}.to`, msg: toError });
+      }
     }
   }
   return problems;

@@ -2,6 +2,7 @@ import { SafeString, UNSTORABLE_TEXT, type PolicyMatcher } from '@palisade/contr
 import { RE2JS } from 're2js';
 import { SLICE_MS, timeSlices } from '../../lib/time-slices.js';
 import { compileUserPattern, type UserPattern } from '../../lib/user-pattern.js';
+import { parsePythonReplacement, type ReplacementTemplate } from '../../lib/python-replacement.js';
 
 /** What a matcher looks at: a rule of the policy. */
 export interface MatchableRule {
@@ -41,7 +42,8 @@ export function compileMatcher(matcher: string): CompiledMatcher | { error: stri
       .toLowerCase();
     return (rule) => rule.source.replace(/\.rules$/i, '').toLowerCase() === name;
   }
-  const re = /^re:(.+)$/i.exec(text);
+  // suricata-update strips the spaces around the pattern: `re: heartbleed` finds `heartbleed`.
+  const re = /^re:\s*(\S.*?)\s*$/i.exec(text);
   if (re?.[1]) {
     // RE2, not RegExp: a user's pattern must not be able to hold the server (user-pattern.ts).
     const pattern = compileUserPattern(re[1], { caseInsensitive: true });
@@ -104,10 +106,11 @@ export async function parseConfFile(
     }
     const compiled = compileMatcher(modify[1]);
     const from = unquote(modify[2] ?? '');
-    const fromError = regexError(from);
+    const to = unquote(modify[3] ?? '');
+    const modifyProblem = modifyError(from, to);
     if ('error' in compiled) errors.push({ line: index + 1, msg: compiled.error });
-    else if (fromError) errors.push({ line: index + 1, msg: fromError });
-    else matchers.push({ kind, matcher: modify[1].trim(), from, to: unquote(modify[3] ?? '') });
+    else if (modifyProblem) errors.push({ line: index + 1, msg: modifyProblem });
+    else matchers.push({ kind, matcher: modify[1].trim(), from, to });
   }
   return { matchers, errors };
 }
@@ -135,4 +138,27 @@ export function modifyPattern(pattern: string): UserPattern | { error: string } 
 export function regexError(pattern: string): string | undefined {
   const compiled = modifyPattern(pattern);
   return 'error' in compiled ? patternError(pattern, compiled.error) : undefined;
+}
+
+/**
+ * modify.conf's replacement for a compiled pattern, read as suricata-update reads it: a Python
+ * `re.sub` template, after turning Oinkmaster's `${1}` into `\1`.
+ */
+export function modifyReplacement(
+  pattern: UserPattern,
+  replacement: string,
+): ReplacementTemplate | { error: string } {
+  const template = replacement.replace(/\$\{(\d+)\}/g, '\\$1');
+  const parsed = parsePythonReplacement(template, pattern.groupCount(), pattern.namedGroups());
+  return 'error' in parsed
+    ? { error: `bad replacement "${replacement}": ${parsed.error}` }
+    : parsed;
+}
+
+/** Why a modify line's pattern or replacement cannot be used, naming it; undefined when it can. */
+export function modifyError(from: string, to: string): string | undefined {
+  const compiled = modifyPattern(from);
+  if ('error' in compiled) return patternError(from, compiled.error);
+  const replacement = modifyReplacement(compiled, to);
+  return 'error' in replacement ? replacement.error : undefined;
 }

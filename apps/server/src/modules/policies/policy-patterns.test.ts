@@ -100,7 +100,7 @@ describe('user-supplied patterns', () => {
     const id = await newPolicy('Python');
     const uploaded = await upload(`/policies/${id}/upload`, [
       { name: 'enable.conf', bytes: 're:(?P<tail>a{200})B\\Z\n' },
-      { name: 'modify.conf', bytes: 're:sid:6000010; "msg:\\"(a+)B" "msg:\\"$1C"\n' },
+      { name: 'modify.conf', bytes: 're:sid:6000010; "msg:\\"(a+)B" "msg:\\"\\1C"\n' },
     ]);
     expect(uploaded.statusCode).toBe(200);
     const render = (await call('GET', `/policies/${id}/render`)).json<Render>();
@@ -109,7 +109,7 @@ describe('user-supplied patterns', () => {
     const anywhere = await call('PUT', `/policies/${id}`, {
       matchers: [
         { kind: 'enable', matcher: 're:(?P<tail>a{200})B' },
-        { kind: 'modify', matcher: 're:sid:6000010;', from: 'msg:"(a+)B', to: 'msg:"$1C' },
+        { kind: 'modify', matcher: 're:sid:6000010;', from: 'msg:"(a+)B', to: 'msg:"\\1C' },
       ],
     });
     expect(anywhere.statusCode).toBe(200);

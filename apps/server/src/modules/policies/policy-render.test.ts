@@ -81,6 +81,20 @@ describe('renderPolicy', () => {
     expect((await render({ matchers, overrides: new Map([[1, 'enable']]) })).ruleCount).toBe(3);
   });
 
+  it("reads modify.conf replacements as suricata-update does (\\1, \\g<name>, Oinkmaster's ${1})", async () => {
+    const conf = '2 "(udp) (any) any -> any (53)" "\\1 \\g<2> 1024: -> any [${3},5353]"';
+    const { matchers, errors } = await parseConfFile('modify', `${conf}\n`);
+    expect(errors).toEqual([]);
+    const enabled = (await parseConfFile('enable', '2\n')).matchers;
+    expect((await render({ matchers: [...enabled, ...matchers] })).rules).toContain(
+      'alert udp any 1024: -> any [53,5353]',
+    );
+    const bad = await parseConfFile('modify', '2 "(any)" "\\2"\n');
+    expect(bad.errors).toEqual([
+      { line: 1, msg: 'bad replacement "\\2": invalid group reference 2' },
+    ]);
+  });
+
   it('skips a modification that would break a rule, and says so', async () => {
     const { matchers } = await parseConfFile('modify', '3 "\\(msg" "(((msg"\n');
     const output = await render({ matchers });
@@ -90,6 +104,12 @@ describe('renderPolicy', () => {
 });
 
 describe('conf files', () => {
+  it('strip the spaces around a re: pattern, as suricata-update does', async () => {
+    const { matchers, errors } = await parseConfFile('drop', 're:  telnet  \n');
+    expect(errors).toEqual([]);
+    expect((await render({ matchers })).rules).toContain('drop tcp any any -> any 23');
+  });
+
   it('name the line of every bad entry', async () => {
     const parsed = await parseConfFile('disable', '1:2000\nnonsense here\nre:([\n');
     expect(parsed.matchers).toEqual([{ kind: 'disable', matcher: '1:2000' }]);

@@ -6,8 +6,14 @@ import type {
 } from '@palisade/contract';
 import { formatRule, parseRule } from '@palisade/rules';
 import { SLICE_MS, timeSlices } from '../../lib/time-slices.js';
+import { expandReplacement } from '../../lib/python-replacement.js';
 import { resolveFlowbits } from './policy-flowbits.js';
-import { compileMatcher, modifyPattern, type MatchableRule } from './policy-matchers.js';
+import {
+  compileMatcher,
+  modifyPattern,
+  modifyReplacement,
+  type MatchableRule,
+} from './policy-matchers.js';
 
 export interface RenderableRule extends MatchableRule {
   id: number;
@@ -110,8 +116,11 @@ function modify(
   if (matcher.from === undefined) return;
   const pattern = modifyPattern(matcher.from);
   if ('error' in pattern) return; // refused when saved, as above
-  // Replacement text as String.prototype.replace reads it ($1, $&, $$).
-  const changed = pattern.matcher(entry.text).replaceAll(matcher.to ?? '');
+  const replacement = modifyReplacement(pattern, matcher.to ?? '');
+  if ('error' in replacement) return; // refused when saved too
+  const changed = pattern
+    .matcher(entry.text)
+    .replaceAll((...groups: (string | undefined)[]) => expandReplacement(replacement, groups));
   if (changed === entry.text) return;
   const { rule } = parseRule(changed);
   if (!rule || rule.sid !== entry.rule.sid || rule.gid !== entry.rule.gid) {

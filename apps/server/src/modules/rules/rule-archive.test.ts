@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, utimes, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
@@ -69,5 +69,28 @@ describe('unpackUpload', () => {
     const refusal = await unpack('cut.tgz', damaged).catch((e: unknown) => e);
     expect(refusal).toMatchObject({ code: 'validation_failed' });
     expect((refusal as Error).message).toContain('cut.tgz: damaged or unreadable archive');
+  });
+});
+
+describe('UploadStage.removeStale', () => {
+  it('deletes only the stages older than the limit that a crash left', async () => {
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'palisade-stages-'));
+    try {
+      const uploads = path.join(dataDir, 'uploads');
+      for (const name of ['import-old', 'import-new', 'keep-me']) {
+        await mkdir(path.join(uploads, name), { recursive: true });
+        await writeFile(path.join(uploads, name, 'file'), 'x');
+      }
+      const twoDaysAgo = new Date(Date.now() - 48 * 3600_000);
+      await utimes(path.join(uploads, 'import-old'), twoDaysAgo, twoDaysAgo);
+      await utimes(path.join(uploads, 'keep-me'), twoDaysAgo, twoDaysAgo);
+
+      const removed = await UploadStage.removeStale(dataDir, 24 * 3600_000);
+      expect(removed).toEqual([path.join(uploads, 'import-old')]);
+      expect((await readdir(uploads)).sort()).toEqual(['import-new', 'keep-me']);
+      expect(await UploadStage.removeStale(path.join(dataDir, 'none'), 0)).toEqual([]);
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
   });
 });

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { mkdir, mkdtemp, open, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, open, readdir, readFile, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline, Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
@@ -31,6 +31,9 @@ export interface UnpackedUpload {
 const baseName = (entry: string) => entry.split('/').filter(Boolean).pop() ?? entry;
 const isRules = (name: string) => name.toLowerCase().endsWith('.rules');
 
+const STAGES_FOLDER = 'uploads';
+const STAGE_PREFIX = 'import-';
+
 /**
  * Where one import's rule files wait on disk (DATA_DIR/uploads/import-…) between the upload and
  * the transaction, so that memory holds one file at a time, not the whole upload.
@@ -39,9 +42,33 @@ export class UploadStage {
   private constructor(readonly dir: string) {}
 
   static async open(dataDir: string): Promise<UploadStage> {
-    const base = path.join(dataDir, 'uploads');
+    const base = path.join(dataDir, STAGES_FOLDER);
     await mkdir(base, { recursive: true });
-    return new UploadStage(await mkdtemp(path.join(base, 'import-')));
+    return new UploadStage(await mkdtemp(path.join(base, STAGE_PREFIX)));
+  }
+
+  /**
+   * Deletes the stages a crash left behind. Only those older than `olderThanMs`: a replica
+   * sharing the data folder may be importing now, and no import takes that long.
+   */
+  static async removeStale(dataDir: string, olderThanMs: number): Promise<string[]> {
+    const base = path.join(dataDir, STAGES_FOLDER);
+    const entries = await readdir(base, { withFileTypes: true }).catch(
+      (error: NodeJS.ErrnoException) => {
+        if (error.code === 'ENOENT') return [];
+        throw error;
+      },
+    );
+    const removed: string[] = [];
+    for (const entry of entries) {
+      if (!entry.isDirectory() || !entry.name.startsWith(STAGE_PREFIX)) continue;
+      const dir = path.join(base, entry.name);
+      const { mtimeMs } = await stat(dir);
+      if (Date.now() - mtimeMs < olderThanMs) continue;
+      await rm(dir, { recursive: true, force: true });
+      removed.push(dir);
+    }
+    return removed;
   }
 
   /** Writes `chunks` to a new staged file for `name`, refusing a NUL byte (naming its line). */

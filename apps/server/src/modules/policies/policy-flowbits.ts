@@ -20,46 +20,56 @@ const NO_USE: FlowbitUse = { checks: [], writes: [], noalert: false };
  * Changes `enabled` and `text` of the entries it enables; returns them, by (gid, sid).
  */
 export function resolveFlowbits(entries: FlowbitCandidate[]): FlowbitEnabledRule[] {
-  const uses = new Map<FlowbitCandidate, { use: FlowbitUse; msg: string }>();
-  for (const entry of entries) {
-    // Most rules have no flowbits: a substring test spares parsing them.
-    if (!entry.text.includes('flowbits')) continue;
-    const parsed = parseRule(entry.text).rule;
-    const use = parsed ? flowbitUse(parsed.flowbits) : NO_USE;
-    if (use.checks.length > 0 || use.writes.length > 0)
-      uses.set(entry, { use, msg: parsed?.msg ?? '' });
-  }
-
+  // Parsing is the cost here, so only what can matter is parsed: enabled rules that check a
+  // bit (most rules have no flowbits, and most that have them only set one), and the rules that
+  // could be enabled only once some bit is required.
   const required = new Set<string>();
-  let newlyEnabled = [...uses.keys()].filter((entry) => entry.enabled);
-  const waiting = [...uses.keys()].filter(
-    (entry) => !entry.enabled && !entry.pinnedOff && uses.get(entry)?.use.writes.length,
-  );
-  const enabled: { entry: FlowbitCandidate; flowbits: string[] }[] = [];
-  while (newlyEnabled.length > 0) {
-    for (const entry of newlyEnabled)
-      for (const bit of uses.get(entry)?.use.checks ?? []) required.add(bit);
-    newlyEnabled = [];
+  let newlyChecking: FlowbitUse[] = [];
+  const waiting: FlowbitCandidate[] = [];
+  for (const entry of entries) {
+    if (!entry.text.includes('flowbits')) continue;
+    if (!entry.enabled) {
+      if (!entry.pinnedOff) waiting.push(entry);
+      continue;
+    }
+    if (!entry.text.includes('isset') && !entry.text.includes('isnotset')) continue;
+    newlyChecking.push(useOf(entry.text).use);
+  }
+  const candidates = new Map<FlowbitCandidate, { use: FlowbitUse; msg: string }>();
+  const enabled: { entry: FlowbitCandidate; msg: string; flowbits: string[] }[] = [];
+  while (newlyChecking.length > 0) {
+    for (const use of newlyChecking) for (const bit of use.checks) required.add(bit);
+    newlyChecking = [];
+    if (required.size === 0) break;
     for (const entry of waiting) {
       if (entry.enabled) continue;
-      const writes = uses.get(entry)?.use.writes ?? [];
-      const needed = [...new Set(writes.filter((bit) => required.has(bit)))];
+      let candidate = candidates.get(entry);
+      if (candidate === undefined) {
+        candidate = useOf(entry.text);
+        candidates.set(entry, candidate);
+      }
+      const needed = [...new Set(candidate.use.writes.filter((bit) => required.has(bit)))];
       if (needed.length === 0) continue;
       entry.enabled = true;
       entry.text = withNoalert(entry.text);
-      newlyEnabled.push(entry);
-      enabled.push({ entry, flowbits: needed });
+      newlyChecking.push(candidate.use);
+      enabled.push({ entry, msg: candidate.msg, flowbits: needed });
     }
   }
   return enabled
     .sort((a, b) => a.entry.rule.gid - b.entry.rule.gid || a.entry.rule.sid - b.entry.rule.sid)
-    .map(({ entry, flowbits }) => ({
+    .map(({ entry, msg, flowbits }) => ({
       rule_id: entry.rule.id,
       gid: entry.rule.gid,
       sid: entry.rule.sid,
-      msg: uses.get(entry)?.msg ?? '',
+      msg,
       flowbits,
     }));
+}
+
+function useOf(text: string): { use: FlowbitUse; msg: string } {
+  const rule = parseRule(text).rule;
+  return rule ? { use: flowbitUse(rule.flowbits), msg: rule.msg ?? '' } : { use: NO_USE, msg: '' };
 }
 
 /**

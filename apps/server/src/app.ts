@@ -25,6 +25,7 @@ import { profilesRoutes } from './modules/profiles/profiles.routes.js';
 import { firewallRoutes } from './modules/firewall/firewall.routes.js';
 import { groupsRoutes } from './modules/groups/groups.routes.js';
 import { policiesRoutes } from './modules/policies/policies.routes.js';
+import { rerenderAfterMigrations } from './modules/policies/policies.service.js';
 import { UploadStage } from './modules/rules/rule-archive.js';
 import { rulesRoutes } from './modules/rules/rules.routes.js';
 import { systemRoutes } from './modules/system/system.routes.js';
@@ -82,7 +83,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
-  await migrate(db);
+  await migrate(db, rerenderAfterMigrations);
   const secretKey = await resolveSecretKey(config.secretKey, config.dataDir);
   const staleStages = await UploadStage.removeStale(config.dataDir, STALE_UPLOAD_MS);
   if (staleStages.length > 0)

@@ -3,6 +3,8 @@ import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'nod
 import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { packTar } from 'modern-tar';
+import type { RuleSource, RuleSourceUpdateDetail } from '@palisade/contract';
+import { api, until, type TestServer } from './harness.js';
 
 /** What the source server answers at one path. */
 export interface Served {
@@ -94,3 +96,64 @@ export async function ruleArchive(files: { name: string; text: string }[]): Prom
 }
 
 export const md5Hex = (bytes: Buffer | string) => createHash('md5').update(bytes).digest('hex');
+
+/**
+ * Everything a rule source update could write, as one comparable value (the sources' own rows
+ * only with `sources`: editing a source changes them).
+ */
+export async function tableSnapshot(server: TestServer, options: { sources?: boolean } = {}) {
+  const [row] = await server.db.query<Record<string, unknown>>(
+    `SELECT
+      (SELECT md5(string_agg(id || ':' || text || ':' || removed || ':' || updated_at, ',' ORDER BY id)) FROM rules) AS rules,
+      (SELECT md5(string_agg(group_id || ':' || rule_id, ',' ORDER BY group_id, rule_id)) FROM group_rules) AS members,
+      (SELECT md5(string_agg(id || ':' || name || ':' || updated_at, ',' ORDER BY id)) FROM rule_groups) AS groups,
+      (SELECT md5(string_agg(id || ':' || version, ',' ORDER BY id)) FROM policies) AS policies,
+      (SELECT count(*) FROM rule_source_changes) AS changes
+      ${options.sources === false ? '' : `, (SELECT md5(string_agg(id || ':' || coalesce(etag, '') || coalesce(last_checksum, '') || updated_at, ',' ORDER BY id)) FROM rule_sources) AS sources`}`,
+  );
+  return row;
+}
+
+/** The rule source calls the tests make, as one signed-in user. */
+export function sourceApi(server: TestServer, headers: { authorization: string }) {
+  return {
+    async create(body: Record<string, unknown>): Promise<RuleSource> {
+      const response = await api(server.app, {
+        method: 'POST',
+        url: '/rulesources/',
+        headers,
+        payload: { schedule: { kind: 'manual' }, ...body },
+      });
+      if (response.statusCode !== 201) throw new Error(`create: ${response.body}`);
+      return response.json<RuleSource>();
+    },
+
+    async edit(id: number, body: Record<string, unknown>): Promise<RuleSource> {
+      const response = await api(server.app, {
+        method: 'PUT',
+        url: `/rulesources/${id}`,
+        headers,
+        payload: body,
+      });
+      if (response.statusCode !== 200) throw new Error(`edit: ${response.body}`);
+      return response.json<RuleSource>();
+    },
+
+    /** Asks for an update and waits until it has finished. */
+    async update(id: number): Promise<RuleSourceUpdateDetail> {
+      const started = await api(server.app, {
+        method: 'POST',
+        url: `/rulesources/${id}/update`,
+        headers,
+      });
+      if (started.statusCode !== 202) throw new Error(`update: ${started.body}`);
+      const updateId = started.json<{ update_id: number }>().update_id;
+      return until(`update ${updateId}`, async () => {
+        const detail = (
+          await api(server.app, { url: `/rulesources/${id}/updates/${updateId}`, headers })
+        ).json<RuleSourceUpdateDetail>();
+        return detail.status === 'queued' || detail.status === 'running' ? undefined : detail;
+      });
+    },
+  };
+}

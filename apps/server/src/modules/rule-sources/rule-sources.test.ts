@@ -1,4 +1,4 @@
-import type { RuleChange, RuleSource, RuleSourceUpdateDetail } from '@palisade/contract';
+import type { RuleChange, RuleSource } from '@palisade/contract';
 import { parseRulesFile } from '@palisade/rules';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SecretBox } from '../../lib/secret-box.js';
@@ -8,32 +8,19 @@ import {
   api,
   signIn,
   startTestServer,
-  until,
   type TestServer,
 } from '../../test/harness.js';
 import { NEXT_DAY_RULE, sourceDays } from '../../test/source-days.js';
 import {
   md5Hex,
+  sourceApi,
+  tableSnapshot as snapshot,
   ruleArchive,
   startSourceServer,
   type SourceServer,
 } from '../../test/source-server.js';
 
 type Headers = { authorization: string };
-
-/** Everything an update could write, as one comparable value. */
-async function snapshot(server: TestServer) {
-  const [row] = await server.db.query<Record<string, unknown>>(
-    `SELECT
-      (SELECT md5(string_agg(id || ':' || text || ':' || removed || ':' || updated_at, ',' ORDER BY id)) FROM rules) AS rules,
-      (SELECT md5(string_agg(group_id || ':' || rule_id, ',' ORDER BY group_id, rule_id)) FROM group_rules) AS members,
-      (SELECT md5(string_agg(id || ':' || name || ':' || updated_at, ',' ORDER BY id)) FROM rule_groups) AS groups,
-      (SELECT md5(string_agg(id || ':' || version, ',' ORDER BY id)) FROM policies) AS policies,
-      (SELECT count(*) FROM rule_source_changes) AS changes,
-      (SELECT md5(string_agg(id || ':' || coalesce(etag, '') || coalesce(last_checksum, '') || updated_at, ',' ORDER BY id)) FROM rule_sources) AS sources`,
-  );
-  return row;
-}
 
 describe('rule sources: updates fetched from a local HTTP server', () => {
   let server: TestServer;
@@ -47,6 +34,7 @@ describe('rule sources: updates fetched from a local HTTP server', () => {
     server = await startTestServer();
     source = await startSourceServer();
     admin = await signIn(server.app, ADMIN_EMAIL, ADMIN_PASSWORD);
+    client = sourceApi(server, admin);
     dayOne = await ruleArchive(days.first);
     dayTwo = await ruleArchive(days.next);
   });
@@ -55,33 +43,9 @@ describe('rule sources: updates fetched from a local HTTP server', () => {
     await source?.close();
   });
 
-  const create = async (body: Record<string, unknown>): Promise<RuleSource> => {
-    const response = await api(server.app, {
-      method: 'POST',
-      url: '/rulesources/',
-      headers: admin,
-      payload: { schedule: { kind: 'manual' }, ...body },
-    });
-    expect(response.statusCode, response.body).toBe(201);
-    return response.json<RuleSource>();
-  };
-
-  /** Asks for an update and waits until it has finished. */
-  const update = async (id: number): Promise<RuleSourceUpdateDetail> => {
-    const started = await api(server.app, {
-      method: 'POST',
-      url: `/rulesources/${id}/update`,
-      headers: admin,
-    });
-    expect(started.statusCode, started.body).toBe(202);
-    const updateId = started.json<{ update_id: number }>().update_id;
-    return until(`update ${updateId}`, async () => {
-      const detail = (
-        await api(server.app, { url: `/rulesources/${id}/updates/${updateId}`, headers: admin })
-      ).json<RuleSourceUpdateDetail>();
-      return detail.status === 'queued' || detail.status === 'running' ? undefined : detail;
-    });
-  };
+  let client: ReturnType<typeof sourceApi>;
+  const create = (body: Record<string, unknown>) => client.create(body);
+  const update = (id: number) => client.update(id);
 
   const changesOf = async (id: number, updateId: number, filter = '') =>
     (

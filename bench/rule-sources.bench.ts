@@ -13,6 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { formatRule, parseRulesFile } from '@palisade/rules';
+import { sourceUpdatesRepository } from '../apps/server/src/modules/rule-sources/rule-source-updates.repository.js';
 import { ruleSourcesRepository } from '../apps/server/src/modules/rule-sources/rule-sources.repository.js';
 import { SourceFetcher } from '../apps/server/src/modules/rule-sources/source-fetch.js';
 import { runUpdate } from '../apps/server/src/modules/rule-sources/source-update.js';
@@ -181,7 +182,7 @@ async function palisade(
       await db.query('UPDATE rule_sources SET next_update_at = now() WHERE id = $1', [source.id]);
       const started = performance.now();
       await ruleSourcesRepository.enqueueDue(db);
-      const claim = await ruleSourcesRepository.claim(db, `bench-${run}`, 15 * 60_000);
+      const claim = await sourceUpdatesRepository.claim(db, `bench-${run}`, 15 * 60_000);
       if (!claim) throw new Error('nothing to claim');
       await runUpdate(engine, claim);
       times.push(seconds(started));

@@ -1,7 +1,6 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { createBrowserRouter } from 'react-router';
-import { RouterProvider } from 'react-router/dom';
+import { RouterProvider, createBrowserRouter } from 'react-router';
 import { restoreSession } from '../features/auth/session-flow';
 import { initI18n } from '../lib/i18n';
 import { StorageKey, storage } from '../lib/storage';

@@ -33,7 +33,7 @@ function Screen() {
   return open ? <NameEditor onClose={() => setOpen(false)} /> : <p>Closed</p>;
 }
 
-const name = () => screen.getByLabelText('Name') as HTMLInputElement;
+const name = () => screen.getByLabelText<HTMLInputElement>('Name');
 const question = () => screen.findByRole('dialog', { name: 'Discard changes?' });
 const unloadIsHeld = () => {
   const event = new Event('beforeunload', { cancelable: true });

@@ -41,7 +41,8 @@ const unloadIsHeld = () => {
   return event.defaultPrevented;
 };
 
-describe('an editor with unsaved changes', () => {
+// jsdom and MUI are slow on a loaded machine; nothing here waits on time itself.
+describe('an editor with unsaved changes', { timeout: 30_000 }, () => {
   it('closes at once while nothing differs from what was loaded', () => {
     renderGuarded(<Screen />);
     fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));

@@ -2,18 +2,22 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { useNavigate } from 'react-router';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import type { User } from '@palisade/contract';
 import { renderGuarded } from '../../../testing/render-guarded';
 import { UserForm, type UserFormValues } from './UserForm';
 
 afterEach(cleanup);
 
-const USER = {
+const USER: User = {
   id: 4,
   email: 'ops@example.com',
   first_name: 'Olga',
   last_name: 'Petrova',
   role: 'Operator',
   is_active: true,
+  organization_id: 1,
+  organization: 'Default',
+  created_at: '2026-11-25T12:00:00Z',
 };
 
 /** The edit page's shape: saving leaves for another page. */

@@ -116,6 +116,18 @@ export const tests = [
       await dragRow(page, table, 2, 0);
       await firstIs('first');
       assert.deepEqual(await comments(), ['first', 'second', 'third']);
+
+      // A rule half typed in its own dialog is not dropped by Esc either.
+      await editor.getByRole('button', { name: 'Add rule' }).click();
+      const rule = page.getByRole('dialog', { name: 'New rule', exact: true });
+      await rule.getByLabel('Comment').fill('half typed');
+      await page.keyboard.press('Escape');
+      await keepEditing(page);
+      assert.equal(await rule.getByLabel('Comment').inputValue(), 'half typed');
+      await page.keyboard.press('Escape');
+      await discard(page);
+      await rule.waitFor({ state: 'detached' });
+
       await editor.getByRole('button', { name: 'Cancel' }).click();
       await editor.waitFor({ state: 'detached' });
     },
@@ -220,6 +232,13 @@ export const tests = [
       await waitForPath(page, '/admin/users/create');
       assert.match(await email.inputValue(), /^new-/);
 
+      await nav.getByRole('link', { name: 'Devices', exact: true }).click();
+      await discard(page);
+      await waitForPath(page, '/devices');
+
+      // One's own account too.
+      await nav.getByRole('link', { name: 'Account', exact: true }).click();
+      await page.getByLabel('First name').fill(`Renamed ${stamp()}`);
       await nav.getByRole('link', { name: 'Devices', exact: true }).click();
       await discard(page);
       await waitForPath(page, '/devices');

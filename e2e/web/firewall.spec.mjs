@@ -17,7 +17,8 @@ async function addRule(page, { action, ports, comment }) {
 
 const comments = (editor) => editor.getByTestId('rule-comment').allTextContents();
 
-async function dragRow(page, table, from, to) {
+/** Drags a rule by its handle from row `from` to row `to` (0-based), as a mouse does. */
+export async function dragRow(page, table, from, to) {
   const handles = table.getByRole('button', { name: 'Drag to reorder' });
   const a = await handles.nth(from).boundingBox();
   const b = await handles.nth(to).boundingBox();

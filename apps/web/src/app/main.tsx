@@ -1,11 +1,11 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { BrowserRouter } from 'react-router';
+import { RouterProvider, createBrowserRouter } from 'react-router';
 import { restoreSession } from '../features/auth/session-flow';
 import { initI18n } from '../lib/i18n';
 import { StorageKey, storage } from '../lib/storage';
 import { loadCustomStyles, themeColours } from '../lib/theme';
-import { AppRoutes, preloadSignedIn } from './router';
+import { appRoutes, preloadSignedIn } from './router';
 import { watchSession } from './session-watch';
 import './base.css';
 
@@ -18,11 +18,10 @@ async function start(): Promise<void> {
   if (storage.get(StorageKey.token) !== null) void preloadSignedIn();
   const root = document.getElementById('root');
   if (root === null) throw new Error('#root is missing from index.html');
+  const router = createBrowserRouter(appRoutes);
   createRoot(root).render(
     <StrictMode>
-      <BrowserRouter>
-        <AppRoutes />
-      </BrowserRouter>
+      <RouterProvider router={router} />
     </StrictMode>,
   );
   await restoreSession();

@@ -11,6 +11,8 @@ interface ConfirmDialogProps {
   title: string;
   body: string;
   confirmLabel: string;
+  /** The answer that changes nothing; "Cancel" unless said. */
+  cancelLabel?: string;
   onConfirm: () => void;
   onCancel: () => void;
 }
@@ -20,6 +22,7 @@ export function ConfirmDialog({
   title,
   body,
   confirmLabel,
+  cancelLabel,
   onConfirm,
   onCancel,
 }: ConfirmDialogProps) {
@@ -31,7 +34,7 @@ export function ConfirmDialog({
         <DialogContentText>{body}</DialogContentText>
       </DialogContent>
       <DialogActions>
-        <Button onClick={onCancel}>{t('common.cancel')}</Button>
+        <Button onClick={onCancel}>{cancelLabel ?? t('common.cancel')}</Button>
         <Button color="error" variant="contained" onClick={onConfirm}>
           {confirmLabel}
         </Button>

@@ -9,6 +9,7 @@ import { NewPassword, ValidationMessage } from '@palisade/contract';
 import { FormTextField } from '../../../components/form/FormTextField';
 import { notifyApiError, notifyErrorKey } from '../../../components/notifications/notify';
 import { withProgress } from '../../../components/notifications/queue';
+import { useUnsavedChangesGuard } from '../../../components/unsaved/useUnsavedChangesGuard';
 import { ApiError } from '../../../lib/api-client';
 import { useUpdateMe } from '../api/update-me';
 
@@ -32,6 +33,7 @@ export function PasswordForm() {
     defaultValues: { current_password: '', password: '', confirm: '' },
   });
 
+  useUnsavedChangesGuard(formState.isDirty);
   const onSubmit = handleSubmit(async ({ current_password, password }) => {
     try {
       await withProgress(

@@ -10,6 +10,7 @@ import { UserCreate, type User } from '@palisade/contract';
 import { FormTextField } from '../../../components/form/FormTextField';
 import { notifyApiError } from '../../../components/notifications/notify';
 import { withProgress } from '../../../components/notifications/queue';
+import { useUnsavedChangesGuard } from '../../../components/unsaved/useUnsavedChangesGuard';
 import { roleLabelKey } from '../../../lib/role-label';
 import { formatDate } from '../../../lib/format-date';
 import { useUpdateMe } from '../api/update-me';
@@ -27,6 +28,7 @@ export function ProfileForm({ user }: { user: User }) {
     resolver: zodResolver(ProfileSchema),
     values: { email: user.email, first_name: user.first_name, last_name: user.last_name },
   });
+  useUnsavedChangesGuard(formState.isDirty);
 
   const onSubmit = handleSubmit(async (body) => {
     try {

@@ -17,6 +17,7 @@ import { FormSwitch } from '../../../components/form/FormSwitch';
 import { FormTextField } from '../../../components/form/FormTextField';
 import { notifyApiError } from '../../../components/notifications/notify';
 import { withProgress } from '../../../components/notifications/queue';
+import { useUnsavedChangesGuard } from '../../../components/unsaved/useUnsavedChangesGuard';
 import { useSaveDevice } from '../api/save-device';
 import { generateDevicePassword } from './device-status';
 import type { DeviceTools } from './tools';
@@ -60,6 +61,9 @@ export function DeviceDialog({ device, tools, onClose, onSecret }: DeviceDialogP
     },
   });
 
+  const guard = useUnsavedChangesGuard(formState.isDirty);
+  const cancel = () => guard.askBefore(onClose);
+
   const submit = async (values: DeviceFormValues) => {
     const { password, ...rest } = values;
     try {
@@ -93,7 +97,7 @@ export function DeviceDialog({ device, tools, onClose, onSecret }: DeviceDialogP
     </InputAdornment>
   );
   return (
-    <Dialog open onClose={onClose} fullWidth maxWidth="sm" aria-labelledby="device-dialog-title">
+    <Dialog open onClose={cancel} fullWidth maxWidth="sm" aria-labelledby="device-dialog-title">
       <form noValidate onSubmit={(event) => void handleSubmit(submit)(event)}>
         <DialogTitle id="device-dialog-title">
           {device === null ? t('devices.create') : t('devices.editTitle', { name: device.name })}
@@ -146,7 +150,7 @@ export function DeviceDialog({ device, tools, onClose, onSecret }: DeviceDialogP
           <FormSwitch control={control} name="licensed" label={t('devices.fields.licensed')} />
         </DialogContent>
         <DialogActions>
-          <Button onClick={onClose}>{t('common.cancel')}</Button>
+          <Button onClick={cancel}>{t('common.cancel')}</Button>
           <Button type="submit" variant="contained" loading={formState.isSubmitting}>
             {device === null ? t('devices.createSubmit') : t('common.save')}
           </Button>

@@ -10,6 +10,7 @@ import { DeviceNetwork, type DeviceNetworkInput } from '@palisade/contract';
 import { FormSwitch } from '../../../components/form/FormSwitch';
 import { notifyApiError } from '../../../components/notifications/notify';
 import { withProgress } from '../../../components/notifications/queue';
+import { useUnsavedChangesGuard } from '../../../components/unsaved/useUnsavedChangesGuard';
 import { ApiError } from '../../../lib/api-client';
 import { useSaveDeviceNetwork } from '../api/save-device-network';
 import { PortForwardsSection, SourceNatSection } from './NatSection';
@@ -27,19 +28,23 @@ const FORM_PATH = /^(routes|source_nat|port_forwards)\.\d+\.\w+$/;
 export function NetworkEditor({ deviceId, network, readOnly }: NetworkEditorProps) {
   const { t } = useTranslation();
   const save = useSaveDeviceNetwork(deviceId);
-  const { control, handleSubmit, formState, setError } = useForm<
+  const { control, handleSubmit, formState, setError, reset } = useForm<
     DeviceNetworkInput,
     unknown,
     DeviceNetwork
   >({ resolver: zodResolver(DeviceNetwork), defaultValues: network });
   const l3 = useWatch({ control, name: 'l3_mode' }) === true;
+  // Another tab, another device or another page would drop what was typed here: ask first.
+  useUnsavedChangesGuard(formState.isDirty && !readOnly, t('firewall.network.unsavedBody'));
 
   const submit = async (values: DeviceNetwork) => {
     try {
-      await withProgress(
+      const saved = await withProgress(
         { progress: 'firewall.network.saving', success: 'firewall.network.saved' },
         () => save.mutateAsync(values),
       );
+      // What was saved is now what is loaded: the form is clean until the next edit.
+      reset(saved);
     } catch (failure) {
       // 422 names the bad route, NAT or forward: mark it where it is shown.
       if (failure instanceof ApiError && failure.status === 422) {

@@ -10,6 +10,7 @@ import Stack from '@mui/material/Stack';
 import { Route } from '@palisade/contract';
 import type { z } from 'zod';
 import { FormTextField } from '../../../components/form/FormTextField';
+import { useUnsavedChangesGuard } from '../../../components/unsaved/useUnsavedChangesGuard';
 import { NumberField } from './NumberField';
 
 type RouteValues = z.output<typeof Route>;
@@ -24,13 +25,17 @@ interface RouteDialogProps {
 /** Add or edit one L3 route: destination, gateway, metric, interface. */
 export function RouteDialog({ route, onSave, onClose }: RouteDialogProps) {
   const { t } = useTranslation();
-  const { control, handleSubmit } = useForm<z.input<typeof Route>, unknown, RouteValues>({
-    resolver: zodResolver(Route),
-    defaultValues: route ?? { address: '', gateway: '', metric: null, interface: '' },
-  });
+  const { control, handleSubmit, formState } = useForm<z.input<typeof Route>, unknown, RouteValues>(
+    {
+      resolver: zodResolver(Route),
+      defaultValues: route ?? { address: '', gateway: '', metric: null, interface: '' },
+    },
+  );
+  const guard = useUnsavedChangesGuard(formState.isDirty);
+  const cancel = () => guard.askBefore(onClose);
   const ltr = { htmlInput: { spellCheck: false, dir: 'ltr' } };
   return (
-    <Dialog open onClose={onClose} fullWidth maxWidth="sm" aria-labelledby="route-dialog-title">
+    <Dialog open onClose={cancel} fullWidth maxWidth="sm" aria-labelledby="route-dialog-title">
       <form
         noValidate
         onSubmit={(event) => {
@@ -67,7 +72,7 @@ export function RouteDialog({ route, onSave, onClose }: RouteDialogProps) {
           </Stack>
         </DialogContent>
         <DialogActions>
-          <Button onClick={onClose}>{t('common.cancel')}</Button>
+          <Button onClick={cancel}>{t('common.cancel')}</Button>
           <Button type="submit" variant="contained">
             {route === null ? t('firewall.routes.add') : t('firewall.routes.update')}
           </Button>

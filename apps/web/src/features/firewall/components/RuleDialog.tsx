@@ -23,6 +23,7 @@ import {
 import { FormSelect } from '../../../components/form/FormSelect';
 import { FormSwitch } from '../../../components/form/FormSwitch';
 import { FormTextField } from '../../../components/form/FormTextField';
+import { useUnsavedChangesGuard } from '../../../components/unsaved/useUnsavedChangesGuard';
 import { ACTION_KEY, CHAIN_KEY, PROTOCOL_KEY, STATE_KEY } from './labels';
 
 export const NEW_RULE: FirewallRule = {
@@ -55,14 +56,16 @@ interface RuleDialogProps {
 /** The rule row editor. */
 export function RuleDialog({ position, rule, problem, onSave, onClose }: RuleDialogProps) {
   const { t } = useTranslation();
-  const { control, handleSubmit } = useForm<FirewallRuleInput, unknown, FirewallRule>({
+  const { control, handleSubmit, formState } = useForm<FirewallRuleInput, unknown, FirewallRule>({
     resolver: zodResolver(FirewallRule),
     defaultValues: rule,
   });
+  const guard = useUnsavedChangesGuard(formState.isDirty);
+  const cancel = () => guard.askBefore(onClose);
   const options = <T extends string>(values: readonly T[], keys: Record<T, string>) =>
     values.map((value) => ({ value, label: t(keys[value] as 'firewall.chain.input') }));
   return (
-    <Dialog open onClose={onClose} fullWidth maxWidth="md" aria-labelledby="rule-dialog-title">
+    <Dialog open onClose={cancel} fullWidth maxWidth="md" aria-labelledby="rule-dialog-title">
       <form
         noValidate
         onSubmit={(event) => {
@@ -151,7 +154,7 @@ export function RuleDialog({ position, rule, problem, onSave, onClose }: RuleDia
           </Stack>
         </DialogContent>
         <DialogActions>
-          <Button onClick={onClose}>{t('common.cancel')}</Button>
+          <Button onClick={cancel}>{t('common.cancel')}</Button>
           <Button type="submit" variant="contained">
             {position === null ? t('firewall.rule.add') : t('firewall.rule.apply')}
           </Button>

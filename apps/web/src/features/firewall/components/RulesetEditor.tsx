@@ -28,10 +28,10 @@ import type { z } from 'zod';
 import { SortableTable } from '../../../components/data-table/SortableTable';
 import type { DataColumn } from '../../../components/data-table/types';
 import { FormSelect } from '../../../components/form/FormSelect';
-import { ConfirmDialog } from '../../../components/page/ConfirmDialog';
 import { FormTextField } from '../../../components/form/FormTextField';
 import { notifyApiError } from '../../../components/notifications/notify';
 import { withProgress } from '../../../components/notifications/queue';
+import { useUnsavedChangesGuard } from '../../../components/unsaved/useUnsavedChangesGuard';
 import { fieldErrors, leadingIndex } from '../../../lib/field-errors';
 import { useSaveRuleset } from '../api/save-ruleset';
 import { RuleDialog, NEW_RULE } from './RuleDialog';
@@ -64,7 +64,6 @@ export function RulesetEditor({ ruleset, readOnly, onClose }: RulesetEditorProps
   const { t } = useTranslation();
   const save = useSaveRuleset();
   const [editing, setEditing] = useState<number | 'new' | null>(null);
-  const [leaving, setLeaving] = useState(false);
   const [problems, setProblems] = useState<ReadonlyMap<number, string>>(new Map());
   const [otherProblem, setOtherProblem] = useState<string | null>(null);
   const { control, handleSubmit, formState } = useForm<
@@ -80,6 +79,11 @@ export function RulesetEditor({ ruleset, readOnly, onClose }: RulesetEditorProps
     name: 'rules',
   });
   const rules = useWatch({ control, name: 'rules' }) as FirewallRule[] | undefined;
+  // Unsaved edits (a new order included) are not dropped without asking.
+  const guard = useUnsavedChangesGuard(
+    formState.isDirty && !readOnly,
+    t('firewall.rulesets.discardBody'),
+  );
 
   const rows = useMemo<RuleRow[]>(
     () =>
@@ -218,8 +222,7 @@ export function RulesetEditor({ ruleset, readOnly, onClose }: RulesetEditorProps
     },
   ];
 
-  // Unsaved edits (a new order included) are not dropped without asking.
-  const cancel = () => (formState.isDirty && !readOnly ? setLeaving(true) : onClose());
+  const cancel = () => guard.askBefore(onClose);
   const editedRule = typeof editing === 'number' ? rules?.[editing] : undefined;
   const policyOptions = [
     { value: 'accept', label: t('firewall.action.accept') },
@@ -313,14 +316,6 @@ export function RulesetEditor({ ruleset, readOnly, onClose }: RulesetEditorProps
           )}
         </DialogActions>
       </form>
-      <ConfirmDialog
-        open={leaving}
-        title={t('firewall.rulesets.discardTitle')}
-        body={t('firewall.rulesets.discardBody')}
-        confirmLabel={t('firewall.rulesets.discard')}
-        onCancel={() => setLeaving(false)}
-        onConfirm={onClose}
-      />
       {editing !== null && (
         <RuleDialog
           position={editing === 'new' ? null : editing + 1}

@@ -20,6 +20,7 @@ import type { Policy } from '@palisade/contract';
 import { FormTextField } from '../../../components/form/FormTextField';
 import { notifyApiError } from '../../../components/notifications/notify';
 import { withProgress } from '../../../components/notifications/queue';
+import { useUnsavedChangesGuard } from '../../../components/unsaved/useUnsavedChangesGuard';
 import { ApiError } from '../../../lib/api-client';
 import { useSavePolicy } from '../api/save-policy';
 import { AccessEditor } from './AccessEditor';
@@ -47,28 +48,7 @@ interface PolicyEditorDialogProps {
 
 /** New policy or edit one: groups, per-rule overrides, thresholds, restrict access. */
 export function PolicyEditorDialog(props: PolicyEditorDialogProps) {
-  const { t } = useTranslation();
-  const { open, policy, access, onClose } = props;
-  const readOnly = isReadOnly(policy, access);
-  return (
-    <Dialog
-      open={open}
-      // A stray click beside the editor, or Esc meant for one of its fields (closing the groups
-      // list), must not throw away its changes: Cancel does. A read-only view closes either way.
-      onClose={() => readOnly && onClose()}
-      maxWidth="lg"
-      fullWidth
-    >
-      <DialogTitle>
-        {policy === undefined
-          ? t('policies.create')
-          : readOnly
-            ? t('policies.viewName', { name: policy.name })
-            : t('policies.editName', { name: policy.name })}
-      </DialogTitle>
-      {open && <PolicyEditor {...props} />}
-    </Dialog>
-  );
+  return props.open ? <PolicyEditor {...props} /> : null;
 }
 
 const isReadOnly = (policy: Policy | undefined, access: PolicyAccess) =>
@@ -86,6 +66,9 @@ function PolicyEditor({ policy, tools, access, onClose }: PolicyEditorDialogProp
   >({ resolver: zodResolver(PolicyForm), defaultValues: policyFormValues(policy) });
   const values = useWatch({ control }) as PolicyFormValues;
   const chosenGroups = tools.groups.filter((g) => values.group_ids.includes(g.id));
+  const guard = useUnsavedChangesGuard(formState.isDirty && !readOnly);
+  // An Esc that closes the groups list stops there; any other Esc asks like Cancel does.
+  const cancel = () => guard.askBefore(onClose);
   const set = <K extends keyof PolicyFormValues>(key: K, value: PolicyFormValues[K]) =>
     setValue(key, value as never, { shouldDirty: true });
 
@@ -116,147 +99,158 @@ function PolicyEditor({ policy, tools, access, onClose }: PolicyEditorDialogProp
   };
 
   return (
-    <form
-      noValidate
-      onSubmit={(event) => void handleSubmit(submit, () => setSection('general'))(event)}
-    >
-      <Tabs
-        value={section}
-        onChange={(_event, next: Section) => setSection(next)}
-        variant="scrollable"
-        sx={{ px: 3, borderBottom: 1, borderColor: 'divider' }}
+    <Dialog open onClose={cancel} maxWidth="lg" fullWidth>
+      <DialogTitle>
+        {policy === undefined
+          ? t('policies.create')
+          : readOnly
+            ? t('policies.viewName', { name: policy.name })
+            : t('policies.editName', { name: policy.name })}
+      </DialogTitle>
+      <form
+        noValidate
+        onSubmit={(event) => void handleSubmit(submit, () => setSection('general'))(event)}
       >
-        <Tab value="general" label={t('policies.sections.general')} />
-        <Tab
-          value="overrides"
-          label={t('policies.sections.overrides', { n: values.overrides.length })}
-        />
-        <Tab
-          value="thresholds"
-          label={t('policies.sections.thresholds', { n: values.thresholds.length })}
-        />
-        <Tab value="access" label={t('policies.sections.access')} />
-        {values.matchers.length > 0 && (
+        <Tabs
+          value={section}
+          onChange={(_event, next: Section) => setSection(next)}
+          variant="scrollable"
+          sx={{ px: 3, borderBottom: 1, borderColor: 'divider' }}
+        >
+          <Tab value="general" label={t('policies.sections.general')} />
           <Tab
-            value="matchers"
-            label={t('policies.sections.matchers', { n: values.matchers.length })}
+            value="overrides"
+            label={t('policies.sections.overrides', { n: values.overrides.length })}
           />
-        )}
-      </Tabs>
-      <DialogContent sx={{ minHeight: 420 }}>
-        <Box hidden={section !== 'general'}>
-          {policy !== undefined && policy.removed_count > 0 && (
-            <Alert severity="warning" sx={{ mt: 2 }}>
-              {t('policies.removedRules', { n: policy.removed_count })}
-            </Alert>
+          <Tab
+            value="thresholds"
+            label={t('policies.sections.thresholds', { n: values.thresholds.length })}
+          />
+          <Tab value="access" label={t('policies.sections.access')} />
+          {values.matchers.length > 0 && (
+            <Tab
+              value="matchers"
+              label={t('policies.sections.matchers', { n: values.matchers.length })}
+            />
           )}
-          <FormTextField
-            control={control}
-            name="name"
-            label={t('policies.name')}
-            disabled={readOnly}
-          />
-          <FormTextField
-            control={control}
-            name="description"
-            label={t('policies.description')}
-            multiline
-            minRows={2}
-            disabled={readOnly}
-          />
-          <Controller
-            control={control}
-            name="group_ids"
-            render={({ field }) => (
-              <Autocomplete
-                multiple
-                disabled={readOnly}
-                loading={tools.groupsLoading}
-                options={tools.groups}
-                getOptionLabel={(group) => group.name}
-                isOptionEqualToValue={(a, b) => a.id === b.id}
-                value={tools.groups.filter((g) => (field.value ?? []).includes(g.id))}
-                onChange={(_event, chosen) => field.onChange(chosen.map((g) => g.id))}
-                renderInput={(params) => (
-                  <TextField
-                    {...params}
-                    margin="normal"
-                    label={t('policies.groups')}
-                    helperText={t('policies.groupsHelp')}
-                  />
-                )}
-              />
+        </Tabs>
+        <DialogContent sx={{ minHeight: 420 }}>
+          <Box hidden={section !== 'general'}>
+            {policy !== undefined && policy.removed_count > 0 && (
+              <Alert severity="warning" sx={{ mt: 2 }}>
+                {t('policies.removedRules', { n: policy.removed_count })}
+              </Alert>
             )}
-          />
-          <Controller
-            control={control}
-            name="resolve_flowbits"
-            render={({ field }) => (
-              <>
-                <FormControlLabel
-                  sx={{ mt: 1 }}
-                  label={t('policies.resolveFlowbits')}
+            <FormTextField
+              control={control}
+              name="name"
+              label={t('policies.name')}
+              disabled={readOnly}
+            />
+            <FormTextField
+              control={control}
+              name="description"
+              label={t('policies.description')}
+              multiline
+              minRows={2}
+              disabled={readOnly}
+            />
+            <Controller
+              control={control}
+              name="group_ids"
+              render={({ field }) => (
+                <Autocomplete
+                  multiple
                   disabled={readOnly}
-                  control={
-                    <Checkbox
-                      name={field.name}
-                      checked={field.value !== false}
-                      onChange={(event) => field.onChange(event.target.checked)}
-                      onBlur={field.onBlur}
+                  loading={tools.groupsLoading}
+                  options={tools.groups}
+                  getOptionLabel={(group) => group.name}
+                  isOptionEqualToValue={(a, b) => a.id === b.id}
+                  value={tools.groups.filter((g) => (field.value ?? []).includes(g.id))}
+                  onChange={(_event, chosen) => field.onChange(chosen.map((g) => g.id))}
+                  renderInput={(params) => (
+                    <TextField
+                      {...params}
+                      margin="normal"
+                      label={t('policies.groups')}
+                      helperText={t('policies.groupsHelp')}
                     />
-                  }
+                  )}
                 />
-                <FormHelperText sx={{ mt: 0 }}>{t('policies.resolveFlowbitsHelp')}</FormHelperText>
-              </>
-            )}
-          />
-        </Box>
-        {section === 'overrides' && (
-          <OverridesEditor
-            overrides={values.overrides}
-            onChange={(next) => set('overrides', next)}
-            groups={chosenGroups}
-            tools={tools}
-            readOnly={readOnly}
-          />
-        )}
-        {section === 'thresholds' && (
-          <ThresholdsEditor
-            thresholds={values.thresholds}
-            onChange={(next) => set('thresholds', next)}
-            readOnly={readOnly}
-          />
-        )}
-        {section === 'access' && (
-          <AccessEditor
-            restricted={values.restricted}
-            editors={values.editors}
-            users={access.isAdmin ? tools.users : undefined}
-            storedEmails={policy?.editor_emails ?? []}
-            storedEditors={policy?.editors ?? []}
-            readOnly={readOnly}
-            onChange={(next) => {
-              set('restricted', next.restricted);
-              set('editors', next.editors);
-            }}
-          />
-        )}
-        {section === 'matchers' && (
-          <MatchersList
-            matchers={values.matchers}
-            onChange={(next) => set('matchers', next)}
-            readOnly={readOnly}
-          />
-        )}
-      </DialogContent>
-      <DialogActions>
-        <Button onClick={onClose}>{readOnly ? t('common.close') : t('common.cancel')}</Button>
-        {!readOnly && (
-          <Button type="submit" variant="contained" loading={formState.isSubmitting}>
-            {t('common.save')}
-          </Button>
-        )}
-      </DialogActions>
-    </form>
+              )}
+            />
+            <Controller
+              control={control}
+              name="resolve_flowbits"
+              render={({ field }) => (
+                <>
+                  <FormControlLabel
+                    sx={{ mt: 1 }}
+                    label={t('policies.resolveFlowbits')}
+                    disabled={readOnly}
+                    control={
+                      <Checkbox
+                        name={field.name}
+                        checked={field.value !== false}
+                        onChange={(event) => field.onChange(event.target.checked)}
+                        onBlur={field.onBlur}
+                      />
+                    }
+                  />
+                  <FormHelperText sx={{ mt: 0 }}>
+                    {t('policies.resolveFlowbitsHelp')}
+                  </FormHelperText>
+                </>
+              )}
+            />
+          </Box>
+          {section === 'overrides' && (
+            <OverridesEditor
+              overrides={values.overrides}
+              onChange={(next) => set('overrides', next)}
+              groups={chosenGroups}
+              tools={tools}
+              readOnly={readOnly}
+            />
+          )}
+          {section === 'thresholds' && (
+            <ThresholdsEditor
+              thresholds={values.thresholds}
+              onChange={(next) => set('thresholds', next)}
+              readOnly={readOnly}
+            />
+          )}
+          {section === 'access' && (
+            <AccessEditor
+              restricted={values.restricted}
+              editors={values.editors}
+              users={access.isAdmin ? tools.users : undefined}
+              storedEmails={policy?.editor_emails ?? []}
+              storedEditors={policy?.editors ?? []}
+              readOnly={readOnly}
+              onChange={(next) => {
+                set('restricted', next.restricted);
+                set('editors', next.editors);
+              }}
+            />
+          )}
+          {section === 'matchers' && (
+            <MatchersList
+              matchers={values.matchers}
+              onChange={(next) => set('matchers', next)}
+              readOnly={readOnly}
+            />
+          )}
+        </DialogContent>
+        <DialogActions>
+          <Button onClick={cancel}>{readOnly ? t('common.close') : t('common.cancel')}</Button>
+          {!readOnly && (
+            <Button type="submit" variant="contained" loading={formState.isSubmitting}>
+              {t('common.save')}
+            </Button>
+          )}
+        </DialogActions>
+      </form>
+    </Dialog>
   );
 }

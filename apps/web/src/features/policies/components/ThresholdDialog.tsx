@@ -10,6 +10,7 @@ import { Threshold, ValidationMessage } from '@palisade/contract';
 import { z } from 'zod';
 import { FormSelect } from '../../../components/form/FormSelect';
 import { FormTextField } from '../../../components/form/FormTextField';
+import { useUnsavedChangesGuard } from '../../../components/unsaved/useUnsavedChangesGuard';
 import { validationKey } from '../../../lib/validation';
 
 /** Text inputs give strings: empty means absent, digits become numbers. */
@@ -84,22 +85,18 @@ interface ThresholdDialogProps {
 }
 
 /** One threshold.config entry: threshold, event_filter, suppress or rate_filter. */
-export function ThresholdDialog({ open, value, onSave, onClose }: ThresholdDialogProps) {
-  const { t } = useTranslation();
-  return (
-    <Dialog open={open} onClose={onClose} maxWidth="sm" fullWidth>
-      <DialogTitle>{t('policies.thresholds.edit')}</DialogTitle>
-      {open && <ThresholdFormBody value={value} onSave={onSave} onClose={onClose} />}
-    </Dialog>
-  );
+export function ThresholdDialog({ open, ...props }: ThresholdDialogProps) {
+  return open ? <ThresholdEditor {...props} /> : null;
 }
 
-function ThresholdFormBody({ value, onSave, onClose }: Omit<ThresholdDialogProps, 'open'>) {
+function ThresholdEditor({ value, onSave, onClose }: Omit<ThresholdDialogProps, 'open'>) {
   const { t } = useTranslation();
-  const { control, handleSubmit } = useForm<ThresholdForm>({
+  const { control, handleSubmit, formState } = useForm<ThresholdForm>({
     resolver,
     defaultValues: toForm(value),
   });
+  const guard = useUnsavedChangesGuard(formState.isDirty);
+  const cancel = () => guard.askBefore(onClose);
   const kind = useWatch({ control, name: 'kind' });
   const options = (values: string[]) => [
     { value: '', label: '—' },
@@ -108,94 +105,101 @@ function ThresholdFormBody({ value, onSave, onClose }: Omit<ThresholdDialogProps
   const rated = kind === 'threshold' || kind === 'event_filter' || kind === 'rate_filter';
 
   return (
-    <form
-      noValidate
-      onSubmit={(event) => {
-        // The dialog is portalled out of the policy editor's form in the DOM but not in React:
-        // without this the submit would bubble up and save the whole policy.
-        event.stopPropagation();
-        void handleSubmit((form) => {
-          onSave(ThresholdInput.parse(form));
-          onClose();
-        })(event);
-      }}
-    >
-      <DialogContent>
-        <FormSelect
-          control={control}
-          name="kind"
-          label={t('policies.thresholds.kind')}
-          options={['suppress', 'threshold', 'event_filter', 'rate_filter'].map((v) => ({
-            value: v,
-            label: v,
-          }))}
-        />
-        <Stack direction="row" spacing={2}>
-          <FormTextField control={control} name="gid" label="gid" inputMode="numeric" />
-          <FormTextField control={control} name="sid" label="sid" inputMode="numeric" />
-        </Stack>
-        <FormSelect
-          control={control}
-          name="track"
-          label={t('policies.thresholds.track')}
-          options={options(['by_src', 'by_dst', 'by_rule', 'by_both'])}
-        />
-        {kind === 'suppress' && (
-          <FormTextField
-            control={control}
-            name="ip"
-            label={t('policies.thresholds.ip')}
-            slotProps={{ htmlInput: { dir: 'ltr' } }}
-          />
-        )}
-        {kind !== 'suppress' && kind !== 'rate_filter' && (
+    <Dialog open onClose={cancel} maxWidth="sm" fullWidth>
+      <DialogTitle>{t('policies.thresholds.edit')}</DialogTitle>
+      <form
+        noValidate
+        onSubmit={(event) => {
+          // The dialog is portalled out of the policy editor's form in the DOM but not in React:
+          // without this the submit would bubble up and save the whole policy.
+          event.stopPropagation();
+          void handleSubmit((form) => {
+            onSave(ThresholdInput.parse(form));
+            onClose();
+          })(event);
+        }}
+      >
+        <DialogContent>
           <FormSelect
             control={control}
-            name="type"
-            label={t('policies.thresholds.type')}
-            options={options(['limit', 'threshold', 'both'])}
+            name="kind"
+            label={t('policies.thresholds.kind')}
+            options={['suppress', 'threshold', 'event_filter', 'rate_filter'].map((v) => ({
+              value: v,
+              label: v,
+            }))}
           />
-        )}
-        {rated && (
           <Stack direction="row" spacing={2}>
-            <FormTextField
-              control={control}
-              name="count"
-              label={t('policies.thresholds.count')}
-              inputMode="numeric"
-            />
-            <FormTextField
-              control={control}
-              name="seconds"
-              label={t('policies.thresholds.seconds')}
-              inputMode="numeric"
-            />
+            <FormTextField control={control} name="gid" label="gid" inputMode="numeric" />
+            <FormTextField control={control} name="sid" label="sid" inputMode="numeric" />
           </Stack>
-        )}
-        {kind === 'rate_filter' && (
-          <Stack direction="row" spacing={2}>
+          <FormSelect
+            control={control}
+            name="track"
+            label={t('policies.thresholds.track')}
+            options={options(['by_src', 'by_dst', 'by_rule', 'by_both'])}
+          />
+          {kind === 'suppress' && (
+            <FormTextField
+              control={control}
+              name="ip"
+              label={t('policies.thresholds.ip')}
+              slotProps={{ htmlInput: { dir: 'ltr' } }}
+            />
+          )}
+          {kind !== 'suppress' && kind !== 'rate_filter' && (
             <FormSelect
               control={control}
-              name="new_action"
-              label={t('policies.thresholds.newAction')}
-              options={options(['alert', 'drop', 'pass', 'reject'])}
+              name="type"
+              label={t('policies.thresholds.type')}
+              options={options(['limit', 'threshold', 'both'])}
             />
-            <FormTextField
-              control={control}
-              name="timeout"
-              label={t('policies.thresholds.timeout')}
-              inputMode="numeric"
-            />
-          </Stack>
-        )}
-        <FormTextField control={control} name="comment" label={t('policies.thresholds.comment')} />
-      </DialogContent>
-      <DialogActions>
-        <Button onClick={onClose}>{t('common.cancel')}</Button>
-        <Button type="submit" variant="contained">
-          {t('common.save')}
-        </Button>
-      </DialogActions>
-    </form>
+          )}
+          {rated && (
+            <Stack direction="row" spacing={2}>
+              <FormTextField
+                control={control}
+                name="count"
+                label={t('policies.thresholds.count')}
+                inputMode="numeric"
+              />
+              <FormTextField
+                control={control}
+                name="seconds"
+                label={t('policies.thresholds.seconds')}
+                inputMode="numeric"
+              />
+            </Stack>
+          )}
+          {kind === 'rate_filter' && (
+            <Stack direction="row" spacing={2}>
+              <FormSelect
+                control={control}
+                name="new_action"
+                label={t('policies.thresholds.newAction')}
+                options={options(['alert', 'drop', 'pass', 'reject'])}
+              />
+              <FormTextField
+                control={control}
+                name="timeout"
+                label={t('policies.thresholds.timeout')}
+                inputMode="numeric"
+              />
+            </Stack>
+          )}
+          <FormTextField
+            control={control}
+            name="comment"
+            label={t('policies.thresholds.comment')}
+          />
+        </DialogContent>
+        <DialogActions>
+          <Button onClick={cancel}>{t('common.cancel')}</Button>
+          <Button type="submit" variant="contained">
+            {t('common.save')}
+          </Button>
+        </DialogActions>
+      </form>
+    </Dialog>
   );
 }

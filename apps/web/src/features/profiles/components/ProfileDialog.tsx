@@ -11,6 +11,7 @@ import type { DeviceProfile } from '@palisade/contract';
 import { FormTextField } from '../../../components/form/FormTextField';
 import { notifyApiError } from '../../../components/notifications/notify';
 import { withProgress } from '../../../components/notifications/queue';
+import { useUnsavedChangesGuard } from '../../../components/unsaved/useUnsavedChangesGuard';
 import { fieldErrors } from '../../../lib/field-errors';
 import { useSaveProfile } from '../api/save-profile';
 import {
@@ -39,6 +40,8 @@ export function ProfileDialog({ profile, readOnly, onClose }: ProfileDialogProps
     unknown,
     ProfileFormValues
   >({ resolver: zodResolver(ProfileFormSchema), defaultValues: toFormValues(profile) });
+  const guard = useUnsavedChangesGuard(formState.isDirty && !readOnly);
+  const cancel = () => guard.askBefore(onClose);
 
   const submit = async (values: ProfileFormValues) => {
     setServerErrors(new Map());
@@ -64,7 +67,7 @@ export function ProfileDialog({ profile, readOnly, onClose }: ProfileDialogProps
         ? profile.name
         : t('profiles.editTitle', { name: profile.name });
   return (
-    <Dialog open onClose={onClose} fullWidth maxWidth="md" aria-labelledby="profile-dialog-title">
+    <Dialog open onClose={cancel} fullWidth maxWidth="md" aria-labelledby="profile-dialog-title">
       <form noValidate onSubmit={(event) => void handleSubmit(submit)(event)}>
         <DialogTitle id="profile-dialog-title">{title}</DialogTitle>
         <DialogContent dividers>
@@ -84,7 +87,7 @@ export function ProfileDialog({ profile, readOnly, onClose }: ProfileDialogProps
           <VariablesEditor control={control} serverErrors={serverErrors} readOnly={readOnly} />
         </DialogContent>
         <DialogActions>
-          <Button onClick={onClose}>{readOnly ? t('common.close') : t('common.cancel')}</Button>
+          <Button onClick={cancel}>{readOnly ? t('common.close') : t('common.cancel')}</Button>
           {!readOnly && (
             <Button type="submit" variant="contained" loading={formState.isSubmitting}>
               {profile === null ? t('profiles.createSubmit') : t('common.save')}

@@ -12,11 +12,12 @@ export function UserCreatePage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const create = useCreateUser();
-  const onSubmit = async ({ password, role, ...rest }: UserFormValues) => {
+  const onSubmit = async ({ password, role, ...rest }: UserFormValues, saved: () => void) => {
     try {
       await withProgress({ progress: 'users.creating', success: 'users.created' }, () =>
         create.mutateAsync({ ...rest, password, role: Role.parse(role) }),
       );
+      saved();
       await navigate('/admin/users/all');
     } catch (failure) {
       notifyApiError(failure, { conflict: 'errors.emailTaken' });

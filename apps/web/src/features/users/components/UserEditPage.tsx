@@ -18,7 +18,7 @@ export function UserEditPage() {
   const id = Number(useParams().id);
   const user = useQuery({ ...userQueryOptions(id), enabled: Number.isInteger(id) && id > 0 });
   const update = useUpdateUser(id);
-  const onSubmit = async ({ password, role, ...rest }: UserFormValues) => {
+  const onSubmit = async ({ password, role, ...rest }: UserFormValues, saved: () => void) => {
     try {
       await withProgress({ progress: 'users.updating', success: 'users.updated' }, () =>
         update.mutateAsync({
@@ -27,6 +27,7 @@ export function UserEditPage() {
           ...(password === '' ? {} : { password }),
         }),
       );
+      saved();
       await navigate('/admin/users/all');
     } catch (failure) {
       notifyApiError(failure, { conflict: 'errors.emailTaken' });

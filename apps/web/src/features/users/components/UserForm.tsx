@@ -10,6 +10,7 @@ import { NewPassword, UserUpdate, type User } from '@palisade/contract';
 import { FormSelect } from '../../../components/form/FormSelect';
 import { FormSwitch } from '../../../components/form/FormSwitch';
 import { FormTextField } from '../../../components/form/FormTextField';
+import { useUnsavedChangesGuard } from '../../../components/unsaved/useUnsavedChangesGuard';
 import { roleLabelKey } from '../../../lib/role-label';
 import { rolesQueryOptions } from '../api/roles';
 
@@ -25,7 +26,8 @@ interface UserFormProps {
   user?: User;
   requirePassword: boolean;
   submitLabel: string;
-  onSubmit: (values: UserFormValues) => Promise<void>;
+  /** Saves; after a save and before leaving the page it calls `saved`, so nothing is asked. */
+  onSubmit: (values: UserFormValues, saved: () => void) => Promise<void>;
 }
 
 export function UserForm({ user, requirePassword, submitLabel, onSubmit }: UserFormProps) {
@@ -49,13 +51,17 @@ export function UserForm({ user, requirePassword, submitLabel, onSubmit }: UserF
       password: '',
     },
   });
+  const guard = useUnsavedChangesGuard(formState.isDirty);
   const roleOptions = (roles.data ?? [user?.role ?? 'Viewer']).map((role) => {
     const key = roleLabelKey(role);
     return { value: role, label: key === null ? role : t(key) };
   });
   return (
     <Paper variant="outlined" sx={{ p: 3, maxWidth: 640 }}>
-      <form noValidate onSubmit={(event) => void handleSubmit(onSubmit)(event)}>
+      <form
+        noValidate
+        onSubmit={(event) => void handleSubmit((values) => onSubmit(values, guard.release))(event)}
+      >
         <FormTextField control={control} name="email" label={t('auth.fields.email')} type="email" />
         <Stack direction="row" spacing={2}>
           <FormTextField control={control} name="first_name" label={t('auth.fields.firstName')} />

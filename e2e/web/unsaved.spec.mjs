@@ -1,0 +1,247 @@
+/* global document -- used in code that runs in the page */
+// Nothing typed is lost (issue 18, item 5): each editor, once changed, asks "Discard changes?"
+// before it closes (Cancel, Esc, backdrop), before another tab of its screen, another page of
+// the console or a reload; "Keep editing" keeps the edit, "Discard" lets it go.
+import { ADMIN } from '../lib/env.mjs';
+import { assert, signIn, visible, waitForPath } from '../lib/ui.mjs';
+import { apiCall } from './devices.spec.mjs';
+import { dragRow } from './firewall.spec.mjs';
+
+const stamp = () => Date.now().toString(36);
+const question = (page) => page.getByRole('dialog', { name: 'Discard changes?' });
+
+async function keepEditing(page) {
+  await question(page).getByRole('button', { name: 'Keep editing' }).click();
+  await question(page).waitFor({ state: 'detached' });
+}
+
+async function discard(page) {
+  await question(page).getByRole('button', { name: 'Discard' }).click();
+  await question(page).waitFor({ state: 'detached' });
+}
+
+/** A reload of a changed page is held by the browser's own question; dismissing it stays. */
+async function reloadIsHeld(page) {
+  const asked = page.waitForEvent('dialog').then(async (dialog) => {
+    const type = dialog.type();
+    await dialog.dismiss();
+    return type;
+  });
+  const reload = page.reload({ timeout: 3000 }).catch(() => 'stayed');
+  assert.equal(await asked, 'beforeunload');
+  await reload;
+}
+
+/**
+ * A dialog editor: untouched, Cancel closes it; after `edit`, Cancel asks and keeping keeps
+ * `check`'s value, Esc asks again, and Discard closes it.
+ */
+async function dialogAsks(page, { open, name, field, value }) {
+  await open();
+  let editor = page.getByRole('dialog', { name, exact: true });
+  await editor.getByRole('button', { name: 'Cancel' }).click();
+  await editor.waitFor({ state: 'detached' });
+  assert.equal(await question(page).count(), 0);
+
+  await open();
+  editor = page.getByRole('dialog', { name, exact: true });
+  await editor.getByLabel(field, { exact: true }).fill(value);
+  await editor.getByRole('button', { name: 'Cancel' }).click();
+  await visible(question(page));
+  await keepEditing(page);
+  assert.equal(await editor.getByLabel(field, { exact: true }).inputValue(), value);
+  await page.keyboard.press('Escape');
+  await visible(question(page));
+  await discard(page);
+  await editor.waitFor({ state: 'detached' });
+}
+
+export const tests = [
+  {
+    name: 'unsaved: the ruleset editor asks after a drag reorder; Discard keeps the saved order',
+    async run({ page, api, baseUrl }) {
+      const token = await api.token(ADMIN.email, ADMIN.password);
+      const name = `Order ${stamp()}`;
+      await apiCall(baseUrl, token, 'POST', 'fwruleset/', {
+        name,
+        rules: ['first', 'second', 'third'].map((comment, i) => ({
+          chain: 'input',
+          action: 'accept',
+          protocol: 'tcp',
+          destination_ports: String(22 + i),
+          comment,
+        })),
+      });
+      await signIn(page);
+      await page.goto('/firewall');
+      const open = () =>
+        page
+          .getByRole('row', { name: new RegExp(name) })
+          .getByRole('button', { name: `Edit ${name}` })
+          .click();
+      await open();
+      const editor = page.getByRole('dialog', { name: `Ruleset ${name}` });
+      const table = editor.getByRole('table', { name: 'Rules in order' });
+      await visible(table);
+      const comments = () => editor.getByTestId('rule-comment').allTextContents();
+      await dragRow(page, table, 2, 0);
+      await page.waitForFunction(
+        () => document.querySelector('[data-testid="rule-comment"]')?.textContent === 'third',
+      );
+      assert.deepEqual(await comments(), ['third', 'first', 'second']);
+
+      await editor.getByRole('button', { name: 'Cancel' }).click();
+      await visible(question(page).getByText(/rule order included/));
+      await keepEditing(page);
+      assert.deepEqual(await comments(), ['third', 'first', 'second']);
+
+      // The backdrop of a full-screen dialog cannot be clicked; Esc is its other way out.
+      await page.keyboard.press('Escape');
+      await visible(question(page));
+      await discard(page);
+      await editor.waitFor({ state: 'detached' });
+      await open();
+      await visible(table);
+      assert.deepEqual(await comments(), ['first', 'second', 'third']);
+
+      // Dragged back to where it was, the ruleset is as loaded: Cancel closes at once.
+      const firstIs = (text) =>
+        page.waitForFunction(
+          (expected) =>
+            document.querySelector('[data-testid="rule-comment"]')?.textContent === expected,
+          text,
+        );
+      await dragRow(page, table, 0, 2);
+      await firstIs('second');
+      await dragRow(page, table, 2, 0);
+      await firstIs('first');
+      assert.deepEqual(await comments(), ['first', 'second', 'third']);
+
+      // A rule half typed in its own dialog is not dropped by Esc either.
+      await editor.getByRole('button', { name: 'Add rule' }).click();
+      const rule = page.getByRole('dialog', { name: 'New rule', exact: true });
+      await rule.getByLabel('Comment').fill('half typed');
+      await page.keyboard.press('Escape');
+      await keepEditing(page);
+      assert.equal(await rule.getByLabel('Comment').inputValue(), 'half typed');
+      await page.keyboard.press('Escape');
+      await discard(page);
+      await rule.waitFor({ state: 'detached' });
+
+      await editor.getByRole('button', { name: 'Cancel' }).click();
+      await editor.waitFor({ state: 'detached' });
+    },
+  },
+  {
+    name: 'unsaved: routes and NAT hold another tab, another page and a reload',
+    async run({ page, api, baseUrl }) {
+      const token = await api.token(ADMIN.email, ADMIN.password);
+      const device = await apiCall(baseUrl, token, 'POST', 'devices/', {
+        name: `net-${stamp()}`,
+        password: 'unsaved-device-pw-1',
+      });
+      await signIn(page);
+      await page.goto(`/firewall?tab=network&device=${device.id}`);
+      await page.getByRole('button', { name: 'Add route' }).click();
+      const route = page.getByRole('dialog', { name: 'New route' });
+      await route.getByLabel('Destination').fill('10.20.0.0/16');
+      // A half-typed route asks before its own dialog drops it.
+      await route.getByRole('button', { name: 'Cancel' }).click();
+      await keepEditing(page);
+      await route.getByRole('button', { name: 'Add route' }).click();
+      await route.waitFor({ state: 'detached' });
+      const added = page.getByRole('button', { name: 'Edit route 10.20.0.0/16' });
+      await visible(added);
+
+      await page.getByRole('tab', { name: 'Rulesets' }).click();
+      await visible(question(page).getByText(/routes, NAT and L3 mode/));
+      await keepEditing(page);
+      assert.match(page.url(), /tab=network/);
+      await visible(added);
+
+      await page
+        .getByRole('navigation', { name: 'Main navigation' })
+        .getByRole('link', { name: 'Devices', exact: true })
+        .click();
+      await visible(question(page));
+      await keepEditing(page);
+      await visible(added);
+
+      await reloadIsHeld(page);
+      await visible(added);
+
+      await page.getByRole('tab', { name: 'Rulesets' }).click();
+      await discard(page);
+      await visible(page.getByRole('table', { name: 'Firewall rulesets' }));
+      await page.getByRole('tab', { name: 'Routes and NAT' }).click();
+      await visible(page.getByText('No routes.'));
+    },
+  },
+  {
+    name: 'unsaved: policy, profile and device editors ask before typed changes go',
+    async run({ page }) {
+      await signIn(page);
+      await page.goto('/policies');
+      await dialogAsks(page, {
+        open: () => page.getByRole('button', { name: 'New policy' }).click(),
+        name: 'New policy',
+        field: 'Name',
+        value: `Perimeter ${stamp()}`,
+      });
+      await page.goto('/firewall?tab=profiles');
+      await dialogAsks(page, {
+        open: () => page.getByRole('button', { name: 'New profile' }).click(),
+        name: 'New profile',
+        field: 'Name',
+        value: `Branch ${stamp()}`,
+      });
+      await page.goto('/devices');
+      await dialogAsks(page, {
+        open: () => page.getByRole('button', { name: 'New device' }).click(),
+        name: 'New device',
+        field: 'Name',
+        value: `sensor-${stamp()}`,
+      });
+    },
+  },
+  {
+    name: 'unsaved: the user form holds leaving the page and signing out',
+    async run({ page }) {
+      await signIn(page);
+      // Reached inside the console, so that Back is the console's own navigation.
+      const nav = page.getByRole('navigation', { name: 'Main navigation' });
+      await nav.getByRole('link', { name: 'Users', exact: true }).click();
+      await page.getByRole('link', { name: 'Create user' }).click();
+      await waitForPath(page, '/admin/users/create');
+      const email = page.getByLabel('E-mail');
+      await email.fill(`new-${stamp()}@example.com`);
+      await nav.getByRole('link', { name: 'Devices', exact: true }).click();
+      await visible(question(page));
+      await keepEditing(page);
+      await waitForPath(page, '/admin/users/create');
+
+      await page.getByRole('button', { name: 'User menu' }).click();
+      await page.getByRole('menuitem', { name: 'Logout' }).click();
+      await visible(question(page));
+      await keepEditing(page);
+      await waitForPath(page, '/admin/users/create');
+
+      await page.goBack();
+      await visible(question(page));
+      await keepEditing(page);
+      await waitForPath(page, '/admin/users/create');
+      assert.match(await email.inputValue(), /^new-/);
+
+      await nav.getByRole('link', { name: 'Devices', exact: true }).click();
+      await discard(page);
+      await waitForPath(page, '/devices');
+
+      // One's own account too.
+      await nav.getByRole('link', { name: 'Account', exact: true }).click();
+      await page.getByLabel('First name').fill(`Renamed ${stamp()}`);
+      await nav.getByRole('link', { name: 'Devices', exact: true }).click();
+      await discard(page);
+      await waitForPath(page, '/devices');
+    },
+  },
+];

@@ -59,7 +59,7 @@ export async function maintainAlertPartitions(
     if (await inLockedTransaction(db, options.lock, (tx) => createDay(tx, day))) created += 1;
   }
   let dropped = 0;
-  for (const { name, day } of existing) {
+  for (const { day } of existing) {
     if (day.getTime() + DAY_MS > options.cutoff.getTime()) continue;
     const drop = async (tx: Queryable) => {
       // The rollup's day may be missing: a partition attached by hand, without its rollup.

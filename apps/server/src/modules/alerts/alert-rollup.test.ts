@@ -75,7 +75,7 @@ describe('alert rollup', () => {
     const query = new URLSearchParams({ limit: '1000', ...filters });
     const response = await api(server.app, {
       method: 'GET',
-      url: `/alerts/groups?${query}`,
+      url: `/alerts/groups?${query.toString()}`,
       headers: admin,
     });
     expect(response.statusCode).toBe(200);

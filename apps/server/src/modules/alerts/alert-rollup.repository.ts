@@ -1,12 +1,13 @@
 import type { Queryable, SqlParam } from '../../db/client.js';
 import { alertWhere, type ResolvedAlertFilters } from './alert-filters.js';
 
-/** What the rollup needs of one stored alert (the time as an ISO string in UTC). */
+/** What the rollup and the signature catalogue need of one stored alert (time: ISO, UTC). */
 export interface RollupAlert {
   time: string;
   gid: number | null;
   sid: number | null;
   severity: number | null;
+  msg: string | null;
 }
 
 export interface SignatureGroupRow {
@@ -75,13 +76,16 @@ async function wholeHours(db: Queryable, since: string | undefined, until: strin
 
 export const alertRollupRepository = {
   /**
-   * Adds one device's stored batch to the rollup: one statement, in the batch's transaction.
-   * A device's batches are stored one at a time (their claim locks the device row), so two
-   * transactions never update the same rollup row.
+   * Adds one device's stored batch to the rollup and its new signature texts to the catalogue
+   * (alert_signatures): one statement, in the batch's transaction. A device's batches are
+   * stored one at a time (their claim locks the device row), so two transactions never update
+   * the same rollup row; catalogue rows, shared by an organization's devices, are inserted in
+   * one order so that two batches cannot wait on each other.
    */
   async addBatch(db: Queryable, orgId: number, deviceId: number, alerts: readonly RollupAlert[]) {
     if (alerts.length === 0) return;
     const groups = new Map<string, RollupAlert & { hour: string; count: number; last: string }>();
+    const signatures = new Map<string, { gid: number | null; sid: number | null; msg: string }>();
     for (const alert of alerts) {
       const hour = hourOf(alert.time);
       const key = `${hour} ${alert.gid} ${alert.sid} ${alert.severity}`;
@@ -93,10 +97,24 @@ export const alertRollupRepository = {
         if (alert.time < group.time) group.time = alert.time;
         if (alert.time > group.last) group.last = alert.time;
       }
+      if (alert.msg !== null) {
+        const { gid, sid, msg } = alert;
+        signatures.set(`${gid} ${sid} ${msg}`, { gid, sid, msg });
+      }
     }
     const rows = [...groups.values()];
+    const texts = [...signatures.values()].sort(
+      (a, b) =>
+        (a.gid ?? -1) - (b.gid ?? -1) ||
+        (a.sid ?? -1) - (b.sid ?? -1) ||
+        (a.msg < b.msg ? -1 : a.msg > b.msg ? 1 : 0),
+    );
     await db.query(
-      `INSERT INTO alert_rollup AS r (org_id, device_id, hour, gid, sid, severity, count,
+      `WITH catalogued AS (
+         INSERT INTO alert_signatures (org_id, gid, sid, msg)
+         SELECT $1, * FROM unnest($10::int[], $11::bigint[], $12::text[])
+         ON CONFLICT (org_id, coalesce(gid, -1), coalesce(sid, -1), md5(msg)) DO NOTHING)
+       INSERT INTO alert_rollup AS r (org_id, device_id, hour, gid, sid, severity, count,
                                       first_seen, last_seen)
        SELECT $1, $2, * FROM unnest($3::timestamptz[], $4::int[], $5::bigint[], $6::int[],
                                     $7::int[], $8::timestamptz[], $9::timestamptz[])
@@ -114,6 +132,9 @@ export const alertRollupRepository = {
         rows.map((g) => g.count),
         rows.map((g) => g.time),
         rows.map((g) => g.last),
+        texts.map((t) => t.gid),
+        texts.map((t) => t.sid),
+        texts.map((t) => t.msg),
       ],
     );
   },

@@ -35,10 +35,10 @@ const present = (row: AlertRow): Alert => ({
 });
 
 /**
- * Keeps the alert rollup whole: every way alerts are stored calls this with the same rows, in
- * the transaction that stores them.
+ * Keeps the alert rollup and the signature catalogue whole: every way alerts are stored calls
+ * this with the same rows, in the transaction that stores them.
  */
-export const addToAlertRollup = (
+export const noteStoredAlerts = (
   tx: Queryable,
   orgId: number,
   deviceId: number,

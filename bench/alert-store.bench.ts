@@ -29,6 +29,8 @@ const ROUNDS = Number(process.env['BENCH_STORE_ROUNDS'] ?? 15);
 const ADMIN_URL =
   process.env['BENCH_POSTGRES_URL'] ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const DB_NAME = scratchDbName('bench_alert_store');
+/** Keeps the filled database after the run, to study a query's plan on it. */
+const KEEP = process.env['BENCH_STORE_KEEP'] === '1';
 const DAY_MS = 86_400_000;
 /** The server runs on this CPU and the bench (its HTTP client) on the other, when taskset can. */
 const SERVER_CPU = 1;
@@ -330,7 +332,8 @@ async function main() {
     await admin.end().catch(() => undefined);
     const cleanup = new pg.Client({ connectionString: ADMIN_URL });
     await cleanup.connect();
-    await cleanup.query(`DROP DATABASE IF EXISTS ${DB_NAME} WITH (FORCE)`);
+    if (KEEP) console.log(`kept the database ${DB_NAME} (BENCH_STORE_KEEP): drop it when done`);
+    else await cleanup.query(`DROP DATABASE IF EXISTS ${DB_NAME} WITH (FORCE)`);
     await cleanup.end();
   }
 }

@@ -99,9 +99,10 @@ export function createAlertsService(db: Database) {
 
     async groups(principal: Principal, request: AlertFilters, limit: number) {
       const filters = await resolve(principal.orgId, request);
-      const rows = rollupAnswers(filters)
-        ? await rollupRepo.groups(db, principal.orgId, filters, limit)
-        : await rollupRepo.groupsFromAlerts(db, principal.orgId, filters, limit);
+      const rows =
+        rollupAnswers(filters) && (await rollupRepo.isCompact(db))
+          ? await rollupRepo.groups(db, principal.orgId, filters, limit)
+          : await rollupRepo.groupsFromAlerts(db, principal.orgId, filters, limit);
       return {
         data: rows.map((r) => ({
           ...r,

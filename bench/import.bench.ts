@@ -2,7 +2,8 @@
 // so they are all distinct, all enabled) imported through the API into PGlite (in its data folder,
 // as `npm start` keeps it) and into the PostgreSQL server, beside suricata-update processing the
 // same archive in the same run; then the server time of a 5000-rule page sorted and filtered, and
-// of rendering a policy of all 32,000 rules. Prints figures and ratios; asserts nothing.
+// of rendering a policy of all 32,000 rules, with and without flowbit resolution. Prints figures
+// and ratios; asserts nothing.
 
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -173,15 +174,23 @@ async function palisade(kind: 'pglite' | 'postgres', archive: string) {
       payload: { name: 'everything', group_ids: groups.data.map((g) => g.id) },
     });
     const policyId = policy.json<{ id: number }>().id;
-    const renderTimes: number[] = [];
+    // Flowbit resolution on (the default) and off, alternately, so that both see the same load.
+    const renderTimes = { on: [] as number[], off: [] as number[] };
     let ruleCount = 0;
-    for (let i = 0; i < 3; i += 1) {
+    for (let i = 0; i < 6; i += 1) {
+      const resolve = i % 2 === 0;
+      await server.app.inject({
+        method: 'PUT',
+        url: `/api/v1/policies/${policyId}`,
+        headers: admin,
+        payload: { resolve_flowbits: resolve },
+      });
       started = performance.now();
       const rendered = await server.app.inject({
         url: `/api/v1/policies/${policyId}/render`,
         headers: admin,
       });
-      renderTimes.push(seconds(started));
+      renderTimes[resolve ? 'on' : 'off'].push(seconds(started));
       ruleCount = rendered.json<{ rule_count: number }>().rule_count;
     }
     return {
@@ -189,7 +198,8 @@ async function palisade(kind: 'pglite' | 'postgres', archive: string) {
       importSeconds,
       reimportSeconds,
       page: median(pageTimes),
-      render: median(renderTimes),
+      render: median(renderTimes.on),
+      renderWithoutFlowbits: median(renderTimes.off),
       ruleCount,
     };
   } finally {
@@ -223,7 +233,7 @@ try {
       `${kind.padEnd(8)} import ${r.added} rules: ${r.importSeconds.toFixed(2)} s (median of ${RUNS} fresh databases)${ratio}; re-import (unchanged): ${r.reimportSeconds.toFixed(2)} s`,
     );
     console.log(
-      `${kind.padEnd(8)} 5000-rule page, sorted by msg, filtered: ${(r.page * 1000).toFixed(0)} ms; render a ${r.ruleCount}-rule policy: ${(r.render * 1000).toFixed(0)} ms`,
+      `${kind.padEnd(8)} 5000-rule page, sorted by msg, filtered: ${(r.page * 1000).toFixed(0)} ms; render a ${r.ruleCount}-rule policy: ${(r.render * 1000).toFixed(0)} ms (${(r.renderWithoutFlowbits * 1000).toFixed(0)} ms without flowbit resolution)`,
     );
   }
 } finally {

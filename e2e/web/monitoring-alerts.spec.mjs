@@ -240,6 +240,13 @@ export const tests = [
       const shown = JSON.parse(eventText);
       assert.equal(shown.alert.signature_id, sid);
       assert.equal(shown.event_type, 'alert');
+      // The time to the microsecond the sensor wrote.
+      const micros = /\.(\d{6})/.exec(String(shown.timestamp))?.[1];
+      if (micros !== undefined)
+        assert.match(
+          await drawer.getByTestId('alert-detail').textContent(),
+          new RegExp(`\\.${micros}\\b`),
+        );
       await snap(alertsPage, 'alert-detail');
 
       // Tuning: suppress the source in the device's policy; the policy version moves.

@@ -2,7 +2,8 @@
 // Policies (issue 4): a real Suricata rules file uploaded through the console becomes a group,
 // a policy is built from it with an alert→drop and a disable override, and the rendered text
 // in the preview shows both; custom policy uploads, export, download; Viewers; Arabic.
-import { readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { ADMIN } from '../lib/env.mjs';
 import { snap, suricataRulesFile, uploadRules } from '../lib/ids.mjs';
@@ -23,7 +24,7 @@ async function enabledSids() {
 }
 
 /** Arranges state through the API (never to check the UI): a rules file and a policy on it. */
-async function arrangePolicy(baseUrl, token, { file, name }) {
+async function arrangePolicy(baseUrl, token, { file, name, overrides = true }) {
   const call = async (path, init = {}) => {
     const response = await fetch(`${baseUrl}/api/v1/${path}`, {
       ...init,
@@ -47,13 +48,62 @@ async function arrangePolicy(baseUrl, token, { file, name }) {
     body: JSON.stringify({
       name,
       group_ids: [group.id],
-      overrides: [{ rule_id: enabled[0].id, action: 'drop' }],
+      overrides: overrides ? [{ rule_id: enabled[0].id, action: 'drop' }] : [],
     }),
   });
   return { policy, group, enabled };
 }
 
 export const tests = [
+  {
+    name: 'policies: the preview lists a rule enabled for flowbits, until the editor turns it off',
+    async run({ page, api, baseUrl, shot }) {
+      const token = await api.token(ADMIN.email, ADMIN.password);
+      const name = `Flows ${Date.now().toString(36)}`;
+      const dir = await mkdtemp(path.join(os.tmpdir(), 'palisade-e2e-flowbits-'));
+      const file = path.join(dir, `flows-${Date.now().toString(36)}.rules`);
+      await writeFile(
+        file,
+        [
+          'alert http any any -> any any (msg:"E2E stage two"; flowbits:isset,e2e.stage1; sid:7700001; rev:1;)',
+          '# alert http any any -> any any (msg:"E2E stage one"; flowbits:set,e2e.stage1; sid:7700002; rev:1;)',
+          '',
+        ].join('\n'),
+      );
+      await arrangePolicy(baseUrl, token, { file, name, overrides: false });
+      await signIn(page);
+      await page.goto('/policies');
+
+      await page.getByRole('button', { name: `Rendered rules of ${name}` }).click();
+      const listed = page.getByTestId('policy-flowbit-rules');
+      await visible(listed);
+      assert.match(await listed.textContent(), /1:7700002 E2E stage one/);
+      assert.match(
+        await page.getByTestId('policy-rendered').textContent(),
+        /flowbits:set,e2e\.stage1; noalert; sid:7700002;/,
+      );
+      await snap(page, shot, 'policy-preview-flowbits');
+      await page.getByRole('dialog').getByRole('button', { name: 'Close' }).click();
+
+      await page.getByRole('button', { name: `Edit ${name}` }).click();
+      const editor = page.getByRole('dialog', { name: `Edit ${name}` });
+      const checkbox = editor.getByRole('checkbox', {
+        name: 'Enable the rules that enabled rules need for their flowbits',
+      });
+      assert.ok(await checkbox.isChecked(), 'on by default');
+      await checkbox.uncheck();
+      await editor.getByRole('button', { name: 'Save' }).click();
+      await editor.waitFor({ state: 'detached' });
+      await page.getByRole('button', { name: `Rendered rules of ${name}` }).click();
+      // The preview shows the text it had until the new render arrives.
+      await page.getByTestId('policy-flowbit-rules').waitFor({ state: 'detached' });
+      const rendered = page.getByTestId('policy-rendered');
+      await visible(rendered);
+      assert.ok(!(await rendered.textContent()).includes('sid:7700002;'), 'the writer is gone');
+      await page.getByRole('dialog').getByRole('button', { name: 'Close' }).click();
+      await rm(dir, { recursive: true, force: true });
+    },
+  },
   {
     name: 'policies: upload a Suricata rules file, its group appears, a policy with drop and disable renders them',
     async run({ page, shot }) {

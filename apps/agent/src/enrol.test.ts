@@ -7,14 +7,14 @@ import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ConsoleClient, ServerProcess } from './testing/processes.js';
 import {
   agentProcess,
-  ConsoleClient,
   freePort,
   runAgent,
-  ServerProcess,
   waitFor,
   type SourceProcess,
+  startConsole,
 } from './testing/processes.js';
 
 const DEVICE_PASSWORD = 'device-password-enrol';
@@ -45,14 +45,7 @@ function enrol(token: string, files: { config: string; password: string }, serve
 describe('palisade-agent enrol', () => {
   beforeAll(async () => {
     dir = await mkdtemp(path.join(os.tmpdir(), 'palisade-enrol-it-'));
-    server = new ServerProcess(
-      await freePort(),
-      path.join(dir, 'data'),
-      path.join(dir, 'server.log'),
-    );
-    await server.start();
-    admin = new ConsoleClient(server.url);
-    await admin.signIn();
+    ({ server, admin } = await startConsole(dir));
   }, 120_000);
 
   afterAll(async () => {

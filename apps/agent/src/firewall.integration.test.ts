@@ -9,14 +9,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  deviceAgent,
-  ConsoleClient,
-  freePort,
-  ServerProcess,
-  waitFor,
-  type SourceProcess,
-} from './testing/processes.js';
+import type { ConsoleClient, ServerProcess } from './testing/processes.js';
+import { deviceAgent, waitFor, type SourceProcess, startConsole } from './testing/processes.js';
 
 const NS = `palisade-agent-${process.pid}`;
 const PASSWORD = 'device-password-0003';
@@ -76,14 +70,7 @@ describe.skipIf(skip !== null)(
       inNs('nft', 'add table inet other');
 
       dir = await mkdtemp(path.join(os.tmpdir(), 'palisade-agent-fw-'));
-      server = new ServerProcess(
-        await freePort(),
-        path.join(dir, 'data'),
-        path.join(dir, 'server.log'),
-      );
-      await server.start();
-      admin = new ConsoleClient(server.url);
-      await admin.signIn();
+      ({ server, admin } = await startConsole(dir));
       rulesetId = (
         await admin.ok<{ id: number }>('POST', '/fwruleset/', {
           name: 'Edge',

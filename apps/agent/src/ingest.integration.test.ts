@@ -10,14 +10,8 @@ import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadEveCorpus } from './testing/corpus.js';
-import {
-  ConsoleClient,
-  deviceAgent,
-  freePort,
-  ServerProcess,
-  waitFor,
-  type SourceProcess,
-} from './testing/processes.js';
+import type { ConsoleClient, ServerProcess } from './testing/processes.js';
+import { deviceAgent, waitFor, type SourceProcess, startConsole } from './testing/processes.js';
 import { scratchDbName } from '../../../testing/scratch-db.mjs';
 
 const POSTGRES_URL =
@@ -80,15 +74,7 @@ describe.each(['pglite', 'postgres'] as const)('alert ingest past bad events (%s
       env['DATABASE_URL'] = scratch.url;
       dropDatabase = scratch.drop;
     }
-    server = new ServerProcess(
-      await freePort(),
-      path.join(dir, 'data'),
-      path.join(dir, 'server.log'),
-      env,
-    );
-    await server.start();
-    admin = new ConsoleClient(server.url);
-    await admin.signIn();
+    ({ server, admin } = await startConsole(dir, env));
     device = await admin.ok<Device>('POST', '/devices/', {
       name: 'sensor-nul',
       password: DEVICE_PASSWORD,

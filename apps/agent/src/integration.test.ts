@@ -9,14 +9,13 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agentVersion } from './build-info.js';
 import { loadEveCorpus } from './testing/corpus.js';
+import type { ConsoleClient, ServerProcess } from './testing/processes.js';
 import {
   agentProcess,
   deviceAgent,
-  ConsoleClient,
-  freePort,
-  ServerProcess,
   waitFor,
   type SourceProcess,
+  startConsole,
 } from './testing/processes.js';
 
 const RULES = [
@@ -71,14 +70,7 @@ async function agentLogin(deviceId: number, password: string) {
 describe('agent and server as processes', () => {
   beforeAll(async () => {
     dir = await mkdtemp(path.join(os.tmpdir(), 'palisade-agent-it-'));
-    server = new ServerProcess(
-      await freePort(),
-      path.join(dir, 'data'),
-      path.join(dir, 'server.log'),
-    );
-    await server.start();
-    admin = new ConsoleClient(server.url);
-    await admin.signIn();
+    ({ server, admin } = await startConsole(dir));
     await admin.importRules('local.rules', RULES);
     const groups = await admin.ok<{ data: { id: number }[] }>('GET', '/groups/');
     policyId = (

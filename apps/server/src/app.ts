@@ -12,6 +12,7 @@ import type { Config } from './config.js';
 import type { Database } from './db/client.js';
 import { migrate } from './db/migrate.js';
 import { createMailer, type Mailer } from './lib/mailer.js';
+import { SecretBox } from './lib/secret-box.js';
 import { resolveSecretKey } from './lib/secret-key.js';
 import { TokenService } from './lib/tokens.js';
 import { agentRoutes } from './modules/agent/agent.routes.js';
@@ -25,7 +26,9 @@ import { profilesRoutes } from './modules/profiles/profiles.routes.js';
 import { firewallRoutes } from './modules/firewall/firewall.routes.js';
 import { groupsRoutes } from './modules/groups/groups.routes.js';
 import { policiesRoutes } from './modules/policies/policies.routes.js';
+import { rerenderAfterMigrations } from './modules/policies/policies.service.js';
 import { UploadStage } from './modules/rules/rule-archive.js';
+import { ruleSourcesRoutes } from './modules/rule-sources/rule-sources.routes.js';
 import { rulesRoutes } from './modules/rules/rules.routes.js';
 import { systemRoutes } from './modules/system/system.routes.js';
 import { usersRoutes } from './modules/users/users.routes.js';
@@ -82,7 +85,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
-  await migrate(db);
+  await migrate(db, rerenderAfterMigrations);
   const secretKey = await resolveSecretKey(config.secretKey, config.dataDir);
   const staleStages = await UploadStage.removeStale(config.dataDir, STALE_UPLOAD_MS);
   if (staleStages.length > 0)
@@ -93,6 +96,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     config,
     db,
     tokens: new TokenService(secretKey, config.accessTokenExpireMinutes),
+    secrets: new SecretBox(secretKey),
     agentVersion: async () => (await agentRelease.current())?.version ?? null,
     mailer:
       options.mailer ??
@@ -142,6 +146,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       await api.register(usersRoutes);
       await api.register(rulesRoutes);
       await api.register(groupsRoutes);
+      await api.register(ruleSourcesRoutes);
       await api.register(policiesRoutes);
       await api.register(profilesRoutes);
       await api.register(devicesRoutes);

@@ -33,15 +33,22 @@ export const AlertListQuery = AlertFilters.extend({
   count_limit: z.coerce.number().int().min(0).max(10_000_000).default(100_000),
 });
 
+/**
+ * An alert's time as the sensor wrote it, in UTC to the microsecond:
+ * `2024-05-01T10:11:12.123456Z` (Suricata writes microseconds; a Date would cut them).
+ */
+export const AlertTime = z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/);
+
 export const Alert = z.object({
   id: z.number().int(),
   device_id: z.number().int(),
   device: z.string(),
-  time: z.string(),
+  time: AlertTime,
   gid: z.number().int().nullable(),
   sid: z.number().int().nullable(),
   rev: z.number().int().nullable(),
   msg: z.string().nullable(),
+  /** `""` when the rule has no classtype (as Suricata writes it); null when the event had none. */
   category: z.string().nullable(),
   severity: z.number().int().nullable(),
   action: z.string().nullable(),
@@ -82,8 +89,8 @@ export const AlertSignatureGroup = z.object({
   severity: z.number().int().nullable(),
   count: z.number().int(),
   devices: z.number().int(),
-  first_seen: z.string(),
-  last_seen: z.string(),
+  first_seen: AlertTime,
+  last_seen: AlertTime,
 });
 export const AlertGroupsQuery = AlertFilters.extend({
   limit: z.coerce.number().int().min(1).max(10_000).default(100),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { AlertTime } from './alerts.js';
 import { Id, Int4, SafeString } from './common.js';
 
 /** A variable-set entry: `HOME_NET` → `[10.0.0.0/8,192.168.0.0/16]`. */
@@ -300,7 +301,7 @@ export const DeviceLog = z.object({ device_id: z.number().int(), data: z.array(D
 export const DeviceAlert = z.object({
   id: z.number().int(),
   device_id: z.number().int(),
-  time: z.string(),
+  time: AlertTime,
   gid: z.number().int().nullable(),
   sid: z.number().int().nullable(),
   rev: z.number().int().nullable(),

@@ -85,6 +85,11 @@ export const Policy = z.object({
   version: z.number().int(),
   /** Restricted: only `editors` (and Administrators) may change it. */
   restricted: z.boolean(),
+  /**
+   * Enable, as suricata-update does, the rules of its groups that set, unset or toggle a
+   * flowbit an enabled rule checks (`isset`, `isnotset`), marked `noalert`.
+   */
+  resolve_flowbits: z.boolean(),
   editors: z.array(z.number().int()),
   /**
    * The editors' e-mail addresses, in the order of `editors`: whoever may not list users (all
@@ -106,6 +111,7 @@ export const PolicyWrite = z.object({
   thresholds: z.array(Threshold).max(10_000).default([]),
   matchers: z.array(PolicyMatcher).max(100_000).default([]),
   restricted: z.boolean().default(false),
+  resolve_flowbits: z.boolean().default(true),
   editors: z.array(Id).max(10_000).default([]),
 });
 export type PolicyWriteInput = z.input<typeof PolicyWrite>;
@@ -119,6 +125,7 @@ export const PolicyUpdate = z.object({
   thresholds: z.array(Threshold).max(10_000).optional(),
   matchers: z.array(PolicyMatcher).max(100_000).optional(),
   restricted: z.boolean().optional(),
+  resolve_flowbits: z.boolean().optional(),
   editors: z.array(Id).max(10_000).optional(),
 });
 
@@ -139,14 +146,29 @@ export const PolicyExport = z.object({
   ),
   thresholds: z.array(Threshold),
   matchers: z.array(PolicyMatcher),
+  /** Absent in files of earlier consoles, which did not resolve flowbits: read as on. */
+  resolve_flowbits: z.boolean().optional(),
 });
 export type PolicyExport = z.infer<typeof PolicyExport>;
+
+/** A rule the render enabled only because an enabled rule checks a flowbit it writes. */
+export const FlowbitEnabledRule = z.object({
+  rule_id: z.number().int(),
+  gid: z.number().int(),
+  sid: z.number().int(),
+  msg: z.string(),
+  /** The checked flowbits it writes. */
+  flowbits: z.array(z.string()),
+});
+export type FlowbitEnabledRule = z.infer<typeof FlowbitEnabledRule>;
 
 export const PolicyRender = z.object({
   version: z.number().int(),
   rules: z.string(),
   thresholds: z.string(),
   rule_count: z.number().int(),
+  /** By (gid, sid); empty when the policy does not resolve flowbits. */
+  flowbit_rules: z.array(FlowbitEnabledRule),
 });
 export type PolicyRender = z.infer<typeof PolicyRender>;
 

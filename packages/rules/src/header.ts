@@ -10,7 +10,10 @@ import { isBlank } from './logical-text.js';
 import type { Failure } from './failure.js';
 import { fail, isFailure } from './failure.js';
 
-/** Actions of Snort 2.9, Snort 3 and Suricata (8 adds `accept` and the scoped forms). */
+/**
+ * Actions of Snort 2.9, Snort 3 and Suricata: Suricata 7 adds `config` (a rule that applies its
+ * `config:` keyword without alerting), Suricata 8 adds `accept` and the scoped forms.
+ */
 export const RULE_ACTIONS: ReadonlySet<string> = new Set([
   'alert',
   'log',
@@ -24,6 +27,7 @@ export const RULE_ACTIONS: ReadonlySet<string> = new Set([
   'activate',
   'dynamic',
   'accept',
+  'config',
   'block',
   'react',
   'rewrite',
@@ -60,13 +64,38 @@ export function skipDisabledPrefix(
   return { enabled: false, start: i };
 }
 
+const DROP_SCOPES = ['packet', 'flow'];
+
+/**
+ * The scopes each action takes in a Suricata 8 firewall rule (its firewall design docs and
+ * parser: `accept` takes all four, the drop family and `pass` packet or flow, `config` packet
+ * only). An action not listed takes none: `alert:flow` is no Suricata action.
+ */
+const SCOPES_OF: ReadonlyMap<string, readonly string[]> = new Map([
+  ['accept', ['packet', 'flow', 'hook', 'tx']],
+  ['drop', DROP_SCOPES],
+  ['reject', DROP_SCOPES],
+  ['rejectsrc', DROP_SCOPES],
+  ['rejectdst', DROP_SCOPES],
+  ['rejectboth', DROP_SCOPES],
+  ['pass', ['packet', 'flow']],
+  ['config', ['packet']],
+]);
+
 /** Checks one action, possibly scoped (`drop:flow`). */
 function checkSingleAction(action: string): string | null {
   const colon = action.indexOf(':');
   const base = colon < 0 ? action : action.slice(0, colon);
   if (!RULE_ACTIONS.has(base)) return `unknown action '${action}'`;
-  if (colon >= 0 && !ACTION_SCOPES.has(action.slice(colon + 1))) {
+  if (colon < 0) return null;
+  const scope = action.slice(colon + 1);
+  if (!ACTION_SCOPES.has(scope)) {
     return `unknown action scope in '${action}' (expected packet, flow, tx or hook)`;
+  }
+  const scopes = SCOPES_OF.get(base);
+  if (scopes === undefined) return `action '${base}' takes no scope ('${action}')`;
+  if (!scopes.includes(scope)) {
+    return `action '${base}' takes the scope ${scopes.join(' or ')}, not '${scope}'`;
   }
   return null;
 }

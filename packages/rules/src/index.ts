@@ -1,5 +1,7 @@
 // @palisade/rules: Snort 2.9 / Snort 3 / Suricata rules and classification.config, pure.
 export { parseRule, ruleOptions } from './parse-rule.js';
+export { flowbitUse } from './flowbits.js';
+export type { FlowbitUse } from './flowbits.js';
 export { parseRulesFile } from './parse-file.js';
 export { formatRule, buildRuleText } from './format.js';
 export type { FormattableRule, RuleFields } from './format.js';

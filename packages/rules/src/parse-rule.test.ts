@@ -144,6 +144,35 @@ describe('parseRule: real rules', () => {
       parsed('accept:flow,alert http1:request_line any any -> any any (http.uri; sid:7;)'),
     ).toMatchObject({ action: 'accept:flow,alert', protocol: 'http1:request_line' });
     expect(parsed('rejectboth icmp any any -> any any (sid:2; rev:1;)').action).toBe('rejectboth');
+    expect(parsed('accept:flow,pass:flow tcp:all any any -> any any (sid:8;)').action).toBe(
+      'accept:flow,pass:flow',
+    );
+  });
+
+  it("reads Suricata 7's config rules and Suricata 8's config:packet", () => {
+    expect(
+      parsed(
+        'config dns any any -> any any (dns.query; content:"suricata"; config: logging disable, type tx, scope tx; sid:1;)',
+      ),
+    ).toMatchObject({ action: 'config', protocol: 'dns', sid: 1 });
+    expect(
+      parsed(
+        'config:packet tcp:pre_flow any any <> any 666 (config: tracking disable, type flow, scope packet; sid:2;)',
+      ),
+    ).toMatchObject({ action: 'config:packet', protocol: 'tcp:pre_flow' });
+  });
+
+  it('refuses a scope its action does not take, naming the ones it does', () => {
+    const refusal = (text: string) => parseRule(text).diagnostics[0]?.message;
+    expect(refusal('drop:hook tcp any any -> any any (sid:1;)')).toBe(
+      "action 'drop' takes the scope packet or flow, not 'hook'",
+    );
+    expect(refusal('config:flow tcp any any -> any any (sid:1;)')).toBe(
+      "action 'config' takes the scope packet, not 'flow'",
+    );
+    expect(refusal('accept:flow,alert:packet tcp any any -> any any (sid:1;)')).toBe(
+      "action 'alert' takes no scope ('alert:packet')",
+    );
   });
 
   it('reads negated address lists with a top-level comma list', () => {

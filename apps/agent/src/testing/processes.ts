@@ -148,6 +148,26 @@ export class ServerProcess {
   }
 }
 
+/**
+ * A server process on a free port with its data and log in `dir`, started, and an
+ * Administrator signed in to it: how every agent-and-server test begins.
+ */
+export async function startConsole(
+  dir: string,
+  env: Record<string, string> = {},
+): Promise<{ server: ServerProcess; admin: ConsoleClient }> {
+  const server = new ServerProcess(
+    await freePort(),
+    path.join(dir, 'data'),
+    path.join(dir, 'server.log'),
+    env,
+  );
+  await server.start();
+  const admin = new ConsoleClient(server.url);
+  await admin.signIn();
+  return { server, admin };
+}
+
 const SOURCE_NODE = [process.execPath, '--conditions=palisade-source', '--import', 'tsx'];
 
 /** Node running a TypeScript entry point of the repository from source. */

@@ -1,6 +1,6 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import type { Database } from './client.js';
+import type { Database, Queryable } from './client.js';
 
 const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations/', import.meta.url));
 // Any constant: replicas starting together take turns applying migrations.
@@ -8,9 +8,14 @@ const MIGRATION_LOCK = 7_262_001;
 
 /**
  * Applies the versioned SQL files of migrations/ that this database has not seen, in name
- * order, all in one transaction. Files are never edited once landed: add a new one.
+ * order, all in one transaction. Files are never edited once landed: add a new one. `after`
+ * runs in that transaction with the versions applied, for what SQL alone cannot redo (stored
+ * renders of a format that changed): it happens exactly once, on the replica that migrated.
  */
-export async function migrate(db: Database): Promise<string[]> {
+export async function migrate(
+  db: Database,
+  after?: (tx: Queryable, applied: string[]) => Promise<void>,
+): Promise<string[]> {
   const files = (await readdir(MIGRATIONS_DIR)).filter((name) => name.endsWith('.sql')).sort();
   return db.transaction(async (tx) => {
     await tx.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
@@ -34,6 +39,7 @@ export async function migrate(db: Database): Promise<string[]> {
       await tx.query('INSERT INTO schema_migrations (version) VALUES ($1)', [version]);
       applied.push(version);
     }
+    if (after && applied.length > 0) await after(tx, applied);
     return applied;
   });
 }

@@ -66,6 +66,7 @@ async function demoDevices(
     thresholds: [],
     matchers: [],
     restricted: false,
+    resolve_flowbits: true,
     editors: [],
   });
   const profile = await createProfilesService(db).create(admin, {

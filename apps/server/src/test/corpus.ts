@@ -21,6 +21,8 @@ export const corpusDir = (relative: string) =>
 
 export interface OracleRule {
   file: string;
+  /** The rule's first physical line in its file. */
+  line: number;
   gid: number;
   sid: number;
   rev: number;

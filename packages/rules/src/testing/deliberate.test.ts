@@ -78,6 +78,7 @@ describe('deliberate differences', () => {
       /scoped/,
     );
     expect(whyReferenceRefuses(rule('rejectdst tcp any any -> any any (sid:1;)'))).toMatch(/list/);
+    expect(whyReferenceRefuses(rule('config dns any any -> any any (sid:1;)'))).toMatch(/1\.3/);
   });
 
   it('explains field differences from the reference splitting inside quotes', () => {

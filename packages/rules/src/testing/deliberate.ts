@@ -30,6 +30,9 @@ export function whyReferenceRefuses(rule: Rule): string | null {
   if (rule.action.includes(':')) {
     return `Suricata 8 scoped action '${rule.action}': the reference knows no action scopes`;
   }
+  if (rule.action === 'config') {
+    return "Suricata 7 action 'config': suricata-update has it from 1.3 on, the reference (1.2.7) not";
+  }
   if (!REFERENCE_ACTIONS.has(rule.action) && RULE_ACTIONS.has(rule.action)) {
     return `action '${rule.action}' (Suricata/Snort 3) is not in the reference's action list`;
   }

@@ -189,6 +189,69 @@ describe('alert ingest, event by event', () => {
     expect(notes).toEqual([{ msg: signature }]);
   });
 
+  it('keeps the microseconds of an alert and an empty category, on every read', async () => {
+    const signature = 'PALISADE microsecond alert';
+    const at = (stamp: string, category: string) =>
+      withFlow({
+        ...corpus[0],
+        timestamp: stamp,
+        alert: { ...alertOf(corpus[0] as Event), signature, signature_id: 9_100_001, category },
+      });
+    // Within one millisecond: only the microseconds order them.
+    const events = [
+      at('2031-02-03T04:05:06.123401+0000', ''),
+      at('2031-02-03T06:05:06.123456+0200', 'Misc activity'),
+    ];
+    expect(await postAlerts(5, events)).toEqual({ ack: 5, rejected: [] });
+
+    const page = await api(server.app, {
+      method: 'GET',
+      url: '/alerts/?signature=9100001&limit=1',
+      headers: admin,
+    });
+    const first = page.json<{
+      data: { id: number; time: string; category: string | null }[];
+      next_cursor: string;
+    }>();
+    expect(first.data).toMatchObject([
+      { time: '2031-02-03T04:05:06.123456Z', category: 'Misc activity' },
+    ]);
+    const next = await api(server.app, {
+      method: 'GET',
+      url: `/alerts/?signature=9100001&limit=1&before=${first.next_cursor}`,
+      headers: admin,
+    });
+    const older = next.json<{ data: { id: number; time: string; category: string | null }[] }>();
+    expect(older.data).toMatchObject([{ time: '2031-02-03T04:05:06.123401Z', category: '' }]);
+    const detail = await api(server.app, {
+      method: 'GET',
+      url: `/alerts/${older.data[0]?.id}`,
+      headers: admin,
+    });
+    expect(detail.json()).toMatchObject({ time: '2031-02-03T04:05:06.123401Z', category: '' });
+    const groups = await api(server.app, {
+      method: 'GET',
+      url: '/alerts/groups?signature=9100001',
+      headers: admin,
+    });
+    expect(groups.json<{ data: unknown[] }>().data).toMatchObject([
+      { first_seen: '2031-02-03T04:05:06.123401Z', last_seen: '2031-02-03T04:05:06.123456Z' },
+    ]);
+    const onDevice = await api(server.app, {
+      method: 'GET',
+      url: `/devicelogsnort/${deviceId}`,
+      headers: admin,
+    });
+    expect(
+      onDevice
+        .json<{ data: { sid: number; time: string; category: string | null }[] }>()
+        .data.filter((alert) => alert.sid === 9_100_001),
+    ).toEqual([
+      expect.objectContaining({ time: '2031-02-03T04:05:06.123456Z', category: 'Misc activity' }),
+      expect.objectContaining({ time: '2031-02-03T04:05:06.123401Z', category: '' }),
+    ]);
+  });
+
   it('stores an agent log line holding NUL, escaped, instead of failing its batch', async () => {
     const lines = [{ time: new Date().toISOString(), level: 'warn', msg: 'read /tmp/a\0b' }];
     const answer = await api(server.app, {

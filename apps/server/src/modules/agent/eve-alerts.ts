@@ -1,3 +1,4 @@
+import { isoFromEveTimestamp } from '../../db/microsecond-time.js';
 import { storableJson, storableText } from '../../db/storable-text.js';
 import type { AlertRecord } from './agent.repository.js';
 
@@ -41,10 +42,10 @@ export function readAlert(value: unknown): AlertReading {
   }
   const alert = event['alert'];
   if (!isObject(alert) || Object.keys(alert).length === 0) return { reason: 'no alert object' };
-  const stamp =
-    typeof event['timestamp'] === 'string' ? Date.parse(normaliseOffset(event['timestamp'])) : NaN;
-  if (Number.isNaN(stamp)) return { reason: 'timestamp missing or not a date' };
-  if (stamp < EARLIEST || stamp > LATEST) return { reason: 'timestamp out of range' };
+  const time =
+    typeof event['timestamp'] === 'string' ? isoFromEveTimestamp(event['timestamp']) : null;
+  if (time === null) return { reason: 'timestamp missing or not a date' };
+  if (time.millis < EARLIEST || time.millis > LATEST) return { reason: 'timestamp out of range' };
   let json: string;
   try {
     json = JSON.stringify(event);
@@ -53,12 +54,13 @@ export function readAlert(value: unknown): AlertReading {
   }
   return {
     record: {
-      time: new Date(stamp).toISOString(),
+      time: time.iso,
       gid: int(alert['gid']),
       sid: uint32(alert['signature_id']),
       rev: int(alert['rev']),
       msg: text(alert['signature']),
-      category: text(alert['category']),
+      // Suricata writes "" for a rule without classtype: kept as it came, not as unknown.
+      category: typeof alert['category'] === 'string' ? storableText(alert['category']) : null,
       severity: int(alert['severity']),
       action: text(alert['action']),
       proto: text(event['proto']),
@@ -81,9 +83,4 @@ function flowId(value: unknown): string | null {
   if (digits.length < (digits.startsWith('-') ? 20 : 19)) return digits;
   const n = BigInt(digits);
   return n <= INT64_MAX && n >= -INT64_MAX - 1n ? digits : null;
-}
-
-/** Suricata writes `+0000`; Date.parse wants `+00:00`. */
-function normaliseOffset(stamp: string): string {
-  return stamp.replace(/([+-]\d{2})(\d{2})$/, '$1:$2');
 }

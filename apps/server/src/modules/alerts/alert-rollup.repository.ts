@@ -1,4 +1,5 @@
 import type { Queryable, SqlParam } from '../../db/client.js';
+import { epochMicrosSql } from '../../db/microsecond-time.js';
 import { alertWhere, type ResolvedAlertFilters } from './alert-filters.js';
 
 /** What the rollup and the signature catalogue need of one stored alert (time: ISO, UTC). */
@@ -17,11 +18,12 @@ export interface SignatureGroupRow {
   severity: number | null;
   count: number;
   devices: number;
-  first_seen: Date;
-  last_seen: Date;
+  /** Microseconds since the epoch (text, exact). */
+  first_seen_us: string;
+  last_seen_us: string;
 }
 
-/** The UTC hour an ISO time in UTC ("…Z", as ingest writes it) falls in. */
+/** The UTC hour an ISO time in UTC (as ingest writes it, `isoFromEveTimestamp`) falls in. */
 const hourOf = (time: string) => `${time.slice(0, 13)}:00:00Z`;
 
 /**
@@ -44,7 +46,9 @@ export function rollupAnswers(filters: ResolvedAlertFilters): boolean {
  * many (measured on the alert-store bench's data).
  */
 function signatureGroupsSql(parts: string[], orgParam: string, limitParam: string) {
-  return `SELECT g.gid, g.sid, g.severity, g.count, g.devices, g.first_seen, g.last_seen,
+  return `SELECT g.gid, g.sid, g.severity, g.count, g.devices,
+                 ${epochMicrosSql('g.first_seen')} AS first_seen_us,
+                 ${epochMicrosSql('g.last_seen')} AS last_seen_us,
                  (SELECT max(s.msg) FROM alert_signatures s
                    WHERE s.org_id = ${orgParam} AND coalesce(s.gid, -1) = coalesce(g.gid, -1)
                      AND coalesce(s.sid, -1) = coalesce(g.sid, -1)) AS msg

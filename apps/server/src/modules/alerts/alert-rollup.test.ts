@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generator } from '../../../../../testing/samples.mjs';
 import type { SqlParam } from '../../db/client.js';
+import { epochMicrosSql, isoFromEpochMicros } from '../../db/microsecond-time.js';
 import { applyRetention } from '../../plugins/retention.js';
 import {
   alertRollupRepository,
@@ -37,11 +38,16 @@ type Filters = Partial<
   acknowledged?: 'false';
 };
 
-const presentGroup = ({ msg: _msg, ...row }: SignatureGroupRow): Group => ({
+const presentGroup = ({
+  msg: _msg,
+  first_seen_us,
+  last_seen_us,
+  ...row
+}: SignatureGroupRow): Group => ({
   ...row,
   sid: row.sid === null ? null : Number(row.sid),
-  first_seen: row.first_seen.toISOString(),
-  last_seen: row.last_seen.toISOString(),
+  first_seen: isoFromEpochMicros(first_seen_us),
+  last_seen: isoFromEpochMicros(last_seen_us),
 });
 const byKey = (a: Group, b: Group) =>
   (a.gid ?? -1) - (b.gid ?? -1) || (a.sid ?? -1) - (b.sid ?? -1);
@@ -69,21 +75,14 @@ describe('alert rollup', () => {
     if (filters.severity) add('severity <= ?', Number(filters.severity));
     if (filters.signature) add('sid = ?', Number(filters.signature));
     if (filters.acknowledged === 'false') where.push('acknowledged_at IS NULL');
-    const rows = await server.db.query<
-      Omit<Group, 'first_seen' | 'last_seen'> & Record<'first_seen' | 'last_seen', Date>
-    >(
+    const rows = await server.db.query<SignatureGroupRow>(
       `SELECT gid, sid::int, min(severity) AS severity, count(*)::int AS count,
-              count(DISTINCT device_id)::int AS devices, min(time) AS first_seen, max(time) AS last_seen
+              count(DISTINCT device_id)::int AS devices, NULL AS msg,
+              ${epochMicrosSql('min(time)')} AS first_seen_us, ${epochMicrosSql('max(time)')} AS last_seen_us
          FROM device_alerts WHERE ${where.join(' AND ')} GROUP BY gid, sid`,
       params,
     );
-    return rows
-      .map((r) => ({
-        ...r,
-        first_seen: r.first_seen.toISOString(),
-        last_seen: r.last_seen.toISOString(),
-      }))
-      .sort(byKey);
+    return rows.map(presentGroup).sort(byKey);
   }
 
   async function apiGroups(filters: Filters): Promise<Group[]> {

@@ -1,4 +1,5 @@
 import type { Queryable } from '../../db/client.js';
+import { epochMicrosSql } from '../../db/microsecond-time.js';
 import {
   alertWhere,
   containsPattern,
@@ -10,7 +11,6 @@ export interface AlertRow {
   id: number;
   device_id: number;
   device: string;
-  time: Date;
   time_us: string;
   gid: number | null;
   sid: number | null;
@@ -28,8 +28,7 @@ export interface AlertRow {
   acknowledged: boolean;
 }
 
-const COLUMNS = `a.id, a.device_id, d.name AS device, a.time,
-  (extract(epoch FROM a.time) * 1000000)::bigint::text AS time_us, a.gid, a.sid, a.rev, a.msg, a.category,
+const COLUMNS = `a.id, a.device_id, d.name AS device, ${epochMicrosSql('a.time')} AS time_us, a.gid, a.sid, a.rev, a.msg, a.category,
   a.severity, a.action, a.proto, a.app_proto, a.src_ip, a.src_port, a.dest_ip, a.dest_port,
   a.acknowledged_at IS NOT NULL AS acknowledged`;
 

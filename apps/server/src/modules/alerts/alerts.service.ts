@@ -1,6 +1,7 @@
 import type { Alert, AlertDetail, AlertFilters, AlertTune } from '@palisade/contract';
 import type { z } from 'zod';
 import type { Database, Queryable } from '../../db/client.js';
+import { isoFromEpochMicros } from '../../db/microsecond-time.js';
 import { AppError, notFound } from '../../lib/app-error.js';
 import { assertRole, EDITOR_ROLES, type Principal } from '../../plugins/auth.js';
 import { notifyConsole } from '../../plugins/console-events.js';
@@ -17,7 +18,7 @@ const present = (row: AlertRow): Alert => ({
   id: Number(row.id),
   device_id: row.device_id,
   device: row.device,
-  time: row.time.toISOString(),
+  time: isoFromEpochMicros(row.time_us),
   gid: row.gid,
   sid: row.sid === null ? null : Number(row.sid),
   rev: row.rev,
@@ -104,11 +105,11 @@ export function createAlertsService(db: Database) {
           ? await rollupRepo.groups(db, principal.orgId, filters, limit)
           : await rollupRepo.groupsFromAlerts(db, principal.orgId, filters, limit);
       return {
-        data: rows.map((r) => ({
+        data: rows.map(({ first_seen_us, last_seen_us, ...r }) => ({
           ...r,
           sid: r.sid === null ? null : Number(r.sid),
-          first_seen: r.first_seen.toISOString(),
-          last_seen: r.last_seen.toISOString(),
+          first_seen: isoFromEpochMicros(first_seen_us),
+          last_seen: isoFromEpochMicros(last_seen_us),
         })),
       };
     },

@@ -1,5 +1,6 @@
 import type { DeviceMetrics, DeviceNetwork } from '@palisade/contract';
 import type { Queryable } from '../../db/client.js';
+import { epochMicrosSql } from '../../db/microsecond-time.js';
 import { pagedList, type ListSql, type ListSpec } from '../../db/list-query.js';
 
 export interface DeviceRow {
@@ -276,8 +277,8 @@ export const devicesRepository = {
 
   async alerts(db: Queryable, deviceId: number, limit: number) {
     return db.query<DeviceAlertRow>(
-      `SELECT id, time, gid, sid, rev, msg, category, severity, action, proto, app_proto, src_ip, src_port,
-              dest_ip, dest_port, flow_id
+      `SELECT id, ${epochMicrosSql('time')} AS time_us, gid, sid, rev, msg, category, severity, action, proto,
+              app_proto, src_ip, src_port, dest_ip, dest_port, flow_id
          FROM device_alerts WHERE device_id = $1 ORDER BY time DESC, id DESC LIMIT $2`,
       [deviceId, limit],
     );
@@ -288,7 +289,8 @@ export type MetricRow = { time: Date } & DeviceMetrics;
 
 export interface DeviceAlertRow {
   id: number;
-  time: Date;
+  /** Microseconds since the epoch: the time as the sensor wrote it. */
+  time_us: string;
   gid: number | null;
   sid: number | null;
   rev: number | null;

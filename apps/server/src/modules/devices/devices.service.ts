@@ -12,6 +12,7 @@ import {
 import type { z } from 'zod';
 import type { Database, Queryable } from '../../db/client.js';
 import { orConflict } from '../../db/errors.js';
+import { isoFromEpochMicros } from '../../db/microsecond-time.js';
 import { buildListSql } from '../../db/list-query.js';
 import { isOutdated } from '../../lib/agent-version.js';
 import { AppError, notFound } from '../../lib/app-error.js';
@@ -300,7 +301,11 @@ export function createDevicesService(
       const rows = await repo.alerts(db, id, DEVICE_ALERTS_SHOWN);
       return {
         device_id: id,
-        data: rows.map((r) => ({ ...r, device_id: id, time: r.time.toISOString() })),
+        data: rows.map(({ time_us, ...r }) => ({
+          ...r,
+          device_id: id,
+          time: isoFromEpochMicros(time_us),
+        })),
       };
     },
   };

@@ -19,6 +19,7 @@ const present = (row: GroupRow): RuleGroup => ({
   name: row.name,
   description: row.description,
   kind: row.kind,
+  source_id: row.source_id,
   rule_count: row.rule_count,
   enabled_count: row.enabled_count,
   updated_at: row.updated_at.toISOString(),
@@ -70,7 +71,18 @@ export function createGroupsService(db: Database) {
     ): Promise<RuleGroup> {
       assertRole(principal, ...EDITOR_ROLES);
       return db.transaction(async (tx) => {
-        await load(tx, principal.orgId, id);
+        const current = await load(tx, principal.orgId, id);
+        // A rule source finds its groups by name: renamed, the next update would start anew.
+        if (
+          current.source_id !== null &&
+          body.name !== undefined &&
+          body.name.toLowerCase() !== current.name.toLowerCase()
+        ) {
+          throw new AppError(
+            'conflict',
+            `Group ${current.name} is kept by a rule source: it keeps its name`,
+          );
+        }
         await assertOwnRules(tx, principal.orgId, [
           ...(body.rule_ids ?? []),
           ...(body.add_rule_ids ?? []),

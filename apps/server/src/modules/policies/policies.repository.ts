@@ -24,6 +24,7 @@ export interface PolicyParts {
   /** The editors' e-mail addresses, in the order of `editors`. */
   editorEmails: string[];
   removedCount: number;
+  resolveFlowbits: boolean;
 }
 
 const SELECT_POLICY = `SELECT p.id, p.name, p.description, p.version, p.rendered_sha256, p.rule_count,
@@ -47,6 +48,17 @@ export const POLICY_LIST_SPEC: ListSpec = {
 
 const NO_METADATA: RenderableRule['metadata'] = [];
 
+/** Which rules of a policy's groups a render reads: see `rulesOf`. */
+export interface RuleRead {
+  metadata: boolean;
+  enabledOr?: number[];
+  /** With `enabledOr`: also every rule whose text mentions flowbits, for their resolution. */
+  flowbits: boolean;
+}
+
+/** A rule that may render: enabled, turned on by an override, or (maybe) needed for flowbits. */
+const CAN_RENDER = `(r.enabled OR r.id = ANY($2::int[]) OR ($3::boolean AND strpos(r.text, 'flowbits') > 0))`;
+
 const emptyParts = (): PolicyParts => ({
   groups: [],
   overrides: [],
@@ -55,6 +67,7 @@ const emptyParts = (): PolicyParts => ({
   editors: [],
   editorEmails: [],
   removedCount: 0,
+  resolveFlowbits: true,
 });
 
 export const policiesRepository = {
@@ -79,7 +92,8 @@ export const policiesRepository = {
   },
 
   /**
-   * The parts of many policies by id, in six statements however many there are (a list page,
+   * The parts of many policies by id (and the fields rendering reads from the policy's row), in
+   * six statements however many there are (a list page,
    * or every policy a rule change reaches).
    */
   async partsOf(db: Queryable, ids: number[]): Promise<Map<number, PolicyParts>> {
@@ -114,10 +128,12 @@ export const policiesRepository = {
           WHERE e.policy_id = ANY($1::int[]) ORDER BY e.user_id`,
         [ids],
       ),
-      db.query<{ policy_id: number; n: number }>(
-        `SELECT pg.policy_id, count(DISTINCT r.id)::int AS n FROM policy_groups pg
-           JOIN group_rules gr ON gr.group_id = pg.group_id JOIN rules r ON r.id = gr.rule_id
-          WHERE pg.policy_id = ANY($1::int[]) AND r.removed GROUP BY pg.policy_id`,
+      db.query<{ policy_id: number; resolve_flowbits: boolean; n: number }>(
+        `SELECT p.id AS policy_id, p.resolve_flowbits,
+                (SELECT count(DISTINCT r.id)::int FROM policy_groups pg
+                   JOIN group_rules gr ON gr.group_id = pg.group_id JOIN rules r ON r.id = gr.rule_id
+                  WHERE pg.policy_id = p.id AND r.removed) AS n
+           FROM policies p WHERE p.id = ANY($1::int[])`,
         [ids],
       ),
     ]);
@@ -139,22 +155,22 @@ export const policiesRepository = {
       of(e.policy_id).editors.push(e.user_id);
       of(e.policy_id).editorEmails.push(e.email);
     }
-    for (const r of removed) of(r.policy_id).removedCount = r.n;
+    for (const r of removed) {
+      of(r.policy_id).removedCount = r.n;
+      of(r.policy_id).resolveFlowbits = r.resolve_flowbits;
+    }
     return byPolicy;
   },
 
   /**
    * The policy's rules as rendering needs them. A large policy holds tens of thousands of
    * rules, most of them disabled in their files: `enabledOr` (when given) limits the read to
-   * rules that are enabled or have one of those ids, and metadata (read from each rule's text)
+   * rules that are enabled or have one of those ids (or, with `flowbits`, whose text mentions
+   * flowbits: a rule disabled in its file may be enabled for them), and metadata (read from each rule's text)
    * only when asked. They come as one JSON value, not a row per rule: PGlite decodes rows one
    * value at a time in JavaScript, most of a 30,000-rule render.
    */
-  async rulesOf(
-    db: Queryable,
-    id: number,
-    read: { metadata: boolean; enabledOr?: number[] },
-  ): Promise<RenderableRule[]> {
+  async rulesOf(db: Queryable, id: number, read: RuleRead): Promise<RenderableRule[]> {
     const [row] = await db.query<{
       rules: [number, number, number, string, boolean, string, string][] | null;
     }>(
@@ -163,8 +179,8 @@ export const policiesRepository = {
          FROM rules r
         WHERE r.id IN (SELECT gr.rule_id FROM policy_groups pg JOIN group_rules gr ON gr.group_id = pg.group_id
                         WHERE pg.policy_id = $1)
-          ${read.enabledOr ? 'AND (r.enabled OR r.id = ANY($2::int[]))' : ''}`,
-      read.enabledOr ? [id, read.enabledOr] : [id],
+          ${read.enabledOr ? `AND ${CAN_RENDER}` : ''}`,
+      read.enabledOr ? [id, read.enabledOr, read.flowbits] : [id],
     );
     return (row?.rules ?? []).map(([ruleId, gid, sid, text, enabled, action, source]) => ({
       id: ruleId,
@@ -185,7 +201,7 @@ export const policiesRepository = {
   async rulesOfGroups(
     db: Queryable,
     groupIds: number[],
-    read: { metadata: boolean; enabledOr?: number[] },
+    read: RuleRead,
   ): Promise<(RenderableRule & { groupIds: number[] })[]> {
     const [row] = await db.query<{
       rules: [number, number, number, string, boolean, string, string, number[]][] | null;
@@ -194,8 +210,8 @@ export const policiesRepository = {
          FROM (SELECT rule_id, array_agg(group_id) AS group_ids FROM group_rules
                 WHERE group_id = ANY($1::int[]) GROUP BY rule_id) m
          JOIN rules r ON r.id = m.rule_id
-        ${read.enabledOr ? 'WHERE r.enabled OR r.id = ANY($2::int[])' : ''}`,
-      read.enabledOr ? [groupIds, read.enabledOr] : [groupIds],
+        ${read.enabledOr ? `WHERE ${CAN_RENDER}` : ''}`,
+      read.enabledOr ? [groupIds, read.enabledOr, read.flowbits] : [groupIds],
     );
     return (row?.rules ?? []).map(([ruleId, gid, sid, text, enabled, action, source, groups]) => ({
       id: ruleId,
@@ -208,6 +224,14 @@ export const policiesRepository = {
       metadata: read.metadata ? (parseRule(text).rule?.metadata ?? NO_METADATA) : NO_METADATA,
       groupIds: groups,
     }));
+  },
+
+  /** Every policy's id, by organization. */
+  async idsByOrganization(db: Queryable): Promise<Map<number, number[]>> {
+    const rows = await db.query<{ org_id: number; ids: number[] }>(
+      'SELECT org_id, array_agg(id ORDER BY id) AS ids FROM policies GROUP BY org_id ORDER BY org_id',
+    );
+    return new Map(rows.map((row) => [row.org_id, row.ids]));
   },
 
   /**
@@ -256,11 +280,12 @@ export const policiesRepository = {
   async insert(
     db: Queryable,
     orgId: number,
-    fields: { name: string; description: string; restricted: boolean },
+    fields: { name: string; description: string; restricted: boolean; resolve_flowbits: boolean },
   ) {
     const [row] = await db.query<{ id: number }>(
-      'INSERT INTO policies (org_id, name, description, restricted) VALUES ($1, $2, $3, $4) RETURNING id',
-      [orgId, fields.name, fields.description, fields.restricted],
+      `INSERT INTO policies (org_id, name, description, restricted, resolve_flowbits)
+       VALUES ($1, $2, $3, $4, $5) RETURNING id`,
+      [orgId, fields.name, fields.description, fields.restricted, fields.resolve_flowbits],
     );
     if (!row) throw new Error('INSERT … RETURNING gave no row');
     return row.id;
@@ -269,12 +294,24 @@ export const policiesRepository = {
   async updateFields(
     db: Queryable,
     id: number,
-    fields: { name?: string; description?: string; restricted?: boolean },
+    fields: {
+      name?: string;
+      description?: string;
+      restricted?: boolean;
+      resolve_flowbits?: boolean;
+    },
   ) {
     await db.query(
       `UPDATE policies SET name = coalesce($2, name), description = coalesce($3, description),
-              restricted = coalesce($4, restricted), updated_at = now() WHERE id = $1`,
-      [id, fields.name ?? null, fields.description ?? null, fields.restricted ?? null],
+              restricted = coalesce($4, restricted), resolve_flowbits = coalesce($5, resolve_flowbits),
+              updated_at = now() WHERE id = $1`,
+      [
+        id,
+        fields.name ?? null,
+        fields.description ?? null,
+        fields.restricted ?? null,
+        fields.resolve_flowbits ?? null,
+      ],
     );
   },
 

@@ -37,13 +37,15 @@ export interface UploadedPolicyFile {
 export async function renderPolicyById(tx: Queryable, id: number) {
   const parts = await repo.parts(tx, id);
   // Only what can render is read: a rule disabled in its file renders only when an enable
-  // matcher or an enable/drop override turns it on; metadata only when a matcher reads it.
+  // matcher or an enable/drop override turns it on, or when it mentions flowbits (it may write
+  // one an enabled rule checks); metadata only when a matcher reads it.
   const enables = parts.matchers.some((m) => m.kind === 'enable');
   const enabledByOverride = parts.overrides
     .filter((o) => o.action === 'enable' || o.action === 'drop')
     .map((o) => o.rule_id);
   const rules = await repo.rulesOf(tx, id, {
     metadata: parts.matchers.some((m) => /^\s*metadata:/i.test(m.matcher)),
+    flowbits: parts.resolveFlowbits,
     ...(enables ? {} : { enabledOr: enabledByOverride }),
   });
   return renderPolicy({
@@ -51,6 +53,7 @@ export async function renderPolicyById(tx: Queryable, id: number) {
     overrides: new Map(parts.overrides.map((o) => [o.rule_id, o.action])),
     matchers: parts.matchers,
     thresholds: parts.thresholds,
+    resolveFlowbits: parts.resolveFlowbits,
   });
 }
 
@@ -65,19 +68,36 @@ export async function renderStored(tx: Queryable, id: number) {
  * After a write to rules or group members: re-renders only the policies built on a touched group
  * or on a group holding a touched rule (a rule's text changed, or a group's members did), in a
  * constant number of statements however many policies the organization has. Devices hear of it
- * when a version moved.
+ * when a version moved. Answers how many policies got a new version.
  */
 export async function refreshPoliciesHolding(
   tx: Queryable,
   orgId: number,
   touched: { groupIds?: number[]; ruleIds?: number[] },
-): Promise<void> {
+): Promise<number> {
   const ids = await repo.idsHolding(tx, orgId, {
     groupIds: touched.groupIds ?? [],
     ruleIds: touched.ruleIds ?? [],
   });
   const moved = await rerenderPolicies(tx, ids);
   if (moved.length > 0) await notifyDevices(tx, orgId);
+  return moved.length;
+}
+
+/** Migrations after which a policy may render other text from the same rows. */
+const RENDER_CHANGING_MIGRATIONS = new Set(['20261126120000_policy_resolve_flowbits']);
+
+/**
+ * After migrations that change what policies render: re-renders every policy, so that a version
+ * names one text again and devices hear of the new one (a policy's stored digest no longer
+ * matching its render would otherwise be served uncached under its old version).
+ */
+export async function rerenderAfterMigrations(tx: Queryable, applied: string[]): Promise<void> {
+  if (!applied.some((version) => RENDER_CHANGING_MIGRATIONS.has(version))) return;
+  for (const [orgId, ids] of await repo.idsByOrganization(tx)) {
+    const moved = await rerenderPolicies(tx, ids);
+    if (moved.length > 0) await notifyDevices(tx, orgId);
+  }
 }
 
 function present(row: PolicyRow, parts: PolicyParts, principal: Principal): Policy {
@@ -93,6 +113,7 @@ function present(row: PolicyRow, parts: PolicyParts, principal: Principal): Poli
     matchers: parts.matchers,
     version: row.version,
     restricted: row.restricted,
+    resolve_flowbits: parts.resolveFlowbits,
     editors: parts.editors,
     editor_emails: parts.editorEmails,
     can_edit: canEdit(principal, row, parts.editors),
@@ -264,6 +285,7 @@ export function createPoliciesService(db: Database) {
           rules: output.rules,
           thresholds: output.thresholds,
           rule_count: output.ruleCount,
+          flowbit_rules: output.flowbitRules,
         };
       });
     },
@@ -286,6 +308,7 @@ export function createPoliciesService(db: Database) {
         }),
         thresholds: policy.thresholds,
         matchers: policy.matchers,
+        resolve_flowbits: policy.resolve_flowbits,
       };
     },
 
@@ -351,6 +374,7 @@ export function createPoliciesService(db: Database) {
                 return ruleId === undefined ? [] : [{ rule_id: ruleId, action: o.action }];
               }),
               thresholds: exported.thresholds,
+              resolve_flowbits: exported.resolve_flowbits ?? true,
             });
             matchers = exported.matchers;
             report.imported_export = true;

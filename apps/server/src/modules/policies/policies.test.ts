@@ -311,4 +311,47 @@ describe('policies', () => {
     expect((await call('POST', '/policies/', viewer, { name: 'nope' })).statusCode).toBe(403);
     expect((await call('DELETE', `/policies/${policy.id}`, viewer)).statusCode).toBe(403);
   });
+
+  it('enables the rules an enabled rule needs for its flowbits, unless turned off', async () => {
+    const flows = [
+      'alert http any any -> any any (msg:"stage 2"; flowbits:isset,ET.stage1; sid:5200001; rev:1;)',
+      '# alert http any any -> any any (msg:"stage 1"; flowbits:set,ET.stage1; sid:5200002; rev:1;)',
+      '# alert http any any -> any any (msg:"unrelated"; flowbits:set,ET.other; sid:5200003; rev:1;)',
+    ];
+    await importFiles([{ name: 'flows.rules', bytes: flows.join('\n') }]);
+    const groups = (await call('GET', '/groups/?filter=name:flows', admin)).json<{
+      data: { id: number }[];
+    }>().data;
+    const created = await call('POST', '/policies/', admin, {
+      name: 'Flows',
+      group_ids: groups.map((g) => g.id),
+    });
+    const flowPolicy = created.json<PolicyBody & { resolve_flowbits: boolean }>();
+    expect(flowPolicy).toMatchObject({ resolve_flowbits: true, rule_count: 2 });
+    const rendered = (await call('GET', `/policies/${flowPolicy.id}/render`, admin)).json<
+      Render & { flowbit_rules: { sid: number; msg: string; flowbits: string[] }[] }
+    >();
+    expect(rendered.rules.split('\n')[1]).toBe(
+      'alert http any any -> any any (msg:"stage 1"; flowbits:set,ET.stage1; noalert; sid:5200002; rev:1;)',
+    );
+    expect(rendered.flowbit_rules).toMatchObject([
+      { sid: 5200002, msg: 'stage 1', flowbits: ['ET.stage1'] },
+    ]);
+
+    const off = await call('PUT', `/policies/${flowPolicy.id}`, admin, { resolve_flowbits: false });
+    expect(off.json<PolicyBody>()).toMatchObject({
+      resolve_flowbits: false,
+      rule_count: 1,
+      version: flowPolicy.version + 1,
+    });
+    const exported = (await call('GET', `/policies/${flowPolicy.id}/export`, admin)).json<{
+      resolve_flowbits: boolean;
+    }>();
+    expect(exported.resolve_flowbits).toBe(false);
+    expect(
+      (await call('GET', `/policies/${flowPolicy.id}/render`, admin)).json<
+        Render & { flowbit_rules: [] }
+      >().flowbit_rules,
+    ).toEqual([]);
+  });
 });

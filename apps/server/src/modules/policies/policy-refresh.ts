@@ -19,6 +19,7 @@ const contentKey = (parts: PolicyParts) =>
     parts.overrides,
     parts.matchers,
     parts.thresholds,
+    parts.resolveFlowbits,
   ]);
 
 /**
@@ -48,6 +49,7 @@ export async function rerenderPolicies(tx: Queryable, ids: number[]): Promise<nu
   );
   const rules = await repo.rulesOfGroups(tx, [...new Set(all.flatMap((p) => groupIdsOf(p)))], {
     metadata: all.some((p) => p.matchers.some((m) => /^\s*metadata:/i.test(m.matcher))),
+    flowbits: all.some((p) => p.resolveFlowbits),
     ...(enables ? {} : { enabledOr: [...new Set(enabledByOverride)] }),
   });
 
@@ -59,6 +61,7 @@ export async function rerenderPolicies(tx: Queryable, ids: number[]): Promise<nu
       overrides: new Map(parts.overrides.map((o) => [o.rule_id, o.action])),
       matchers: parts.matchers,
       thresholds: parts.thresholds,
+      resolveFlowbits: parts.resolveFlowbits,
     });
     const sha256 = renderedSha256(output);
     for (const id of same) renders.push({ id, sha256, ruleCount: output.ruleCount });

@@ -24,7 +24,14 @@ const rules = [
   }),
 ];
 const render = (extra: Partial<Parameters<typeof renderPolicy>[0]> = {}) =>
-  renderPolicy({ rules, overrides: new Map(), matchers: [], thresholds: [], ...extra });
+  renderPolicy({
+    rules,
+    overrides: new Map(),
+    matchers: [],
+    thresholds: [],
+    resolveFlowbits: true,
+    ...extra,
+  });
 
 describe('renderPolicy', () => {
   it('renders enabled rules only, ordered by gid and sid, whatever the input order', async () => {
@@ -40,6 +47,7 @@ describe('renderPolicy', () => {
           overrides: new Map(),
           matchers: [],
           thresholds: [],
+          resolveFlowbits: true,
         })
       ).rules,
     ).toBe(output.rules);

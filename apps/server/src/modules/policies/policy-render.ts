@@ -1,7 +1,13 @@
-import type { OverrideAction, PolicyMatcher, Threshold } from '@palisade/contract';
+import type {
+  FlowbitEnabledRule,
+  OverrideAction,
+  PolicyMatcher,
+  Threshold,
+} from '@palisade/contract';
 import { formatRule, parseRule } from '@palisade/rules';
 import { SLICE_MS, timeSlices } from '../../lib/time-slices.js';
 import { expandReplacement } from '../../lib/python-replacement.js';
+import { resolveFlowbits } from './policy-flowbits.js';
 import {
   compileMatcher,
   modifyPattern,
@@ -20,6 +26,12 @@ export interface RenderInput {
   overrides: Map<number, OverrideAction>;
   matchers: PolicyMatcher[];
   thresholds: Threshold[];
+  /**
+   * Enable the rules that write the flowbits enabled rules check (see resolveFlowbits). The
+   * rules given must then include the rules of the policy's groups that mention flowbits,
+   * enabled or not.
+   */
+  resolveFlowbits: boolean;
 }
 
 export interface RenderOutput {
@@ -28,6 +40,8 @@ export interface RenderOutput {
   /** threshold.config. */
   thresholds: string;
   ruleCount: number;
+  /** The rules enabled only for the flowbits enabled rules check, by (gid, sid). */
+  flowbitRules: FlowbitEnabledRule[];
   /** Modifications that would have produced an invalid rule (and were skipped). */
   warnings: string[];
 }
@@ -36,8 +50,8 @@ const MATCHER_ORDER: PolicyMatcher['kind'][] = ['enable', 'disable', 'modify', '
 
 /**
  * Renders a policy, in suricata-update's order: enable.conf, disable.conf, modify.conf,
- * drop.conf; then the console's per-rule overrides, which are the most specific and win.
- * Pure and deterministic: the same input gives the same bytes. Asynchronous only to let other
+ * drop.conf; then the console's per-rule overrides, which are the most specific and win; then,
+ * as suricata-update does last, the rules that enabled rules depend on for flowbits. Pure and deterministic: the same input gives the same bytes. Asynchronous only to let other
  * requests run between slices of matching.
  */
 export async function renderPolicy(input: RenderInput): Promise<RenderOutput> {
@@ -47,6 +61,7 @@ export async function renderPolicy(input: RenderInput): Promise<RenderOutput> {
     text: rule.text,
     enabled: rule.enabled,
     action: rule.action,
+    pinnedOff: false,
   }));
 
   // Each match is short (RE2, small patterns), but a policy may hold thousands of matchers over
@@ -70,12 +85,15 @@ export async function renderPolicy(input: RenderInput): Promise<RenderOutput> {
   for (const entry of state) {
     const override = input.overrides.get(entry.rule.id);
     if (override === 'enable') entry.enabled = true;
-    else if (override === 'disable') entry.enabled = false;
-    else if (override === 'drop') {
+    else if (override === 'disable') {
+      entry.enabled = false;
+      entry.pinnedOff = true;
+    } else if (override === 'drop') {
       entry.enabled = true;
       entry.action = 'drop';
     }
   }
+  const flowbitRules = input.resolveFlowbits ? resolveFlowbits(state) : [];
 
   const lines = state
     .filter((entry) => entry.enabled)
@@ -85,6 +103,7 @@ export async function renderPolicy(input: RenderInput): Promise<RenderOutput> {
     rules: lines.length > 0 ? `${lines.join('\n')}\n` : '',
     thresholds: renderThresholds(input.thresholds),
     ruleCount: lines.length,
+    flowbitRules,
     warnings,
   };
 }

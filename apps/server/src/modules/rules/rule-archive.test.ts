@@ -3,10 +3,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { gzipSync } from 'node:zlib';
+import { zipSync } from 'fflate';
+import { packTar } from 'modern-tar';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../../lib/app-error.js';
 import { UploadBudget } from '../../lib/uploads.js';
-import { UploadStage, unpackUpload } from './rule-archive.js';
+import { memberNames, UploadStage, unpackUpload } from './rule-archive.js';
 
 const MiB = 1024 * 1024;
 
@@ -48,7 +50,7 @@ describe('unpackUpload', () => {
   it('stages a rules file on disk and reads it back when asked', async () => {
     const text = 'alert tcp any any -> any any (msg:"x"; sid:1;)\n';
     const { ruleFiles } = await unpack('dir/local.rules', Buffer.from(text));
-    expect(ruleFiles.map((f) => f.name)).toEqual(['local.rules']);
+    expect(ruleFiles.map((f) => [f.path, f.name])).toEqual([['dir/local.rules', 'local.rules']]);
     expect((await readdir(stage.dir)).length).toBeGreaterThan(0);
     expect(await ruleFiles[0]?.read()).toBe(text);
   });
@@ -69,6 +71,83 @@ describe('unpackUpload', () => {
     const refusal = await unpack('cut.tgz', damaged).catch((e: unknown) => e);
     expect(refusal).toMatchObject({ code: 'validation_failed' });
     expect((refusal as Error).message).toContain('cut.tgz: damaged or unreadable archive');
+  });
+
+  it('names members by their path inside the archive, less the folders all of them share', async () => {
+    const rule = (sid: number) =>
+      new TextEncoder().encode(`alert tcp any any -> any any (msg:"m"; sid:${sid};)\n`);
+    const entry = (name: string, body: Uint8Array) => ({
+      header: { name, size: body.length },
+      body,
+    });
+    const tree = gzipSync(
+      await packTar([
+        entry('./tests/b/test.rules', rule(2)),
+        entry('tests/a/test.rules', rule(1)),
+        entry('tests/a/deep/x.rules', rule(3)),
+        entry('tests/a/README.md', rule(4)),
+      ]),
+    );
+    const { ruleFiles } = await unpack('suricata-verify.tar.gz', tree);
+    expect(ruleFiles.map((f) => [f.path, f.name])).toEqual([
+      ['tests/a/deep/x.rules', 'a/deep/x.rules'],
+      ['tests/a/test.rules', 'a/test.rules'],
+      ['tests/b/test.rules', 'b/test.rules'],
+    ]);
+    expect(await ruleFiles[2]?.read()).toContain('sid:2;');
+
+    const zip = zipSync({
+      'rules/emerging-dos.rules': rule(5),
+      'rules/emerging-ftp.rules': rule(6),
+      'rules/classification.config': new TextEncoder().encode('config classification: x,X,1\n'),
+    });
+    const zipped = await unpack('emerging.rules.zip', zip);
+    expect(zipped.ruleFiles.map((f) => [f.path, f.name])).toEqual([
+      ['rules/emerging-dos.rules', 'emerging-dos.rules'],
+      ['rules/emerging-ftp.rules', 'emerging-ftp.rules'],
+    ]);
+    expect(zipped.classificationPath).toBe('rules/classification.config');
+  });
+
+  it('calls a NUL byte in an archive member binary, naming its full path', async () => {
+    const body = new TextEncoder().encode('# one\nal\0ert\n');
+    const tar = gzipSync(
+      await packTar([{ header: { name: 'tests/a/test.rules', size: body.length }, body }]),
+    );
+    const refusal = await unpack('sv.tar.gz', tar).catch((e: unknown) => e);
+    expect((refusal as Error).message).toContain('sv.tar.gz:tests/a/test.rules line 2');
+  });
+});
+
+describe('memberNames', () => {
+  it.each([
+    [
+      ['rules/emerging-dos.rules', 'rules/emerging-ftp.rules'],
+      ['emerging-dos.rules', 'emerging-ftp.rules'],
+    ],
+    [['community-rules/community.rules'], ['community.rules']],
+    [
+      ['tests/a/test.rules', 'tests/b/test.rules'],
+      ['a/test.rules', 'b/test.rules'],
+    ],
+    [
+      ['tests/a/x/1.rules', 'tests/a/y/1.rules'],
+      ['x/1.rules', 'y/1.rules'],
+    ],
+    [
+      ['top.rules', 'rules/other.rules'],
+      ['top.rules', 'rules/other.rules'],
+    ],
+    [
+      ['a/b/one.rules', 'a/c/two.rules', 'a/b/three.rules'],
+      ['b/one.rules', 'c/two.rules', 'b/three.rules'],
+    ],
+    [
+      ['ab/x.rules', 'a/x.rules'],
+      ['ab/x.rules', 'a/x.rules'],
+    ],
+  ])('names %j as %j', (paths, names) => {
+    expect(memberNames(paths)).toEqual(names);
   });
 });
 

@@ -16,19 +16,61 @@ import {
 } from '../../lib/uploads.js';
 
 export interface RuleSourceFile {
-  /** Base name, e.g. `emerging-dos.rules`. */
+  /**
+   * What messages call the file: its full path inside its archive (`rules/emerging-dos.rules`,
+   * `tests/a/test.rules`), or an uploaded file's name.
+   */
+  path: string;
+  /**
+   * Its name in the upload, which names its group and is stored as its rules' source: the path
+   * without the leading folders that every rule file of its archive shares
+   * (`emerging-dos.rules`; `a/test.rules` beside `b/test.rules`); an uploaded file's base name.
+   */
   name: string;
   /** Reads the file's text from where the upload staged it. */
   read(): Promise<string>;
+}
+
+/** A rule member read from an archive, before the names of all its members are known. */
+interface StagedMember {
+  path: string;
+  read: () => Promise<string>;
 }
 
 export interface UnpackedUpload {
   ruleFiles: RuleSourceFile[];
   /** classification.config, when the upload carried one. */
   classificationConfig: string | undefined;
+  /** Where it was: its path inside the archive, or the uploaded file's name. */
+  classificationPath?: string;
 }
 
 const baseName = (entry: string) => entry.split('/').filter(Boolean).pop() ?? entry;
+
+/** A member's path as written in its archive, without `./` steps and repeated slashes. */
+const memberPath = (entry: string) =>
+  entry
+    .split('/')
+    .filter((step) => step !== '' && step !== '.')
+    .join('/');
+
+/**
+ * The names of an archive's rule files in the upload: each path without the leading folders
+ * that all of them share, so that ET Open's `rules/emerging-dos.rules` stays
+ * `emerging-dos.rules` while `tests/a/test.rules` and `tests/b/test.rules` become `a/test.rules`
+ * and `b/test.rules`.
+ */
+export function memberNames(paths: string[]): string[] {
+  const folders = paths.map((member) => member.split('/').slice(0, -1));
+  const first = folders[0] ?? [];
+  let shared = first.length;
+  for (const folder of folders) {
+    shared = Math.min(shared, folder.length);
+    const differs = folder.findIndex((step, index) => index < shared && step !== first[index]);
+    if (differs >= 0) shared = differs;
+  }
+  return paths.map((member) => member.split('/').slice(shared).join('/'));
+}
 const isRules = (name: string) => name.toLowerCase().endsWith('.rules');
 
 const STAGES_FOLDER = 'uploads';
@@ -71,11 +113,14 @@ export class UploadStage {
     return removed;
   }
 
-  /** Writes `chunks` to a new staged file for `name`, refusing a NUL byte (naming its line). */
+  /**
+   * Writes `chunks` to a new staged file, refusing a NUL byte (naming `label` and the line);
+   * answers how to read it back.
+   */
   async write(
-    name: string,
+    label: string,
     chunks: AsyncIterable<Uint8Array> | Iterable<Uint8Array>,
-  ): Promise<RuleSourceFile> {
+  ): Promise<() => Promise<string>> {
     const file = path.join(this.dir, randomUUID());
     const handle = await open(file, 'w');
     let written = 0;
@@ -85,7 +130,7 @@ export class UploadStage {
         if (nul >= 0) {
           // Only now are lines counted: the bytes before the NUL are on disk.
           await handle.write(chunk.subarray(0, nul));
-          throw binaryContent(name, await lineOf(file, written + nul));
+          throw binaryContent(label, await lineOf(file, written + nul));
         }
         await handle.write(chunk);
         written += chunk.length;
@@ -93,7 +138,7 @@ export class UploadStage {
     } finally {
       await handle.close();
     }
-    return { name: baseName(name), read: () => readFile(file, 'utf8') };
+    return () => readFile(file, 'utf8');
   }
 
   remove = () => rm(this.dir, { recursive: true, force: true });
@@ -152,12 +197,19 @@ export async function unpackUpload(
   checkFileName(fileName);
   const lower = fileName.toLowerCase();
   if (isRules(lower)) {
-    const file = await stage.write(fileName, metered(source, fileName, budget));
-    return { ruleFiles: [file], classificationConfig: undefined };
+    const read = await stage.write(fileName, metered(source, fileName, budget));
+    return {
+      ruleFiles: [{ path: fileName, name: baseName(fileName), read }],
+      classificationConfig: undefined,
+    };
   }
   if (lower === 'classification.config' || lower.endsWith('/classification.config')) {
     const bytes = await collectBytes(metered(source, fileName, budget));
-    return { ruleFiles: [], classificationConfig: decodeText(fileName, bytes) };
+    return {
+      ruleFiles: [],
+      classificationConfig: decodeText(fileName, bytes),
+      classificationPath: fileName,
+    };
   }
   if (lower.endsWith('.tar.gz') || lower.endsWith('.tgz'))
     return fromTar(fileName, metered(gunzipped(source), fileName, budget), stage);
@@ -189,7 +241,8 @@ function wantedMember(entry: string): 'rules' | 'classification' | null {
 }
 
 async function fromTar(archive: string, bytes: AsyncIterable<Buffer>, stage: UploadStage) {
-  const upload: UnpackedUpload = { ruleFiles: [], classificationConfig: undefined };
+  const members: StagedMember[] = [];
+  let classification: { path: string; text: string } | undefined;
   let failure: unknown;
   const tar = Readable.from(bytes);
   tar.on('error', (error) => (failure ??= error));
@@ -199,13 +252,14 @@ async function fromTar(archive: string, bytes: AsyncIterable<Buffer>, stage: Upl
     );
     for await (const entry of entries) {
       const wanted = entry.header.type === 'file' ? wantedMember(entry.header.name) : null;
-      const member = `${archive}:${entry.header.name}`;
+      const path = memberPath(entry.header.name);
+      const member = `${archive}:${path}`;
       if (wanted === 'rules') {
-        checkFileName(baseName(entry.header.name));
-        upload.ruleFiles.push(await stage.write(member, entry.body));
+        checkFileName(path);
+        members.push({ path, read: await stage.write(member, entry.body) });
       } else if (wanted === 'classification') {
-        const bytes = await collectBytes(Readable.fromWeb(entry.body as never));
-        upload.classificationConfig = decodeText(member, bytes);
+        const text = decodeText(member, await collectBytes(Readable.fromWeb(entry.body as never)));
+        classification = { path, text };
       } else {
         await entry.body.cancel();
       }
@@ -215,12 +269,13 @@ async function fromTar(archive: string, bytes: AsyncIterable<Buffer>, stage: Upl
     throw archiveError(archive, failure ?? error);
   }
   if (failure) throw archiveError(archive, failure);
-  return collected(archive, upload);
+  return collected(archive, members, classification);
 }
 
 /** A zip is read whole (its index is at its end), then inflated one wanted member at a time. */
 async function fromZip(archive: string, zip: Uint8Array, { budget, stage }: UnpackOptions) {
-  const upload: UnpackedUpload = { ruleFiles: [], classificationConfig: undefined };
+  const staged: StagedMember[] = [];
+  let classification: { path: string; text: string } | undefined;
   const members: { name: string; size: number }[] = [];
   try {
     unzipSync(zip, {
@@ -237,29 +292,46 @@ async function fromZip(archive: string, zip: Uint8Array, { budget, stage }: Unpa
         unzipSync(zip, { filter: (file) => wantedMember(file.name) !== null && ++seen === index }),
       )[0];
       if (!data) continue;
-      const member = `${archive}:${name}`;
+      const path = memberPath(name);
+      const member = `${archive}:${path}`;
       if (wantedMember(name) === 'rules') {
-        checkFileName(baseName(name));
-        upload.ruleFiles.push(await stage.write(member, [data]));
+        checkFileName(path);
+        staged.push({ path, read: await stage.write(member, [data]) });
       } else {
-        upload.classificationConfig = decodeText(member, data);
+        const text = decodeText(member, data);
+        classification = { path, text };
       }
     }
   } catch (error) {
     if (error instanceof AppError) throw error;
     throw corrupt(archive, error);
   }
-  return collected(archive, upload);
+  return collected(archive, staged, classification);
 }
 
-function collected(archive: string, upload: UnpackedUpload): UnpackedUpload {
-  if (upload.ruleFiles.length === 0 && upload.classificationConfig === undefined) {
+/** An archive's rule files named within the upload (`memberNames`), in the order of names. */
+function collected(
+  archive: string,
+  members: StagedMember[],
+  classification: { path: string; text: string } | undefined,
+): UnpackedUpload {
+  if (members.length === 0 && classification === undefined) {
     throw new AppError('validation_failed', `${archive}: the archive holds no .rules file`, [
       { field: 'file', msg: `${archive} holds no .rules file` },
     ]);
   }
-  upload.ruleFiles.sort((a, b) => a.name.localeCompare(b.name));
-  return upload;
+  const names = memberNames(members.map((member) => member.path));
+  const ruleFiles = members.map(({ path, read }, index) => ({
+    path,
+    name: names[index] ?? path,
+    read,
+  }));
+  ruleFiles.sort((a, b) => a.name.localeCompare(b.name));
+  return {
+    ruleFiles,
+    classificationConfig: classification?.text,
+    classificationPath: classification?.path,
+  };
 }
 
 /** A 413 or a cut-off request as it is; anything else means the archive itself is damaged. */

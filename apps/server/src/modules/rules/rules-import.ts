@@ -10,6 +10,28 @@ import { rulesRepository as repo, type RuleRecord } from './rules.repository.js'
 export interface ImportOptions {
   /** Refuse the whole import when any line is rejected (default: import the rest, report them). */
   strict: boolean;
+  /**
+   * Import as this rule source's groups: found by (source, name), not by name alone; a group
+   * of the source that this import no longer has loses its rules (marked removed).
+   */
+  source?: { id: number; name: string };
+  /** Return what changed per rule (a rule source's changelog). */
+  collectChanges?: boolean;
+}
+
+/** One rule an import added, changed or removed, with its texts before and after. */
+export interface ImportedRuleChange {
+  kind: 'added' | 'changed' | 'removed';
+  gid: number;
+  sid: number;
+  /** Set for a rule that was stored before this import (always, unless added). */
+  ruleId: number | null;
+  file: string;
+  msg: string;
+  oldRev: number | null;
+  newRev: number | null;
+  oldText: string | null;
+  newText: string | null;
 }
 
 /** What an import changed that policies render: rules rewritten or removed, groups re-membered. */
@@ -18,7 +40,12 @@ export interface ImportTouched {
   groupIds: number[];
 }
 
-/** Group of an imported file: its name without `.rules` (`emerging-dos.rules` → `emerging-dos`). */
+/**
+ * Group of an imported file: its name in the upload without `.rules`. An archive member's name
+ * is its path inside the archive minus the leading folders all its rule files share
+ * (`memberNames`): ET Open's `rules/emerging-dos.rules` → `emerging-dos`, suricata-verify's
+ * `tests/a/test.rules` → `a/test`; an uploaded `.rules` file keeps its name (`local`).
+ */
 export const groupNameOf = (fileName: string) => fileName.replace(/\.rules$/i, '');
 
 /** A rule as this import sees it: stored, or about to be written (id not known yet). */
@@ -48,7 +75,7 @@ export async function importRules(
   orgId: number,
   uploads: UnpackedUpload[],
   options: ImportOptions,
-): Promise<{ report: ImportReport; touched: ImportTouched }> {
+): Promise<{ report: ImportReport; touched: ImportTouched; changes: ImportedRuleChange[] }> {
   const report: ImportReport = {
     files: [],
     added: 0,
@@ -60,16 +87,23 @@ export async function importRules(
     warnings: [],
     warning_count: 0,
   };
-  const warn = (file: string, rule: Rule, msg: string) => {
+  /** A warning about a line of `file`, or about the whole file (line 0). */
+  const warn = (file: string, line: number, msg: string) => {
     report.warning_count += 1;
     if (report.warnings.length < MAX_WARNINGS) {
-      report.warnings.push({ file, line: rule.line, column: 1, msg });
+      report.warnings.push({ file, line, column: line === 0 ? 0 : 1, msg });
     }
   };
+  const ruleFiles = uploads.flatMap((upload) => upload.ruleFiles);
+  // Messages name a file by its full path, also when they speak of the rule's stored source.
+  const pathOf = new Map(ruleFiles.map((file) => [file.name, file.path]));
+  const shown = (source: string) => pathOf.get(source) ?? source;
+  /** Files of this upload without a rule, which strict mode refuses. */
+  const ruleless = new Set<string>();
   for (const upload of uploads) {
     if (upload.classificationConfig !== undefined) {
       const parsed = parseClassificationConfig(upload.classificationConfig, {
-        fileName: 'classification.config',
+        fileName: upload.classificationPath ?? 'classification.config',
       });
       report.rejected.push(
         ...parsed.diagnostics.filter((d) => d.severity === 'error').map(toRejected),
@@ -97,26 +131,32 @@ export async function importRules(
   const replacements = new Map<string, RuleRecord>();
   const fileKeys: { name: string; keys: Set<string> }[] = [];
   const lastSeen = new Map<string, { file: string; rule: Rule }>();
+  const changes = options.collectChanges ? new Map<string, ImportedRuleChange>() : undefined;
   async function* decideFiles(): AsyncGenerator<RuleRecord[]> {
-    for (const file of uploads.flatMap((upload) => upload.ruleFiles)) {
-      const parsed = parseRulesFile(await file.read(), { fileName: file.name });
+    for (const file of ruleFiles) {
+      const parsed = parseRulesFile(await file.read(), { fileName: file.path });
       const errors = parsed.diagnostics.filter((d) => d.severity === 'error').map(toRejected);
       // A rule longer than POST /rules/ takes is a rejected line like any other bad one.
       const rules = parsed.rules.filter((rule) => {
         if (rule.text.trim().length <= RULE_TEXT_MAX) return true;
-        errors.push({ file: file.name, line: rule.line, column: 1, msg: tooLong(rule) });
+        errors.push({ file: file.path, line: rule.line, column: 1, msg: tooLong(rule) });
         return false;
       });
       errors.sort((a, b) => a.line - b.line);
-      if (rules.length === 0 && errors.length > 0) {
-        const first = errors[0];
-        throw new AppError(
-          'validation_failed',
-          `${file.name}: no valid rule (line ${first?.line}: ${first?.msg})`,
-          errors.slice(0, 100).map((e) => ({ field: `${e.file}:${e.line}`, msg: e.msg })),
-        );
-      }
       report.rejected.push(...errors);
+      if (rules.length === 0) ruleless.add(file.path);
+      if (rules.length === 0 && errors.length > 0) {
+        // Its lines are reported; the rest of the upload is imported, and what its group held
+        // stays as it was rather than being marked removed over lines that failed to read.
+        const first = errors[0];
+        warn(
+          file.path,
+          0,
+          `no valid rule (${errors.length} line(s) rejected; first, line ${first?.line}: ${first?.msg}): its group is left as it was`,
+        );
+        continue;
+      }
+      if (rules.length === 0) warn(file.path, 0, 'holds no rule');
 
       const latest = new Map<string, Rule>();
       for (const rule of rules) {
@@ -124,8 +164,8 @@ export async function importRules(
         const earlier = latest.get(key);
         if (earlier) {
           warn(
-            file.name,
-            rule,
+            file.path,
+            rule.line,
             `rule ${key} is also at line ${earlier.line}: this later one is kept`,
           );
         }
@@ -136,12 +176,13 @@ export async function importRules(
         lastSeen.set(key, { file: file.name, rule });
         const stored = state.get(key);
         const verdict = compare(stored, rule);
-        const collision = stored ? collisionOf(key, stored, rule, file.name, verdict) : null;
-        if (collision) warn(file.name, rule, collision);
+        const collision = stored ? collisionOf(key, stored, rule, file.name, verdict, shown) : null;
+        if (collision) warn(file.path, rule.line, collision);
         if (verdict === 'keep') {
           report.unchanged += 1;
           continue;
         }
+        if (changes) noteChange(changes, key, stored, rule, file.name);
         const record = toRecord(rule, file.name);
         if (verdict === 'add') added.push(record);
         else replacements.set(key, record);
@@ -156,7 +197,7 @@ export async function importRules(
         else report.updated += 1;
       }
       fileKeys.push({ name: file.name, keys: new Set(latest.keys()) });
-      report.files.push({ file: file.name, group: groupNameOf(file.name), rules: latest.size });
+      report.files.push({ file: file.path, group: groupNameOf(file.name), rules: latest.size });
       yield added;
     }
   }
@@ -179,7 +220,8 @@ export async function importRules(
     replacements.set(key, toRecord(rule, file));
   }
 
-  // 2. The other writes.
+  // 2. The other writes. (The changelog's old texts are read before they are overwritten.)
+  if (changes) await readOldTexts(tx, orgId, [...changes.values()]);
   const replaced = [...replacements.values()];
   const replacedIds = await repo.upsert(tx, orgId, replaced);
   replaced.forEach((record, index) => {
@@ -192,10 +234,21 @@ export async function importRules(
   // 3. Each file's group becomes its rules. Rules that left a file (and did not move to
   // another file) stay in its group, marked removed, so that the policies using the group show
   // them instead of losing them silently.
-  const groupIds = await repo.upsertFileGroups(tx, orgId, [
-    ...new Set(fileKeys.map((f) => groupNameOf(f.name))),
-  ]);
-  const before = await repo.groupMembers(tx, [...groupIds.values()]);
+  const groupNames = [...new Set(fileKeys.map((f) => groupNameOf(f.name)))];
+  const scoped = options.source
+    ? await repo.sourceGroups(tx, orgId, options.source, groupNames)
+    : { ids: await repo.upsertFileGroups(tx, orgId, groupNames), renamed: [], left: [] };
+  for (const { member, group } of scoped.renamed) {
+    report.warning_count += 1;
+    report.warnings.push({
+      file: member,
+      line: 0,
+      column: 0,
+      msg: `another group is named ${member}: this source's group is named ${group}`,
+    });
+  }
+  const groupIds = scoped.ids;
+  const before = await repo.groupMembers(tx, [...groupIds.values(), ...scoped.left]);
   const after = new Map<number, Set<number>>();
   const gone: number[] = [];
   for (const file of fileKeys) {
@@ -213,11 +266,58 @@ export async function importRules(
     }
     after.set(groupId, members);
   }
+  // A source's group whose file the source no longer has: its rules are gone from the source
+  // (unless they are in another of its files now).
+  if (scoped.left.length > 0) {
+    const present = new Set([...lastSeen.keys()].map((key) => writtenId(state, key)));
+    for (const groupId of scoped.left) {
+      for (const id of before.get(groupId) ?? []) {
+        const rule = byId.get(id);
+        if (!rule || rule.removed || present.has(id)) continue;
+        rule.removed = true;
+        gone.push(id);
+      }
+    }
+  }
   const changed = new Map([...after].filter(([id, members]) => !sameSet(members, before.get(id))));
   await repo.setGroupMembers(tx, changed);
+  if (changes) {
+    for (const row of await repo.texts(tx, orgId, gone)) {
+      changes.set(`${row.gid}:${row.sid}`, {
+        kind: 'removed',
+        gid: row.gid,
+        sid: row.sid,
+        ruleId: row.id,
+        file: row.source,
+        msg: row.msg,
+        oldRev: row.rev,
+        newRev: null,
+        oldText: row.text,
+        newText: null,
+      });
+    }
+  }
   await repo.markRemoved(tx, gone);
   report.removed = gone.length;
 
+  // Nothing to import at all: refused as before, naming the first line that failed.
+  const rejectedRuleLines = report.rejected.filter((line) => ruleless.has(line.file));
+  if (ruleless.size === ruleFiles.length && rejectedRuleLines.length > 0) {
+    const first = rejectedRuleLines[0];
+    throw new AppError(
+      'validation_failed',
+      `no valid rule in the upload; first rejected: ${first?.file} line ${first?.line}: ${first?.msg}`,
+      rejectedRuleLines.slice(0, 100).map((e) => ({ field: `${e.file}:${e.line}`, msg: e.msg })),
+    );
+  }
+  if (options.strict && ruleless.size > 0 && report.rejected.length === 0) {
+    const files = [...ruleless];
+    throw new AppError(
+      'validation_failed',
+      `${files.length} file(s) without a rule; first: ${files[0]}`,
+      files.slice(0, 100).map((file) => ({ field: file, msg: 'holds no rule' })),
+    );
+  }
   if (options.strict && report.rejected.length > 0) {
     const first = report.rejected[0];
     throw new AppError(
@@ -226,10 +326,57 @@ export async function importRules(
       report.rejected.slice(0, 100).map((e) => ({ field: `${e.file}:${e.line}`, msg: e.msg })),
     );
   }
+  for (const change of changes?.values() ?? []) {
+    change.ruleId ??= state.get(`${change.gid}:${change.sid}`)?.id ?? null;
+  }
   return {
     report,
     touched: { ruleIds: [...replacedIds, ...gone], groupIds: [...changed.keys()] },
+    changes: [...(changes?.values() ?? [])],
   };
+}
+
+/**
+ * Notes a rule this import writes. A rule written twice (by two files) is one change, from
+ * what was stored to the last text; a rule back in its file after it was removed is added.
+ */
+function noteChange(
+  changes: Map<string, ImportedRuleChange>,
+  key: string,
+  stored: RuleState | undefined,
+  rule: Rule,
+  file: string,
+): void {
+  const earlier = changes.get(key);
+  const storedId = stored && 'md5' in stored.text ? stored.id : null;
+  changes.set(key, {
+    kind: earlier?.kind ?? (storedId === null || stored?.removed ? 'added' : 'changed'),
+    gid: rule.gid,
+    sid: rule.sid,
+    ruleId: earlier?.ruleId ?? storedId,
+    file,
+    msg: rule.msg ?? '',
+    oldRev: earlier ? earlier.oldRev : (stored?.rev ?? null),
+    newRev: rule.rev,
+    oldText: null,
+    newText: rule.text,
+  });
+}
+
+/** Fills in the stored texts of the rules about to be replaced (one read). */
+async function readOldTexts(tx: Queryable, orgId: number, changes: ImportedRuleChange[]) {
+  const stored = changes.filter((change) => change.ruleId !== null);
+  if (stored.length === 0) return;
+  const texts = new Map(
+    (
+      await repo.texts(
+        tx,
+        orgId,
+        stored.map((change) => change.ruleId ?? -1),
+      )
+    ).map((row) => [row.id, row.text]),
+  );
+  for (const change of stored) change.oldText = texts.get(change.ruleId ?? -1) ?? null;
 }
 
 const tooLong = (rule: Rule) =>
@@ -281,14 +428,15 @@ function collisionOf(
   incoming: Rule,
   file: string,
   verdict: 'add' | 'replace' | 'keep',
+  shown: (source: string) => string,
 ): string | null {
   const revs = `rev ${incoming.rev ?? '-'} here, rev ${stored.rev ?? '-'} stored`;
   // Kept although older means another text (the rev is part of the text).
   if (verdict === 'keep' && isOlder(stored, incoming)) {
-    return `rule ${key} is kept as stored (${stored.source}): its rev is newer (${revs})`;
+    return `rule ${key} is kept as stored (${shown(stored.source)}): its rev is newer (${revs})`;
   }
   if (verdict !== 'replace' || stored.removed || stored.source === file) return null;
-  return `rule ${key} of ${stored.source} is replaced by this file's text (${revs})`;
+  return `rule ${key} of ${shown(stored.source)} is replaced by this file's text (${revs})`;
 }
 
 const toRejected = (d: {

@@ -120,7 +120,11 @@ describe('rule import', () => {
       const reference = oracle('snort2-community-tarball');
       expect(first.added).toBe(uniqueKeys(reference));
       expect(first.files).toEqual([
-        { file: 'community.rules', group: 'community', rules: uniqueKeys(reference) },
+        {
+          file: 'community-rules/community.rules',
+          group: 'community',
+          rules: uniqueKeys(reference),
+        },
       ]);
       expect(await count()).toBe(before + uniqueKeys(reference));
       const disabled = (
@@ -261,14 +265,13 @@ describe('rule import', () => {
     expect(report).toMatchObject({
       added: 1,
       classifications: 1,
-      files: [{ file: 'zipped.rules', group: 'zipped' }],
+      files: [{ file: 'rules/zipped.rules', group: 'zipped' }],
     });
     const zipped = (await rules('?filter=sid:9100001')).json<RulePage>();
     expect(zipped.data[0]).toMatchObject({ priority: 1, groups: ['zipped'] });
   });
 
-  it('refuses a file without a valid rule naming file and line, and changes nothing', async () => {
-    const before = await count();
+  it('imports the rest of an upload beside a file without a valid rule, and warns of it', async () => {
     const response = await upload(admin, [
       {
         name: 'good.rules',
@@ -276,10 +279,27 @@ describe('rule import', () => {
       },
       { name: 'junk.rules', bytes: '# just a comment\nhello world\n' },
     ]);
+    expect(response.statusCode).toBe(200);
+    const report = response.json<Report>();
+    expect(report.files).toEqual([{ file: 'good.rules', group: 'good', rules: 1 }]);
+    expect(report.rejected).toMatchObject([{ file: 'junk.rules', line: 2 }]);
+    expect(report.warnings).toMatchObject([{ file: 'junk.rules', line: 0 }]);
+    expect(report.warnings[0]?.msg).toMatch(
+      /^no valid rule \(1 line\(s\) rejected; first, line 2: /,
+    );
+    expect(await groupsNamed('junk')).toEqual([]);
+  });
+
+  it('refuses an upload without any valid rule naming file and line, and changes nothing', async () => {
+    const before = await count();
+    const response = await upload(admin, [
+      { name: 'junk.rules', bytes: '# just a comment\nhello world\n' },
+    ]);
     expect(response.statusCode).toBe(422);
-    expect(response.json<{ msg: string }>().msg).toMatch(/^junk\.rules: no valid rule \(line 2: /);
+    expect(response.json<{ msg: string }>().msg).toMatch(
+      /^no valid rule in the upload; first rejected: junk\.rules line 2: /,
+    );
     expect(await count()).toBe(before);
-    expect((await rules('?filter=sid:9200001')).json<RulePage>().recordsTotal).toBe(0);
   });
 
   it('in strict mode refuses the whole upload over one bad line', async () => {

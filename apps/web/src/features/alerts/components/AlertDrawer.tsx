@@ -21,6 +21,7 @@ import { apiErrorMessage, errorText } from '../../../lib/errors';
 import { useAcknowledgeAlerts } from '../api/ack-alerts';
 import { alertDetailQueryOptions, type AlertDetailData } from '../api/get-alert';
 import { useTuneAlert, type TuneAction } from '../api/tune-alert';
+import { formatPreciseDateTime } from '../../../lib/format-date';
 import { endpoint, formatDateTime } from '../format';
 import { TUNE_ERROR_KEYS } from '../tune-errors';
 import { SeverityChip } from './SeverityChip';
@@ -127,13 +128,13 @@ function AlertDetailView({ alert: a, canWrite }: { alert: AlertDetailData; canWr
   };
 
   const fields: { label: string; value: string }[] = [
-    { label: t('alerts.columns.time'), value: formatDateTime(a.time, i18n.language) },
+    { label: t('alerts.columns.time'), value: formatPreciseDateTime(a.time, i18n.language) },
     { label: t('alerts.columns.device'), value: a.device },
     {
       label: t('alerts.detail.signature'),
       value: a.sid === null ? '–' : `${a.gid ?? 1}:${a.sid}:${a.rev ?? 0}`,
     },
-    { label: t('alerts.detail.category'), value: a.category ?? '–' },
+    { label: t('alerts.detail.category'), value: a.category || '–' },
     { label: t('alerts.detail.action'), value: a.action ?? '–' },
     {
       label: t('alerts.columns.proto'),

@@ -14,6 +14,7 @@ const policy = (id: number, name: string): Policy => ({
   matchers: [],
   version: 1,
   restricted: false,
+  resolve_flowbits: true,
   editors: [],
   editor_emails: [],
   can_edit: true,

@@ -6,10 +6,13 @@ import Alert from '@mui/material/Alert';
 import Autocomplete from '@mui/material/Autocomplete';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
+import Checkbox from '@mui/material/Checkbox';
 import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
+import FormControlLabel from '@mui/material/FormControlLabel';
+import FormHelperText from '@mui/material/FormHelperText';
 import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
 import TextField from '@mui/material/TextField';
@@ -183,6 +186,28 @@ function PolicyEditor({ policy, tools, access, onClose }: PolicyEditorDialogProp
                   />
                 )}
               />
+            )}
+          />
+          <Controller
+            control={control}
+            name="resolve_flowbits"
+            render={({ field }) => (
+              <>
+                <FormControlLabel
+                  sx={{ mt: 1 }}
+                  label={t('policies.resolveFlowbits')}
+                  disabled={readOnly}
+                  control={
+                    <Checkbox
+                      name={field.name}
+                      checked={field.value !== false}
+                      onChange={(event) => field.onChange(event.target.checked)}
+                      onBlur={field.onBlur}
+                    />
+                  }
+                />
+                <FormHelperText sx={{ mt: 0 }}>{t('policies.resolveFlowbitsHelp')}</FormHelperText>
+              </>
             )}
           />
         </Box>

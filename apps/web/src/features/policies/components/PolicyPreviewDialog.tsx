@@ -12,7 +12,7 @@ import LinearProgress from '@mui/material/LinearProgress';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import DownloadIcon from '@mui/icons-material/Download';
-import type { Policy } from '@palisade/contract';
+import type { FlowbitEnabledRule, Policy } from '@palisade/contract';
 import { notifyApiError } from '../../../components/notifications/notify';
 import { apiErrorMessage, errorText } from '../../../lib/errors';
 import { downloadPolicyRules, downloadPolicyThresholds } from '../api/download-policy';
@@ -80,6 +80,9 @@ function Preview({ policy, onClose }: { policy: Policy; onClose: () => void }) {
                 {t('policies.preview.truncated', { n: PREVIEW_MAX_LINES })}
               </Typography>
             )}
+            {render.data.flowbit_rules.length > 0 && (
+              <FlowbitRules rules={render.data.flowbit_rules} />
+            )}
             {render.data.thresholds !== '' && (
               <>
                 <Typography variant="subtitle2">threshold.config</Typography>
@@ -109,5 +112,30 @@ function Preview({ policy, onClose }: { policy: Policy; onClose: () => void }) {
         <Button onClick={onClose}>{t('common.close')}</Button>
       </DialogActions>
     </>
+  );
+}
+
+/** The rules enabled only because an enabled rule checks a flowbit they set (noalert). */
+function FlowbitRules({ rules }: { rules: FlowbitEnabledRule[] }) {
+  const { t } = useTranslation();
+  return (
+    <Box data-testid="policy-flowbit-rules">
+      <Typography variant="subtitle2">
+        {t('policies.preview.flowbitRules', { n: rules.length })}
+      </Typography>
+      <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
+        {t('policies.preview.flowbitRulesHelp')}
+      </Typography>
+      <Box component="ul" sx={{ m: 0, pl: 3, maxHeight: '30vh', overflow: 'auto' }}>
+        {rules.map((rule) => (
+          <Typography component="li" variant="body2" key={rule.rule_id}>
+            <bdi>{`${rule.gid}:${rule.sid}`}</bdi> {rule.msg}{' '}
+            <Typography component="span" variant="body2" color="text.secondary">
+              ({t('policies.preview.flowbitsNeeded', { bits: rule.flowbits.join(', ') })})
+            </Typography>
+          </Typography>
+        ))}
+      </Box>
+    </Box>
   );
 }

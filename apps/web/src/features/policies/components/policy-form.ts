@@ -15,6 +15,7 @@ export function policyFormValues(policy: Policy | undefined): PolicyFormValues {
     thresholds: policy?.thresholds ?? [],
     matchers: policy?.matchers ?? [],
     restricted: policy?.restricted ?? false,
+    resolve_flowbits: policy?.resolve_flowbits ?? true,
     editors: policy?.editors ?? [],
   };
 }

@@ -49,8 +49,11 @@ function ReportLines({
             {shown.map((line, index) => (
               <TableRow key={`${line.file}:${line.line}:${line.column}:${index}`}>
                 <TableCell dir="ltr">{line.file}</TableCell>
-                <TableCell align="right">{line.line}</TableCell>
-                <TableCell align="right">{line.column}</TableCell>
+                {/* Line 0: what is said is about the whole file (one without rules). */}
+                <TableCell align="right">
+                  {line.line === 0 ? t('rules.import.wholeFile') : line.line}
+                </TableCell>
+                <TableCell align="right">{line.line === 0 ? '' : line.column}</TableCell>
                 <TableCell dir="ltr">{line.msg}</TableCell>
               </TableRow>
             ))}
@@ -115,7 +118,7 @@ export function ImportReportView({ report }: { report: ImportReport }) {
               {report.files.map((file) => (
                 <TableRow key={file.file}>
                   <TableCell dir="ltr">{file.file}</TableCell>
-                  <TableCell>{file.group}</TableCell>
+                  <TableCell dir="ltr">{file.group}</TableCell>
                   <TableCell align="right">{file.rules}</TableCell>
                 </TableRow>
               ))}

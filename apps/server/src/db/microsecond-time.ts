@@ -1,0 +1,40 @@
+// Alert times keep the microseconds Suricata writes: a JavaScript Date holds milliseconds, so
+// they travel as text both ways. In: the ISO text with six fractional digits goes to the
+// database as is. Out: the database gives microseconds since the epoch as text.
+
+/** SQL for a timestamptz expression as microseconds since the epoch (text, exact). */
+export const epochMicrosSql = (expression: string) =>
+  `(extract(epoch FROM ${expression}) * 1000000)::bigint::text`;
+
+/** `1700000000123456` → `2023-11-14T22:13:20.123456Z`. */
+export function isoFromEpochMicros(micros: string): string {
+  const value = BigInt(micros);
+  let millis = value / 1000n;
+  let rest = value % 1000n;
+  if (rest < 0n) {
+    // Before 1970: BigInt division truncates toward zero, a date floors.
+    millis -= 1n;
+    rest += 1000n;
+  }
+  return `${new Date(Number(millis)).toISOString().slice(0, -1)}${String(rest).padStart(3, '0')}Z`;
+}
+
+/**
+ * An eve.json timestamp (`2024-05-01T10:11:12.123456+0000`) as UTC ISO text with six
+ * fractional digits, or null when it is not a date. Digits past the sixth are dropped (what a
+ * timestamptz cannot hold).
+ */
+export function isoFromEveTimestamp(stamp: string): { iso: string; millis: number } | null {
+  const parts = /^([^.]*)(?:\.(\d+))?(.*)$/s.exec(stamp);
+  if (!parts) return null;
+  const [, before = '', fraction = '', after = ''] = parts;
+  // Whole seconds first: the fraction never changes with the offset, and rounding it in Date
+  // could carry into the next second.
+  const seconds = Date.parse(`${before}${after}`.replace(/([+-]\d{2})(\d{2})$/, '$1:$2'));
+  if (Number.isNaN(seconds)) return null;
+  const micros = fraction.padEnd(6, '0').slice(0, 6);
+  return {
+    iso: `${new Date(seconds).toISOString().slice(0, -4)}${micros}Z`,
+    millis: seconds + Number(micros.slice(0, 3)),
+  };
+}

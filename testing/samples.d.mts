@@ -25,3 +25,13 @@ export interface SampleEveOptions {
 export declare function sampleEveEvents(options: SampleEveOptions): SampleEveEvent[];
 export declare function sampleAlerts(options: Omit<SampleEveOptions, 'alerts'>): SampleEveEvent[];
 export declare function sampleRuleFiles(): { name: string; text: string }[];
+/** A small seeded generator (mulberry32): the same seed gives the same numbers everywhere. */
+export declare function generator(seed: number): {
+  /** In [0, 1). */
+  next(): number;
+  /** An integer in [low, high]. */
+  int(low: number, high: number): number;
+  pick<T>(list: readonly T[]): T;
+  /** Early entries far more often than late ones. */
+  skewed<T>(list: readonly T[]): T;
+};

@@ -4,7 +4,7 @@
 // events) and a few rule files naming the same signatures. Deterministic for a given seed.
 
 /** A small seeded generator (mulberry32): the same seed gives the same data on every machine. */
-function generator(seed) {
+export function generator(seed) {
   let state = seed >>> 0;
   const next = () => {
     state = (state + 0x6d2b79f5) >>> 0;

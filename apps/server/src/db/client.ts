@@ -95,9 +95,9 @@ export function pgliteDatabase(db: PGlite): Database {
     const chunks: string[] = [];
     if (typeof rows === 'string') chunks.push(rows);
     else for await (const chunk of rows) chunks.push(chunk);
-    // Foreign keys are checked by triggers, which the replica role does not fire. The schema's
-    // own triggers are ENABLE ALWAYS, so they still fire; the role is back to normal for the
-    // next statement.
+    // Foreign keys are checked by triggers, which the replica role does not fire (a trigger of
+    // the schema's own on a table loaded this way must be ENABLE ALWAYS); the role is back to
+    // normal for the next statement.
     if (skipReferenceChecks) await target.query('SET LOCAL session_replication_role = replica');
     await target.query(copySql.replace(/FROM STDIN/i, "FROM '/dev/blob'"), [], {
       blob: new Blob(chunks),

@@ -33,6 +33,8 @@ const lockRetention = async (tx: Queryable) => {
 export async function applyRetention(db: Database, policy: RetentionPolicy, now = new Date()) {
   const day = 86_400_000;
   const alertCutoff = new Date(now.getTime() - policy.alertRetentionDays * day);
+  // Whole hours: the rollup's rows of an hour go with that hour's alerts.
+  const alertHourCutoff = new Date(Math.floor(alertCutoff.getTime() / HOUR_MS) * HOUR_MS);
   const partitions = await maintainAlertPartitions(db, {
     now,
     cutoff: alertCutoff,
@@ -43,24 +45,28 @@ export async function applyRetention(db: Database, policy: RetentionPolicy, now 
       // Day partitions past the cutoff are gone already; what is left is the default's.
       table: 'device_alerts_default',
       column: 'id',
-      before: alertCutoff,
+      before: alertHourCutoff,
+      // Their rollup rows go in the transaction of the last batch.
+      lastly: 'DELETE FROM alert_rollup_default WHERE hour < $1',
     },
     {
       table: 'device_logs',
       column: 'id',
       before: new Date(now.getTime() - policy.metricRetentionDays * day),
+      lastly: undefined,
     },
     {
       table: 'device_metrics',
       column: 'ctid',
       before: new Date(now.getTime() - policy.metricRetentionDays * day),
+      lastly: undefined,
     },
   ] as const;
   const deleted: Record<string, number> = {
     device_alert_days_dropped: partitions.dropped,
     device_alert_days_created: partitions.created,
   };
-  for (const { table, column, before } of targets) {
+  for (const { table, column, before, lastly } of targets) {
     const key = table === 'device_alerts_default' ? 'device_alerts' : table;
     deleted[key] = 0;
     for (;;) {
@@ -70,6 +76,7 @@ export async function applyRetention(db: Database, policy: RetentionPolicy, now 
           `DELETE FROM ${table} WHERE ${column} IN (SELECT ${column} FROM ${table} WHERE time < $1 LIMIT ${BATCH}) RETURNING 1`,
           [before],
         );
+        if (lastly && rows.length < BATCH) await tx.query(lastly, [before]);
         return rows.length;
       });
       deleted[key] += removed;

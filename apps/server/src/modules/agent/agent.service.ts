@@ -12,6 +12,7 @@ import { storableText } from '../../db/storable-text.js';
 import { AppError, rateLimited } from '../../lib/app-error.js';
 import { verifyDecoy, verifySecret } from '../../lib/passwords.js';
 import { notifyConsole } from '../../plugins/console-events.js';
+import { noteStoredAlerts } from '../alerts/alerts.service.js';
 import type { DevicePrincipal } from '../../plugins/device-auth.js';
 import type { AccessClaims } from '../../lib/tokens.js';
 import {
@@ -207,6 +208,7 @@ export function createAgentService(ctx: AppContext, log: FastifyBaseLogger) {
         const claimed = await repo.claimBatch(tx, 'alerts_ack', device.deviceId, seq);
         if (claimed) {
           await repo.insertAlerts(tx, device.orgId, device.deviceId, records);
+          await noteStoredAlerts(tx, device.orgId, device.deviceId, records);
           if (records.length > 0) await notifyConsole(tx, device.orgId, 'alerts');
           if (rejected.length > 0) {
             await repo.countRejectedAlerts(tx, device.deviceId, rejected.length);

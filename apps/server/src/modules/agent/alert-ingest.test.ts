@@ -178,8 +178,7 @@ describe('alert ingest, event by event', () => {
   });
 
   it('notes the signature of every stored alert, however the batch was loaded', async () => {
-    // On PGlite the COPY runs without per-row device checks (replica role): the signature
-    // trigger must fire there too.
+    // The catalogue is kept with each batch, on PGlite's COPY (replica role) as on PostgreSQL's.
     const signature = 'PALISADE ingest signature note';
     const event = { ...corpus[0], alert: { ...alertOf(corpus[0] as Event), signature } };
     expect(await postAlerts(4, [withFlow(event)])).toEqual({ ack: 4, rejected: [] });

@@ -12,19 +12,20 @@ export const isSignatureText = (signature: string | undefined): signature is str
 export const containsPattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /**
- * The WHERE clause of every alerts query, always scoped to one organization ($1). Every value
- * is a bound parameter; column names are fixed here.
+ * The WHERE clause of every alerts query, always scoped to one organization ($1, or the next
+ * parameter of `params` when a query combines several clauses). Every value is a bound
+ * parameter; column names are fixed here.
  */
 export function alertWhere(
   orgId: number,
   filters: ResolvedAlertFilters,
+  params: SqlParam[] = [],
 ): { where: string; params: SqlParam[] } {
-  const params: SqlParam[] = [orgId];
   const bind = (value: SqlParam) => {
     params.push(value);
     return `$${params.length}`;
   };
-  const conditions = ['a.org_id = $1'];
+  const conditions = [`a.org_id = ${bind(orgId)}`];
   if (filters.device_id !== undefined) conditions.push(`a.device_id = ${bind(filters.device_id)}`);
   if (filters.since) conditions.push(`a.time >= ${bind(filters.since)}::timestamptz`);
   if (filters.until) conditions.push(`a.time < ${bind(filters.until)}::timestamptz`);

@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrate, splitStatements } from '../../db/migrate.js';
 import { applyRetention } from '../../plugins/retention.js';
+import { noteStoredAlerts } from './alerts.service.js';
 import {
   ADMIN_EMAIL,
   ADMIN_PASSWORD,
@@ -120,13 +121,26 @@ describe('alert day partitions', () => {
   });
 
   it('finds alerts by signature text through the catalogue, with or without an id', async () => {
-    await server.db.query(
+    const stored = await server.db.query<{
+      time: Date;
+      gid: number | null;
+      sid: number | null;
+      severity: number | null;
+      msg: string | null;
+    }>(
       `INSERT INTO device_alerts (org_id, device_id, time, gid, sid, msg, event)
        VALUES ($1, $2, now(), 1, 2100001, 'ET MALWARE Catalogued one', '{}'::jsonb),
               ($1, $2, now(), 1, 2100001, 'ET MALWARE Catalogued one (renamed)', '{}'::jsonb),
               ($1, $2, now(), 1, 2100002, 'ET SCAN other', '{}'::jsonb),
-              ($1, $2, now(), NULL, NULL, 'catalogued without id', '{}'::jsonb)`,
+              ($1, $2, now(), NULL, NULL, 'catalogued without id', '{}'::jsonb)
+       RETURNING time, gid, sid::int, severity, msg`,
       [orgId, deviceId],
+    );
+    await noteStoredAlerts(
+      server.db,
+      orgId,
+      deviceId,
+      stored.map((row) => ({ ...row, time: row.time.toISOString() })),
     );
     const headers = await signIn(server.app, ADMIN_EMAIL, ADMIN_PASSWORD);
     const found = async (text: string) => {
@@ -206,6 +220,16 @@ describe('the partitioning migration', () => {
       // The signature catalogue starts with the signatures already stored.
       expect(await db.query('SELECT sid::int, msg FROM alert_signatures')).toEqual([
         { sid: 1, msg: 'legacy signature' },
+      ]);
+      // So does the rollup, with their hours (the old capture's in the default partition).
+      expect(
+        await db.query(
+          `SELECT tableoid::regclass::text = 'alert_rollup_default' AS old, sum(count)::int AS n
+             FROM alert_rollup GROUP BY 1 ORDER BY 1`,
+        ),
+      ).toEqual([
+        { old: false, n: 3 },
+        { old: true, n: 1 },
       ]);
       const [fresh] = await db.query<{ id: string }>(
         `INSERT INTO device_alerts (org_id, device_id, time, event)

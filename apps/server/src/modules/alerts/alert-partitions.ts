@@ -8,9 +8,18 @@ const DAYS_AHEAD = 3;
 /** Waits no longer than this for a partition change's lock; else the run fails, to be retried. */
 const LOCK_TIMEOUT = '5s';
 
+/**
+ * The tables partitioned by day: the alerts, and their rollup whose rows of a day go with that
+ * day's alerts (created, moved out of the default and dropped in the same transaction).
+ */
+const DAY_TABLES = [
+  { table: 'device_alerts', column: 'time' },
+  { table: 'alert_rollup', column: 'hour' },
+] as const;
+
 const dayStart = (time: Date) => new Date(Math.floor(time.getTime() / DAY_MS) * DAY_MS);
-const partitionName = (day: Date) =>
-  `device_alerts_p${day.toISOString().slice(0, 10).replaceAll('-', '')}`;
+const daySuffix = (day: Date) => day.toISOString().slice(0, 10).replaceAll('-', '');
+const partitionName = (day: Date) => `device_alerts_p${daySuffix(day)}`;
 
 function dayOf(name: string): Date | null {
   const match = DAY_PARTITION.exec(name);
@@ -29,7 +38,7 @@ async function dayPartitions(db: Queryable): Promise<{ name: string; day: Date }
 }
 
 /**
- * The day partitions of device_alerts: creates the missing ones from yesterday to DAYS_AHEAD
+ * The day partitions of device_alerts and alert_rollup: creates the missing ones from yesterday to DAYS_AHEAD
  * days ahead, and drops those whose whole day is older than `cutoff`. A day is dropped whole
  * (no row is read), so an alert is kept up to a day past its retention. `lock` runs first in
  * each change's transaction and says whether this replica may go on. Returns the number of
@@ -50,9 +59,14 @@ export async function maintainAlertPartitions(
     if (await inLockedTransaction(db, options.lock, (tx) => createDay(tx, day))) created += 1;
   }
   let dropped = 0;
-  for (const { name, day } of existing) {
+  for (const { day } of existing) {
     if (day.getTime() + DAY_MS > options.cutoff.getTime()) continue;
-    const drop = (tx: Queryable) => tx.query(`DROP TABLE ${name}`).then(() => true);
+    const drop = async (tx: Queryable) => {
+      // The rollup's day may be missing: a partition attached by hand, without its rollup.
+      for (const { table } of DAY_TABLES)
+        await tx.query(`DROP TABLE IF EXISTS ${table}_p${daySuffix(day)}`);
+      return true;
+    };
     if (await inLockedTransaction(db, options.lock, drop)) dropped += 1;
   }
   return { created, dropped };
@@ -71,27 +85,35 @@ async function inLockedTransaction(
 }
 
 /**
- * Creates one day's partition. Alerts of that day already in the default partition (a sensor
- * whose clock ran ahead) move into it first: the default may not keep rows of a partition's
- * range. The new table is filled and given its range as a CHECK before it is attached, so the
- * attach need not read it; it still reads the default partition (kept small) for rows of the day.
+ * Creates one day's partition of each day table. Rows of that day already in the default
+ * partition (a sensor whose clock ran ahead) move into it first: the default may not keep rows
+ * of a partition's range. The new table is filled and given its range as a CHECK before it is
+ * attached, so the attach need not read it; it still reads the default partition (kept small)
+ * for rows of the day.
  */
 async function createDay(tx: Queryable, day: Date): Promise<boolean> {
-  const name = partitionName(day);
   const from = day.toISOString();
   const to = new Date(day.getTime() + DAY_MS).toISOString();
-  await tx.query(
-    `CREATE TABLE ${name} (LIKE device_alerts INCLUDING DEFAULTS INCLUDING CONSTRAINTS,
-       CONSTRAINT ${name}_day CHECK (time >= '${from}' AND time < '${to}'))`,
-  );
-  await tx.query(
-    `WITH moved AS (DELETE FROM device_alerts_default WHERE time >= $1 AND time < $2 RETURNING *)
-     INSERT INTO ${name} SELECT * FROM moved`,
-    [from, to],
-  );
-  await tx.query(
-    `ALTER TABLE device_alerts ATTACH PARTITION ${name} FOR VALUES FROM ('${from}') TO ('${to}')`,
-  );
-  await tx.query(`ALTER TABLE ${name} DROP CONSTRAINT ${name}_day`);
+  for (const { table, column } of DAY_TABLES) {
+    const name = `${table}_p${daySuffix(day)}`;
+    const [present] = await tx.query<{ oid: string | null }>(
+      'SELECT to_regclass($1)::text AS oid',
+      [name],
+    );
+    if (present?.oid) continue;
+    await tx.query(
+      `CREATE TABLE ${name} (LIKE ${table} INCLUDING DEFAULTS INCLUDING CONSTRAINTS,
+         CONSTRAINT ${name}_day CHECK (${column} >= '${from}' AND ${column} < '${to}'))`,
+    );
+    await tx.query(
+      `WITH moved AS (DELETE FROM ${table}_default WHERE ${column} >= $1 AND ${column} < $2 RETURNING *)
+       INSERT INTO ${name} SELECT * FROM moved`,
+      [from, to],
+    );
+    await tx.query(
+      `ALTER TABLE ${table} ATTACH PARTITION ${name} FOR VALUES FROM ('${from}') TO ('${to}')`,
+    );
+    await tx.query(`ALTER TABLE ${name} DROP CONSTRAINT ${name}_day`);
+  }
   return true;
 }

@@ -89,36 +89,6 @@ export const alertsRepository = {
     return row;
   },
 
-  async groups(db: Queryable, orgId: number, filters: ResolvedAlertFilters, limit: number) {
-    const { where, params } = alertWhere(orgId, filters);
-    params.push(limit);
-    return db.query<{
-      gid: number | null;
-      sid: number | null;
-      msg: string | null;
-      severity: number | null;
-      count: number;
-      devices: number;
-      first_seen_us: string;
-      last_seen_us: string;
-    }>(
-      // Aggregated from the (org, time) index alone; the message comes from the signature
-      // catalogue for the groups shown (the greatest text the signature id came with).
-      `SELECT g.gid, g.sid, g.severity, g.count, g.devices,
-              ${epochMicrosSql('g.first_seen')} AS first_seen_us, ${epochMicrosSql('g.last_seen')} AS last_seen_us,
-              (SELECT max(s.msg) FROM alert_signatures s
-                WHERE s.org_id = $1 AND coalesce(s.gid, -1) = coalesce(g.gid, -1)
-                  AND coalesce(s.sid, -1) = coalesce(g.sid, -1)) AS msg
-         FROM (SELECT a.gid, a.sid, min(a.severity) AS severity, count(*)::int AS count,
-                      count(DISTINCT a.device_id)::int AS devices, min(a.time) AS first_seen,
-                      max(a.time) AS last_seen
-                 FROM device_alerts a WHERE ${where}
-                GROUP BY a.gid, a.sid ORDER BY count(*) DESC, max(a.time) DESC LIMIT $${params.length}) g
-        ORDER BY g.count DESC, g.last_seen DESC`,
-      params,
-    );
-  },
-
   async range(db: Queryable, orgId: number, filters: ResolvedAlertFilters) {
     const { where, params } = alertWhere(orgId, filters);
     const [row] = await db.query<{ first: Date | null; last: Date | null }>(

@@ -1,12 +1,17 @@
 import type { Alert, AlertDetail, AlertFilters, AlertTune } from '@palisade/contract';
 import type { z } from 'zod';
-import type { Database } from '../../db/client.js';
+import type { Database, Queryable } from '../../db/client.js';
 import { isoFromEpochMicros } from '../../db/microsecond-time.js';
 import { AppError, notFound } from '../../lib/app-error.js';
 import { assertRole, EDITOR_ROLES, type Principal } from '../../plugins/auth.js';
 import { notifyConsole } from '../../plugins/console-events.js';
 import { createPoliciesService } from '../policies/policies.service.js';
 import { cursorOf, isSignatureText, type ResolvedAlertFilters } from './alert-filters.js';
+import {
+  alertRollupRepository as rollupRepo,
+  rollupAnswers,
+  type RollupAlert,
+} from './alert-rollup.repository.js';
 import { alertsRepository as repo, type AlertRow } from './alerts.repository.js';
 
 const present = (row: AlertRow): Alert => ({
@@ -29,6 +34,17 @@ const present = (row: AlertRow): Alert => ({
   dest_port: row.dest_port,
   acknowledged: row.acknowledged,
 });
+
+/**
+ * Keeps the alert rollup and the signature catalogue whole: every way alerts are stored calls
+ * this with the same rows, in the transaction that stores them.
+ */
+export const noteStoredAlerts = (
+  tx: Queryable,
+  orgId: number,
+  deviceId: number,
+  alerts: readonly RollupAlert[],
+) => rollupRepo.addBatch(tx, orgId, deviceId, alerts);
 
 export function createAlertsService(db: Database) {
   const policies = createPoliciesService(db);
@@ -84,7 +100,10 @@ export function createAlertsService(db: Database) {
 
     async groups(principal: Principal, request: AlertFilters, limit: number) {
       const filters = await resolve(principal.orgId, request);
-      const rows = await repo.groups(db, principal.orgId, filters, limit);
+      const rows =
+        rollupAnswers(filters) && (await rollupRepo.isCompact(db))
+          ? await rollupRepo.groups(db, principal.orgId, filters, limit)
+          : await rollupRepo.groupsFromAlerts(db, principal.orgId, filters, limit);
       return {
         data: rows.map(({ first_seen_us, last_seen_us, ...r }) => ({
           ...r,

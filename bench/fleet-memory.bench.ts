@@ -305,7 +305,7 @@ console.log(
     `${SAMPLE_EVERY_MS / 1000} s over ${WINDOW_SECONDS} s)`,
 );
 console.log(
-  '| Database | Devices | Idle, devices stored | Fleet online, median | Max | Per device above idle | Heartbeats/s | Alerts/s generated |',
+  '| Database | Devices | Idle, devices stored | Fleet online, median | Max | Per device above idle | Heartbeats/s | Failed heartbeats/s | Alerts/s generated |',
 );
-console.log('|---|---|---|---|---|---|---|---|');
+console.log('|---|---|---|---|---|---|---|---|---|');
 for (const row of rows) console.log(row);

@@ -4,6 +4,7 @@ import { mkdir } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import v8 from 'node:v8';
 import { PGlite } from '@electric-sql/pglite';
 
 /**
@@ -21,6 +22,18 @@ export const PGLITE_START_PARAMS = [
   `shared_buffers=${PGLITE_SHARED_BUFFERS}`,
 ];
 
+/**
+ * PostgreSQL's WebAssembly runs on V8's baseline compiler (Liftoff) only. By default V8
+ * recompiles the functions a start runs most with its optimising compiler, in worker threads,
+ * and that compiler's scratch memory (42 MB at its peak for one start) stays in those threads'
+ * malloc arenas afterwards: some 80 MB of an idle server's 285 MB. The same SQL took the same
+ * CPU time on baseline code (see "Memory" in docs/operations.md). V8 reads the flag when it
+ * compiles a module, so it is set before the first PGlite opens.
+ */
+function baselineWasmOnly(): void {
+  v8.setFlagsFromString('--liftoff-only');
+}
+
 const PGLITE_MODULE = createRequire(import.meta.url).resolve('@electric-sql/pglite');
 
 /**
@@ -30,6 +43,7 @@ const PGLITE_MODULE = createRequire(import.meta.url).resolve('@electric-sql/pgli
  * which at an idle server could be never.
  */
 export async function startPglite(folder: string | undefined): Promise<PGlite> {
+  baselineWasmOnly();
   if (!folder) return PGlite.create({ startParams: PGLITE_START_PARAMS });
   await mkdir(folder, { recursive: true });
   if (!existsSync(path.join(folder, 'PG_VERSION'))) await initialiseInChild(folder);

@@ -14,8 +14,9 @@ async function start(): Promise<void> {
   void loadCustomStyles();
   await initI18n();
   watchSession();
-  // With a stored token the signed-in layout is next: fetch it while the session is checked.
-  if (storage.get(StorageKey.token) !== null) void preloadSignedIn();
+  // With a stored token the signed-in layout and this page's screen are next: fetch them while
+  // the session is checked.
+  if (storage.get(StorageKey.token) !== null) void preloadSignedIn(window.location.pathname);
   const root = document.getElementById('root');
   if (root === null) throw new Error('#root is missing from index.html');
   const router = createBrowserRouter(appRoutes);

@@ -12,20 +12,42 @@ const Lost = screen(() => import('./routes/lost'));
 const ResetPassword = screen(() => import('./routes/reset-password'));
 const loadSignedInLayout = () => import('./routes/signed-in-layout');
 const SignedInLayout = screen(loadSignedInLayout);
-const Home = screen(() => import('./routes/home'));
-const Alerts = screen(() => import('./routes/alerts'));
-const Monitoring = screen(() => import('./routes/monitoring'));
-const Firewall = screen(() => import('./routes/firewall'));
-const Policies = screen(() => import('./routes/policies'));
-const Devices = screen(() => import('./routes/devices'));
-const Account = screen(() => import('./routes/account'));
+const loadHome = () => import('./routes/home');
+const loadAlerts = () => import('./routes/alerts');
+const loadMonitoring = () => import('./routes/monitoring');
+const loadFirewall = () => import('./routes/firewall');
+const loadPolicies = () => import('./routes/policies');
+const loadDevices = () => import('./routes/devices');
+const loadAccount = () => import('./routes/account');
+/** The signed-in screens by path (/ opens Devices), so the one a page opens on can come early. */
+const signedInScreens = new Map<string, () => Promise<unknown>>([
+  ['/home', loadHome],
+  ['/alerts', loadAlerts],
+  ['/monitoring', loadMonitoring],
+  ['/firewall', loadFirewall],
+  ['/policies', loadPolicies],
+  ['/devices', loadDevices],
+  ['/', loadDevices],
+  ['/account', loadAccount],
+]);
+const Home = screen(loadHome);
+const Alerts = screen(loadAlerts);
+const Monitoring = screen(loadMonitoring);
+const Firewall = screen(loadFirewall);
+const Policies = screen(loadPolicies);
+const Devices = screen(loadDevices);
+const Account = screen(loadAccount);
 const RequireAdmin = screen(() => import('./routes/require-admin'));
 const AdminUsersAll = screen(() => import('./routes/admin-users-all'));
 const AdminUsersCreate = screen(() => import('./routes/admin-users-create'));
 const AdminUsersEdit = screen(() => import('./routes/admin-users-edit'));
 
-/** Starts loading the signed-in layout before the router asks for it. */
-export const preloadSignedIn = () => loadSignedInLayout().catch(() => undefined);
+/**
+ * Starts loading the signed-in layout and the screen at `pathname` before the router asks for
+ * them: otherwise the screen's chunks wait for the session check and then for the layout's.
+ */
+export const preloadSignedIn = (pathname: string) =>
+  Promise.all([loadSignedInLayout(), signedInScreens.get(pathname)?.()]).catch(() => undefined);
 
 /** Route names the spec gives; Admin-Users-Edit is /admin/users/edit/{id}. */
 export const adminUsersEditPath = (id: number | string) => `/admin/users/edit/${id}`;

@@ -139,6 +139,8 @@ export interface LockoutProblem {
   chain: FirewallRule['chain'];
   /** The rule (index in the ruleset) that stops it; null when the chain's policy does. */
   rule: number | null;
+  /** false: the rule stops it for some values of what the server does not know (ports, interfaces). */
+  certain: boolean;
   /** What is stopped and the rule that would let it through. */
   message: string;
 }
@@ -242,6 +244,7 @@ export function checkLockout(input: LockoutInput): LockoutProblem[] {
       traffic: needed.traffic,
       chain: needed.packet.chain,
       rule: verdict.rule,
+      certain: verdict.certain,
       message: `${by} ${needed.what}: add ${needed.fix}${verdict.rule === null ? '' : ' before it'}`,
     });
   }

@@ -129,6 +129,8 @@ export async function refreshDeviceConfigs(
     [orgId, deviceIds ?? null],
   );
   const shaByShape = new Map<string, { sha256: string; nftables: boolean; routes: boolean }>();
+  // Devices of one shape that reach the server the same way need one lock-out check.
+  const lockoutChecked = new Set<string>();
   const ids: number[] = [];
   const shas: string[] = [];
   const nftables: boolean[] = [];
@@ -164,7 +166,15 @@ export async function refreshDeviceConfigs(
       shaByShape.set(shape, rendered);
     }
     const ruleset = firewallId === null ? undefined : read?.rulesets?.[firewallId];
-    if (lockout && ruleset && rendered.nftables && rendered.sha256 !== storedSha) {
+    const lockoutKey = `${shape} ${JSON.stringify(endpoint)}`;
+    if (
+      lockout &&
+      ruleset &&
+      rendered.nftables &&
+      rendered.sha256 !== storedSha &&
+      !lockoutChecked.has(lockoutKey)
+    ) {
+      lockoutChecked.add(lockoutKey);
       assertNoLockout(lockout, {
         name,
         rules: ruleset[0],

@@ -127,4 +127,18 @@ describe('the lock-out check of firewall changes', () => {
     const device = (await call('GET', `/devices/${deviceId}`, {})).json<{ firewall_id: number }>();
     expect(device.firewall_id).toBe(rulesetId);
   });
+
+  it("checks a device whose agent reports no endpoint against PUBLIC_URL's host and port", async () => {
+    const old = await call('POST', '/devices/', {
+      name: 'old-agent',
+      password: 'device-secret-5678',
+    });
+    const oldId = old.json<{ id: number }>().id;
+    // Edge (saved with the override) lacks the management rule for 10.0.0.9:9443 too.
+    const refused = await call('PUT', `/devices/${oldId}`, { firewall_id: rulesetId });
+    expect(refused.statusCode).toBe(422);
+    expect(refused.json<{ msg: string }>().msg).toMatch(
+      /^old-agent would lose its connection to the server \(10\.0\.0\.9:9443\/tcp\): /,
+    );
+  });
 });

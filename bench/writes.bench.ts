@@ -171,6 +171,9 @@ try {
       call(side, 'PUT', `/fwruleset/${side.ids.ruleset}`, {
         name: 'fleet',
         rules: [
+          // What keeps the devices reachable, or the lock-out check refuses the save.
+          { chain: 'input', action: 'accept', in_interface: 'lo' },
+          { chain: 'input', action: 'accept', states: ['established', 'related'] },
           {
             chain: 'input',
             action: 'accept',

@@ -46,7 +46,14 @@ export const tests = [
       await addRule(page, { ports: '22', comment: 'allow ssh' });
       await addRule(page, { ports: '80,443', comment: 'allow web' });
       await addRule(page, { action: 'Drop', ports: '23', comment: 'drop telnet' });
-      assert.deepEqual(await comments(editor), ['allow ssh', 'allow web', 'drop telnet']);
+      // A new ruleset starts with the two rules that keep a device reachable.
+      const defaults = ['loopback', 'replies, the agent connection to the server included'];
+      assert.deepEqual(await comments(editor), [
+        ...defaults,
+        'allow ssh',
+        'allow web',
+        'drop telnet',
+      ]);
       await editor.getByRole('button', { name: 'Save' }).click();
       await waitForNotice(page, 'Ruleset successfully created');
       const texts = (await notices.list()).map((n) => n.text);
@@ -59,10 +66,15 @@ export const tests = [
       const edit = page.getByRole('dialog', { name: `Ruleset ${rulesetName}` });
       const rules = edit.getByRole('table', { name: 'Rules in order' });
       await visible(rules);
-      await dragRow(page, rules, 2, 0);
+      await dragRow(page, rules, 4, 2);
       await page.waitForTimeout(300);
-      assert.deepEqual(await comments(edit), ['drop telnet', 'allow ssh', 'allow web']);
-      await edit.getByRole('switch', { name: 'Rule 3 enabled' }).uncheck();
+      assert.deepEqual(await comments(edit), [
+        ...defaults,
+        'drop telnet',
+        'allow ssh',
+        'allow web',
+      ]);
+      await edit.getByRole('switch', { name: 'Rule 5 enabled' }).uncheck();
       await shot('firewall-ruleset-editor');
       await edit.getByRole('button', { name: 'Save' }).click();
       await waitForNotice(page, 'Ruleset successfully updated');
@@ -75,8 +87,13 @@ export const tests = [
         .click();
       const again = page.getByRole('dialog', { name: `Ruleset ${rulesetName}` });
       await visible(again.getByRole('table', { name: 'Rules in order' }));
-      assert.deepEqual(await comments(again), ['drop telnet', 'allow ssh', 'allow web']);
-      assert.equal(await again.getByRole('switch', { name: 'Rule 3 enabled' }).isChecked(), false);
+      assert.deepEqual(await comments(again), [
+        ...defaults,
+        'drop telnet',
+        'allow ssh',
+        'allow web',
+      ]);
+      assert.equal(await again.getByRole('switch', { name: 'Rule 5 enabled' }).isChecked(), false);
       await again.getByRole('button', { name: 'Cancel' }).click();
     },
   },
@@ -92,6 +109,8 @@ export const tests = [
       await apiCall(baseUrl, token, 'POST', 'fwruleset/', {
         name: rulesetName,
         rules: [
+          { chain: 'input', action: 'accept', in_interface: 'lo' },
+          { chain: 'input', action: 'accept', states: ['established', 'related'] },
           { chain: 'input', action: 'drop', protocol: 'tcp', destination_ports: '23' },
           { chain: 'input', action: 'accept', protocol: 'tcp', destination_ports: '22' },
         ],

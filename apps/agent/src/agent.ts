@@ -304,6 +304,7 @@ export class Agent {
       this.log.debug({ err: error }, 'metrics unavailable');
     }
     const upgrade = this.upgrader.pendingReport;
+    const serverEndpoint = this.api.serverEndpoint;
     const reply = await this.api.heartbeat(
       {
         state: this.applier.state,
@@ -312,6 +313,7 @@ export class Agent {
         agent_version: this.context.agentVersion,
         last_error: this.applier.lastError ?? this.upgrader.lastError,
         ...(upgrade ? { upgrade } : {}),
+        ...(serverEndpoint ? { server_endpoint: serverEndpoint } : {}),
       },
       this.stopper.signal,
     );

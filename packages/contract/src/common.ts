@@ -40,6 +40,11 @@ export const ErrorCode = z.enum([
   'agent_release_missing',
   /** 401 on POST /agent/enrol: the token is unknown, used, expired or replaced by a newer one. */
   'enrolment_token_invalid',
+  /**
+   * 422: a firewall change would cut a device off from the server (or loopback); an
+   * Administrator may send it again with `override_lockout: true`.
+   */
+  'lockout',
   ...TuneErrorCode.options,
 ]);
 export type ErrorCode = z.infer<typeof ErrorCode>;

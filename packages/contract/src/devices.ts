@@ -108,7 +108,10 @@ export const DeviceWrite = z.object({
   firewall_id: DeviceFields.firewall_id.default(null),
 });
 /** What is given replaces; what is left out stays (a new password revokes the agent's tokens). */
-export const DeviceUpdate = z.object(DeviceFields).partial();
+export const DeviceUpdate = z.object(DeviceFields).partial().extend({
+  /** Administrators only: assign a ruleset even when it would cut the device off. */
+  override_lockout: z.boolean().optional(),
+});
 
 /** POST /devices/upgrade: these devices, or every outdated device of the organization. */
 export const DeviceUpgradeRequest = z.union([
@@ -173,6 +176,13 @@ export const AgentHeartbeat = z.object({
   /** Any text: the server stores NUL and lone surrogates as their escapes. */
   last_error: z.string().max(8000).nullable().optional(),
   upgrade: AgentUpgradeReport.optional(),
+  /**
+   * The server as the agent reaches it: its connection's remote address and port. Older agents
+   * do not send it; the server then checks firewall changes against PUBLIC_URL's host and port.
+   */
+  server_endpoint: z
+    .object({ address: SafeString.max(100), port: z.number().int().min(1).max(65535) })
+    .optional(),
 });
 export type AgentHeartbeat = z.infer<typeof AgentHeartbeat>;
 

@@ -66,6 +66,8 @@ export const FirewallRulesetWrite = z.object({
   description: SafeString.trim().max(2000).default(''),
   policies: ChainPolicies.default({ input: 'drop', forward: 'drop', output: 'accept' }),
   rules: z.array(FirewallRule).max(100_000).default([]),
+  /** Administrators only: save even when a device it reaches would lose the server. */
+  override_lockout: z.boolean().default(false),
 });
 export type FirewallRulesetWriteInput = z.input<typeof FirewallRulesetWrite>;
 

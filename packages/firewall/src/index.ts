@@ -6,3 +6,5 @@ export type { RoutesOptions } from './routes.js';
 export { validateNetwork, validateRuleset } from './validate.js';
 export type { Problem } from './problems.js';
 export { INLINE_MAX } from './sets.js';
+export { checkLockout, evaluate, planRuleset } from './lockout.js';
+export type { LockoutInput, LockoutProblem, Packet, ServerEndpoint, Verdict } from './lockout.js';

@@ -98,6 +98,8 @@ describe('agent API client', () => {
       pull: true,
       interval: 30,
     });
+    // What the heartbeat reports as server_endpoint: the connection's remote end.
+    expect(api.serverEndpoint).toEqual({ address: '127.0.0.1', port: Number(new URL(url).port) });
     expect(logins).toEqual([
       { device_id: 4, password: 'secret-password', agent_version: '9.9.9', protocol: 1 },
       { device_id: 4, password: 'secret-password', agent_version: '9.9.9', protocol: 1 },

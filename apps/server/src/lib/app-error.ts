@@ -13,6 +13,7 @@ export const STATUS_OF: Record<ErrorCode, number> = {
   database_unavailable: 503,
   agent_release_missing: 404,
   enrolment_token_invalid: 401,
+  lockout: 422,
   tune_no_policy: 409,
   tune_no_signature: 409,
   tune_no_source: 409,

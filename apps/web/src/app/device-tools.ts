@@ -38,6 +38,7 @@ export function useDeviceTools(): DeviceTools {
       firewalls: byName(firewalls.data?.data ?? []),
       canWrite,
       canUpgrade,
+      canOverrideLockout: canUpgrade,
     }),
     [profiles.data, policies.data, firewalls.data, canWrite, canUpgrade],
   );

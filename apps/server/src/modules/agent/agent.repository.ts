@@ -106,6 +106,7 @@ export const agentRepository = {
         metrics: beat.metrics ?? null,
         set_error: beat.last_error !== undefined,
         last_error: beat.last_error ?? null,
+        server_endpoint: beat.server_endpoint ?? null,
         upgrade_id: beat.upgrade?.id ?? null,
         upgrade_failed: beat.upgrade?.status === 'failed',
         upgrade_error: beat.upgrade?.error ?? null,
@@ -116,7 +117,7 @@ export const agentRepository = {
          SELECT * FROM json_to_recordset($1::json)
            AS b(id int, token_version int, seen timestamptz, state text, agent_version text,
                 config_local int, policy_local int, metrics jsonb, set_error boolean, last_error text,
-                upgrade_id bigint, upgrade_failed boolean, upgrade_error text)
+                server_endpoint jsonb, upgrade_id bigint, upgrade_failed boolean, upgrade_error text)
        ), latest AS (
          SELECT DISTINCT ON (id) * FROM input ORDER BY id, seen DESC
        ), beat AS (
@@ -125,6 +126,7 @@ export const agentRepository = {
          UPDATE devices d SET last_seen = b.seen, state = b.state, agent_version = b.agent_version,
                 config_version_local = b.config_local, policy_version_local = b.policy_local,
                 metrics = coalesce(b.metrics, d.metrics),
+                server_endpoint = coalesce(b.server_endpoint, d.server_endpoint),
                 last_error = CASE
                   WHEN b.upgrade_failed AND b.upgrade_id = d.upgrade_id
                     THEN coalesce(b.upgrade_error, 'The agent upgrade to ' || d.upgrade_version || ' failed')

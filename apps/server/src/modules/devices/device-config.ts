@@ -3,6 +3,8 @@ import type { ChainPolicies, DeviceNetwork, FirewallRule } from '@palisade/contr
 import type { Queryable } from '../../db/client.js';
 import { notifyDevices } from '../../plugins/device-events.js';
 import { renderDeviceFirewall } from '../firewall/firewall-render.js';
+import type { LockoutGuard, ReportedEndpoint } from '../firewall/lockout.js';
+import { assertNoLockout } from '../firewall/lockout.js';
 
 /** What a device runs besides its policy: profile variables, firewall, routes. */
 export interface DeviceConfig {
@@ -92,18 +94,34 @@ export async function refreshDeviceConfigs(
   tx: Queryable,
   orgId: number,
   deviceIds?: number[],
+  /** Given for a firewall change: refuse it when it would cut a device off (see lockout.ts). */
+  lockout?: LockoutGuard,
 ): Promise<void> {
   const [read] = await tx.query<{
-    devices: [number, number | null, number | null, DeviceNetwork, boolean, boolean][] | null;
+    devices:
+      | [
+          number,
+          number | null,
+          number | null,
+          DeviceNetwork,
+          boolean,
+          boolean,
+          string,
+          string | null,
+          ReportedEndpoint | null,
+        ][]
+      | null;
     profiles: Record<string, Record<string, string> | null> | null;
     rulesets: Record<string, [FirewallRule[], ChainPolicies]> | null;
   }>(
     // One JSON value rather than a row per device: the embedded database decodes rows one value
     // at a time in JavaScript.
-    `WITH d AS (SELECT id, profile_id, firewall_id, network, nftables_managed, routes_managed
+    `WITH d AS (SELECT id, profile_id, firewall_id, network, nftables_managed, routes_managed, name,
+                       config_sha256, server_endpoint
                   FROM devices WHERE org_id = $1 AND ($2::int[] IS NULL OR id = ANY($2::int[])))
      SELECT (SELECT json_agg(json_build_array(id, profile_id, firewall_id, network, nftables_managed,
-                                              routes_managed) ORDER BY id) FROM d) AS devices,
+                                              routes_managed, name, config_sha256, server_endpoint)
+                         ORDER BY id) FROM d) AS devices,
             (SELECT json_object_agg(f.id, f.variables) FROM device_profiles f
               WHERE f.id IN (SELECT profile_id FROM d)) AS profiles,
             (SELECT json_object_agg(s.id, json_build_array(s.rules, s.policies)) FROM firewall_rulesets s
@@ -111,12 +129,23 @@ export async function refreshDeviceConfigs(
     [orgId, deviceIds ?? null],
   );
   const shaByShape = new Map<string, { sha256: string; nftables: boolean; routes: boolean }>();
+  // Devices of one shape that reach the server the same way need one lock-out check.
+  const lockoutChecked = new Set<string>();
   const ids: number[] = [];
   const shas: string[] = [];
   const nftables: boolean[] = [];
   const routes: boolean[] = [];
-  for (const [id, profileId, firewallId, network, nftManaged, routesManaged] of read?.devices ??
-    []) {
+  for (const [
+    id,
+    profileId,
+    firewallId,
+    network,
+    nftManaged,
+    routesManaged,
+    name,
+    storedSha,
+    endpoint,
+  ] of read?.devices ?? []) {
     const shape = JSON.stringify([profileId, firewallId, nftManaged, routesManaged, network]);
     let rendered = shaByShape.get(shape);
     if (!rendered) {
@@ -135,6 +164,26 @@ export async function refreshDeviceConfigs(
         routes: config.routes !== null,
       };
       shaByShape.set(shape, rendered);
+    }
+    const ruleset = firewallId === null ? undefined : read?.rulesets?.[firewallId];
+    const lockoutKey = `${shape} ${JSON.stringify(endpoint)}`;
+    if (
+      lockout &&
+      ruleset &&
+      rendered.nftables &&
+      rendered.sha256 !== storedSha &&
+      !lockoutChecked.has(lockoutKey)
+    ) {
+      lockoutChecked.add(lockoutKey);
+      assertNoLockout(lockout, {
+        name,
+        rules: ruleset[0],
+        policies: ruleset[1],
+        variables: sortedVariables(
+          profileId === null ? null : (read?.profiles?.[profileId] ?? null),
+        ),
+        endpoint,
+      });
     }
     ids.push(id);
     shas.push(rendered.sha256);

@@ -24,7 +24,7 @@ const errors = errorResponses(401, 403, 404, 409, 422);
 const HOUR_MS = 3_600_000;
 
 export const devicesRoutes: FastifyPluginAsyncZod = async (app) => {
-  const devices = createDevicesService(app.ctx.db, app.ctx.agentVersion);
+  const devices = createDevicesService(app.ctx.db, app.ctx.agentVersion, app.ctx.config.publicUrl);
   const signedIn = { onRequest: app.requireUser };
   const tags = ['devices'];
 

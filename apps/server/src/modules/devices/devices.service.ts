@@ -19,6 +19,7 @@ import { AppError, notFound } from '../../lib/app-error.js';
 import { hashSecret } from '../../lib/passwords.js';
 import { assertRole, EDITOR_ROLES, type Principal } from '../../plugins/auth.js';
 import { notifyDevices } from '../../plugins/device-events.js';
+import { lockoutGuard } from '../firewall/lockout.js';
 import { refreshDeviceConfigs, renderDeviceConfig } from './device-config.js';
 import { readMonitor } from './device-monitor.js';
 import { routeProblems } from './routes-check.js';
@@ -91,6 +92,8 @@ export function createDevicesService(
   db: Database,
   /** The agent version this server serves (its release manifest's), null without a build. */
   agentVersion: () => Promise<string | null>,
+  /** PUBLIC_URL: the server for devices whose agent reports no endpoint of it. */
+  publicUrl = 'http://localhost',
 ) {
   const present = async (row: DeviceRow) => presentDevice(row, await agentVersion());
 
@@ -164,6 +167,11 @@ export function createDevicesService(
       assertRole(principal, ...EDITOR_ROLES);
       const passwordHash =
         body.password === undefined ? undefined : await hashSecret(body.password);
+      // Assigning a ruleset is a firewall change: it must not cut the device off.
+      const lockout =
+        body.firewall_id === undefined
+          ? undefined
+          : await lockoutGuard(principal, body.override_lockout, publicUrl);
       return db.transaction(async (tx) => {
         await load(tx, principal.orgId, id);
         await assertAssignable(tx, principal.orgId, body);
@@ -182,7 +190,7 @@ export function createDevicesService(
             }),
           body.name,
         );
-        await refreshDeviceConfigs(tx, principal.orgId, [id]);
+        await refreshDeviceConfigs(tx, principal.orgId, [id], lockout);
         return present(await load(tx, principal.orgId, id));
       });
     },

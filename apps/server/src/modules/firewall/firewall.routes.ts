@@ -16,7 +16,7 @@ const errors = errorResponses(401, 403, 404, 409, 413, 422);
 const RULESET_BODY_LIMIT = 16 * 1024 * 1024;
 
 export const firewallRoutes: FastifyPluginAsyncZod = async (app) => {
-  const firewall = createFirewallService(app.ctx.db);
+  const firewall = createFirewallService(app.ctx.db, app.ctx.config.publicUrl);
   const signedIn = { onRequest: app.requireUser };
   const tags = ['firewall'];
 

@@ -12,6 +12,7 @@ import { AppError, notFound } from '../../lib/app-error.js';
 import { assertRole, EDITOR_ROLES, type Principal } from '../../plugins/auth.js';
 import { refreshDeviceConfigs } from '../devices/device-config.js';
 import { checkRuleset } from './firewall-render.js';
+import { lockoutGuard } from './lockout.js';
 import {
   RULESET_LIST_SPEC,
   firewallRepository as repo,
@@ -28,7 +29,11 @@ const present = (row: RulesetRow): FirewallRuleset => ({
   updated_at: row.updated_at.toISOString(),
 });
 
-export function createFirewallService(db: Database) {
+export function createFirewallService(
+  db: Database,
+  /** PUBLIC_URL: the server for devices whose agent reports no endpoint of it. */
+  publicUrl: string,
+) {
   async function load(tx: Queryable, orgId: number, id: number) {
     const row = await repo.find(tx, orgId, id);
     if (!row) throw notFound('Ruleset');
@@ -68,11 +73,12 @@ export function createFirewallService(db: Database) {
     ): Promise<FirewallRuleset> {
       assertRole(principal, ...EDITOR_ROLES);
       checkRuleset(body.rules);
+      const lockout = await lockoutGuard(principal, body.override_lockout, publicUrl);
       return db.transaction(async (tx) => {
         await load(tx, principal.orgId, id);
         await named(() => repo.update(tx, id, body), body.name);
         const devices = await repo.deviceIdsUsing(tx, id);
-        if (devices.length > 0) await refreshDeviceConfigs(tx, principal.orgId, devices);
+        if (devices.length > 0) await refreshDeviceConfigs(tx, principal.orgId, devices, lockout);
         return present(await load(tx, principal.orgId, id));
       });
     },

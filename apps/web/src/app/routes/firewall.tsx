@@ -19,6 +19,7 @@ export function Component() {
   return (
     <FirewallPage
       canWrite={tools.canWrite}
+      canOverrideLockout={tools.canOverrideLockout}
       devices={devices.data?.data ?? []}
       devicesLoading={devices.isPending}
       assignments={<DeviceAssignments tools={tools} rowActions={preview} />}

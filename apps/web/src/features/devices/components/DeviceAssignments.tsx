@@ -7,6 +7,7 @@ import { DataTable } from '../../../components/data-table/DataTable';
 import { initialTableState } from '../../../components/data-table/list-params';
 import { localPage } from '../../../components/data-table/local-page';
 import type { DataColumn } from '../../../components/data-table/types';
+import { LockoutDialog, lockoutMessage } from '../../../components/lockout/LockoutDialog';
 import { notifyApiError } from '../../../components/notifications/notify';
 import { withProgress } from '../../../components/notifications/queue';
 import { devicesListQueryOptions } from '../api/list-devices';
@@ -30,16 +31,24 @@ export function DeviceAssignments({ tools, rowActions }: DeviceAssignmentsProps)
   const { mutateAsync: saveAsync } = useSaveDevice();
   const page = localPage(list.data?.data ?? [], { ...state, search: '', sorting: [] }, () => []);
   const { canWrite } = tools;
+  type Change = { firewall_id?: number | null; policy_id?: number | null };
+  const [refused, setRefused] = useState<{ device: Device; change: Change; message: string }>();
 
   const assign = useCallback(
-    async (device: Device, change: { firewall_id?: number | null; policy_id?: number | null }) => {
+    async (device: Device, change: Change, override = false) => {
       try {
         await withProgress(
           { progress: 'devices.notices.assigning', success: 'devices.notices.assigned' },
-          () => saveAsync({ id: device.id, body: change }),
+          () =>
+            saveAsync({
+              id: device.id,
+              body: override ? { ...change, override_lockout: true } : change,
+            }),
         );
       } catch (failure) {
-        notifyApiError(failure);
+        const message = lockoutMessage(failure);
+        if (message !== null) setRefused({ device, change, message });
+        else notifyApiError(failure);
       }
     },
     [saveAsync],
@@ -97,18 +106,31 @@ export function DeviceAssignments({ tools, rowActions }: DeviceAssignmentsProps)
   );
 
   return (
-    <DataTable
-      label={t('devices.assign.title')}
-      columns={columns}
-      rows={page.rows}
-      total={page.total}
-      getRowId={(d) => String(d.id)}
-      state={state}
-      onStateChange={setState}
-      {...tableQueryStatus(list, t)}
-      emptyText={t('devices.empty')}
-      rowHeight={60}
-      height="calc(100vh - 360px)"
-    />
+    <>
+      <DataTable
+        label={t('devices.assign.title')}
+        columns={columns}
+        rows={page.rows}
+        total={page.total}
+        getRowId={(d) => String(d.id)}
+        state={state}
+        onStateChange={setState}
+        {...tableQueryStatus(list, t)}
+        emptyText={t('devices.empty')}
+        rowHeight={60}
+        height="calc(100vh - 360px)"
+      />
+      {refused !== undefined && (
+        <LockoutDialog
+          message={refused.message}
+          canOverride={tools.canOverrideLockout}
+          onClose={() => setRefused(undefined)}
+          onOverride={() => {
+            setRefused(undefined);
+            void assign(refused.device, refused.change, true);
+          }}
+        />
+      )}
+    </>
   );
 }

@@ -7,7 +7,14 @@ import { DeviceDialog } from './DeviceDialog';
 
 afterEach(cleanup);
 
-const TOOLS = { profiles: [], policies: [], firewalls: [], canWrite: true, canUpgrade: false };
+const TOOLS = {
+  profiles: [],
+  policies: [],
+  firewalls: [],
+  canWrite: true,
+  canUpgrade: false,
+  canOverrideLockout: false,
+};
 
 function Screen() {
   const [open, setOpen] = useState(false);

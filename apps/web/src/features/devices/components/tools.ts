@@ -9,6 +9,8 @@ export interface DeviceTools {
   canWrite: boolean;
   /** Administrator: may ask devices to upgrade their agent. */
   canUpgrade: boolean;
+  /** Administrator: may apply a firewall assignment the server says would cut a device off. */
+  canOverrideLockout: boolean;
 }
 
 export const nameOf = (options: readonly IdOption[], id: number | null): string | null =>

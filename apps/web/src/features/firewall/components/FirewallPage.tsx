@@ -15,6 +15,8 @@ const isTab = (value: string | null): value is FirewallTabName =>
 
 interface FirewallPageProps {
   canWrite: boolean;
+  /** Administrator: may save a ruleset that would cut a device off. */
+  canOverrideLockout: boolean;
   devices: readonly DeviceChoice[];
   devicesLoading: boolean;
   /** Composed by the app from the devices and profiles features. */
@@ -28,6 +30,7 @@ interface FirewallPageProps {
  */
 export function FirewallPage({
   canWrite,
+  canOverrideLockout,
   devices,
   devicesLoading,
   assignments,
@@ -60,7 +63,9 @@ export function FirewallPage({
         </Tabs>
       </Box>
       <div role="tabpanel" aria-labelledby={`firewall-tab-${tab}`}>
-        {tab === 'rulesets' && <RulesetsTab canWrite={canWrite} />}
+        {tab === 'rulesets' && (
+          <RulesetsTab canWrite={canWrite} canOverrideLockout={canOverrideLockout} />
+        )}
         {tab === 'assignments' && assignments}
         {tab === 'network' && (
           <NetworkTab

@@ -19,8 +19,8 @@ import ContentCopyIcon from '@mui/icons-material/ContentCopy';
 import EditIcon from '@mui/icons-material/Edit';
 import ErrorOutlineIcon from '@mui/icons-material/ErrorOutlineOutlined';
 import {
+  FirewallRule,
   FirewallRulesetWrite,
-  type FirewallRule,
   type FirewallRuleset,
   type FirewallRulesetWriteInput,
 } from '@palisade/contract';
@@ -29,6 +29,7 @@ import { SortableTable } from '../../../components/data-table/SortableTable';
 import type { DataColumn } from '../../../components/data-table/types';
 import { FormSelect } from '../../../components/form/FormSelect';
 import { FormTextField } from '../../../components/form/FormTextField';
+import { LockoutDialog, lockoutMessage } from '../../../components/lockout/LockoutDialog';
 import { notifyApiError } from '../../../components/notifications/notify';
 import { withProgress } from '../../../components/notifications/queue';
 import { useUnsavedChangesGuard } from '../../../components/unsaved/useUnsavedChangesGuard';
@@ -49,23 +50,47 @@ interface RulesetEditorProps {
   /** null: a new ruleset. */
   ruleset: FirewallRuleset | null;
   readOnly: boolean;
+  /** Administrator: may save a ruleset the server says would cut a device off. */
+  canOverrideLockout: boolean;
   onClose: () => void;
 }
 
+/** A new ruleset starts with what keeps a device reachable: loopback and the replies. */
 const EMPTY: RulesetValues = {
   name: '',
   description: '',
   policies: { input: 'drop', forward: 'drop', output: 'accept' },
-  rules: [],
+  rules: [
+    FirewallRule.parse({
+      chain: 'input',
+      action: 'accept',
+      in_interface: 'lo',
+      counter: false,
+      comment: 'loopback',
+    }),
+    FirewallRule.parse({
+      chain: 'input',
+      action: 'accept',
+      states: ['established', 'related'],
+      comment: 'replies, the agent connection to the server included',
+    }),
+  ],
+  override_lockout: false,
 };
 
 /** A ruleset: name, default chain policies and the ordered rules (drag to reorder). */
-export function RulesetEditor({ ruleset, readOnly, onClose }: RulesetEditorProps) {
+export function RulesetEditor({
+  ruleset,
+  readOnly,
+  canOverrideLockout,
+  onClose,
+}: RulesetEditorProps) {
   const { t } = useTranslation();
   const save = useSaveRuleset();
   const [editing, setEditing] = useState<number | 'new' | null>(null);
   const [problems, setProblems] = useState<ReadonlyMap<number, string>>(new Map());
   const [otherProblem, setOtherProblem] = useState<string | null>(null);
+  const [refused, setRefused] = useState<{ values: RulesetValues; message: string } | null>(null);
   const { control, handleSubmit, formState } = useForm<
     FirewallRulesetWriteInput,
     unknown,
@@ -113,6 +138,11 @@ export function RulesetEditor({ ruleset, readOnly, onClose }: RulesetEditorProps
         if (index !== null && !byRule.has(index)) byRule.set(index, msg);
       }
       setProblems(byRule);
+      const lockout = lockoutMessage(failure);
+      if (lockout !== null) {
+        setRefused({ values, message: lockout });
+        return;
+      }
       if (byRule.size === 0 && fieldErrors(failure, 'policies').size > 0)
         setOtherProblem([...fieldErrors(failure, 'policies').values()].join('; '));
       notifyApiError(failure);
@@ -316,6 +346,17 @@ export function RulesetEditor({ ruleset, readOnly, onClose }: RulesetEditorProps
           )}
         </DialogActions>
       </form>
+      {refused !== null && (
+        <LockoutDialog
+          message={refused.message}
+          canOverride={canOverrideLockout}
+          onClose={() => setRefused(null)}
+          onOverride={() => {
+            setRefused(null);
+            void submit({ ...refused.values, override_lockout: true });
+          }}
+        />
+      )}
       {editing !== null && (
         <RuleDialog
           position={editing === 'new' ? null : editing + 1}

@@ -31,7 +31,14 @@ import { tableQueryStatus } from '../../../components/data-table/query-status';
 const searchTexts = (r: FirewallRuleset) => [r.name, r.description];
 
 /** Firewall rulesets: list with search, editor, delete. */
-export function RulesetsTab({ canWrite }: { canWrite: boolean }) {
+export function RulesetsTab({
+  canWrite,
+  canOverrideLockout,
+}: {
+  canWrite: boolean;
+  /** Administrator: may save a ruleset that would cut a device off. */
+  canOverrideLockout: boolean;
+}) {
   const { t } = useTranslation();
   const [state, setState] = useState(() => initialTableState(25, [{ id: 'name', desc: false }]));
   const [editing, setEditing] = useState<number | 'new' | null>(null);
@@ -159,10 +166,20 @@ export function RulesetsTab({ canWrite }: { canWrite: boolean }) {
         height="calc(100vh - 380px)"
       />
       {editing === 'new' && (
-        <RulesetEditor ruleset={null} readOnly={false} onClose={() => setEditing(null)} />
+        <RulesetEditor
+          ruleset={null}
+          readOnly={false}
+          canOverrideLockout={canOverrideLockout}
+          onClose={() => setEditing(null)}
+        />
       )}
       {typeof editing === 'number' && (
-        <LoadedEditor id={editing} readOnly={!canWrite} onClose={() => setEditing(null)} />
+        <LoadedEditor
+          id={editing}
+          readOnly={!canWrite}
+          canOverrideLockout={canOverrideLockout}
+          onClose={() => setEditing(null)}
+        />
       )}
       {deleteDialog}
     </>
@@ -173,16 +190,25 @@ export function RulesetsTab({ canWrite }: { canWrite: boolean }) {
 function LoadedEditor({
   id,
   readOnly,
+  canOverrideLockout,
   onClose,
 }: {
   id: number;
   readOnly: boolean;
+  canOverrideLockout: boolean;
   onClose: () => void;
 }) {
   const { t } = useTranslation();
   const one = useQuery(rulesetQueryOptions(id));
   if (one.isSuccess && !one.isFetching)
-    return <RulesetEditor ruleset={one.data} readOnly={readOnly} onClose={onClose} />;
+    return (
+      <RulesetEditor
+        ruleset={one.data}
+        readOnly={readOnly}
+        canOverrideLockout={canOverrideLockout}
+        onClose={onClose}
+      />
+    );
   const message = one.isError ? apiErrorMessage(one.error) : null;
   return (
     <Dialog open onClose={onClose} fullWidth maxWidth="xs">

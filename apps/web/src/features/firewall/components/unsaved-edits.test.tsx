@@ -35,7 +35,14 @@ const noQuestion = () =>
 describe('the ruleset editor', { timeout: 30_000 }, () => {
   it('asks on Esc once a rule changed, and closes at once when the change is undone', async () => {
     const onClose = vi.fn();
-    renderGuarded(<RulesetEditor ruleset={RULESET} readOnly={false} onClose={onClose} />);
+    renderGuarded(
+      <RulesetEditor
+        ruleset={RULESET}
+        readOnly={false}
+        canOverrideLockout={false}
+        onClose={onClose}
+      />,
+    );
     const editor = screen.getByRole('dialog', { name: 'Ruleset Edge' });
     // A changed rule is a new row: find the switch again after each change.
     const enabled = () =>
@@ -60,7 +67,14 @@ describe('the ruleset editor', { timeout: 30_000 }, () => {
 
   it('discards a removed rule only when told to', async () => {
     const onClose = vi.fn();
-    renderGuarded(<RulesetEditor ruleset={RULESET} readOnly={false} onClose={onClose} />);
+    renderGuarded(
+      <RulesetEditor
+        ruleset={RULESET}
+        readOnly={false}
+        canOverrideLockout={false}
+        onClose={onClose}
+      />,
+    );
     const editor = screen.getByRole('dialog', { name: 'Ruleset Edge' });
     fireEvent.click(within(editor).getByRole('button', { name: 'Remove rule 2' }));
     fireEvent.click(within(editor).getByRole('button', { name: 'Cancel' }));

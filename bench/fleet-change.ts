@@ -22,6 +22,14 @@ import {
 import { scratchDbName } from '../testing/scratch-db.mjs';
 
 const PASSWORD = 'bench-device-password';
+/**
+ * BENCH_CPU_PROF=<folder>: the server and the fleet processes write CPU profiles into a folder
+ * each under it (one file per thread: tsx's loader runs in a thread of its own).
+ */
+const profileArgs = (name: string) => {
+  const folder = process.env.BENCH_CPU_PROF;
+  return folder ? ['--cpu-prof', `--cpu-prof-dir=${path.join(folder, name)}`] : [];
+};
 /** Targets of issue 16: p95 of the per-device latency by fleet size. */
 const P95_TARGET_MS: Record<number, number> = { 1000: 1000, 5000: 3000 };
 
@@ -132,6 +140,8 @@ function fleetProcess(options: {
       'error',
     ],
     path.join(dir, `${name}.log`),
+    {},
+    profileArgs(name),
   );
 }
 
@@ -148,6 +158,7 @@ async function fleetRun(dir: string, adminUrl: string, size: number, changes: nu
     path.join(dir, `fleet-${size}-data`),
     path.join(dir, `fleet-${size}-server.log`),
     { DATABASE_URL: url.toString() },
+    profileArgs(`server-${size}`),
   );
   const db = new pg.Client({ connectionString: url.toString() });
   const processes: TestProcess[] = [];

@@ -40,6 +40,13 @@ export interface HeartbeatRow {
   upgrade_version: string | null;
 }
 
+/** An agent's report on applying a bundle: its versions, or (null) the error it failed with. */
+export interface AppliedReport {
+  deviceId: number;
+  versions: { config: number; policy: number } | null;
+  error: string | null;
+}
+
 /** One alert row, read out of an eve.json alert event. */
 export interface AlertRecord {
   time: string;
@@ -157,24 +164,38 @@ export const agentRepository = {
     await db.query('UPDATE devices SET flush_requested = false WHERE id = $1', [deviceId]);
   },
 
-  async applied(
-    db: Queryable,
-    deviceId: number,
-    versions: { config: number; policy: number } | null,
-    error: string | null,
-  ) {
-    if (versions) {
-      await db.query(
-        `UPDATE devices SET config_version_local = $2, policy_version_local = $3, last_error = NULL, state = 'running'
-          WHERE id = $1`,
-        [deviceId, versions.config, versions.policy],
-      );
-    } else {
-      await db.query(`UPDATE devices SET last_error = $2, state = 'error' WHERE id = $1`, [
-        deviceId,
-        error,
-      ]);
-    }
+  /**
+   * Records many devices' apply reports in one statement (a change that reaches a fleet brings
+   * them together, see applied-batch.ts): an applied report sets the device's local versions and
+   * clears its error, a failed one sets its error. Of two reports of one device, the later one
+   * counts.
+   */
+  async appliedMany(db: Queryable, reports: readonly AppliedReport[]): Promise<void> {
+    const input = JSON.stringify(
+      reports.map((report, order) => ({
+        id: report.deviceId,
+        ord: order,
+        ok: report.versions !== null,
+        config: report.versions?.config ?? null,
+        policy: report.versions?.policy ?? null,
+        error: report.error,
+      })),
+    );
+    await db.query(
+      `WITH latest AS (
+         SELECT DISTINCT ON (id) *
+           FROM json_to_recordset($1::json) AS r(id int, ord int, ok boolean, config int, policy int, error text)
+          ORDER BY id, ord DESC
+       )
+       UPDATE devices d
+          SET config_version_local = CASE WHEN r.ok THEN r.config ELSE d.config_version_local END,
+              policy_version_local = CASE WHEN r.ok THEN r.policy ELSE d.policy_version_local END,
+              last_error = CASE WHEN r.ok THEN NULL ELSE r.error END,
+              state = CASE WHEN r.ok THEN 'running' ELSE 'error' END
+         FROM latest r
+        WHERE d.id = r.id`,
+      [input],
+    );
   },
 
   /**

@@ -14,9 +14,11 @@ import { verifyDecoy, verifySecret } from '../../lib/passwords.js';
 import { notifyConsole } from '../../plugins/console-events.js';
 import type { DevicePrincipal } from '../../plugins/device-auth.js';
 import type { AccessClaims } from '../../lib/tokens.js';
+import { GroupWrite } from '../../db/group-write.js';
 import {
   agentRepository as repo,
   type AlertRecord,
+  type AppliedReport,
   type RemoteVersions,
 } from './agent.repository.js';
 import { BundleCache } from './bundle-cache.js';
@@ -75,6 +77,10 @@ export function createAgentService(ctx: AppContext, log: FastifyBaseLogger) {
     log.error({ err: error }, 'writing heartbeats that were already answered failed'),
   );
 
+  // A change that reaches a fleet is applied by all its devices in the same moment: their
+  // reports are written together, each answered once its write committed.
+  const appliedReports = new GroupWrite<AppliedReport>((reports) => repo.appliedMany(db, reports));
+
   // A console change notifies every connected device of the organization at once; their
   // streams and bundle pulls then ask for their versions in the same moment: one query for all.
   const remotes = new DataLoader<number, RemoteVersions | undefined>(
@@ -82,7 +88,8 @@ export function createAgentService(ctx: AppContext, log: FastifyBaseLogger) {
       const byId = new Map((await repo.remotes(db, ids)).map((row) => [row.id, row]));
       return ids.map((id) => byId.get(id));
     },
-    { cache: false, maxBatchSize: 5000 },
+    // The next turn of the event loop: the requests read meanwhile join the same query.
+    { cache: false, maxBatchSize: 5000, batchScheduleFn: (run) => setImmediate(run) },
   );
   async function remote(deviceId: number) {
     const row = await remotes.load(deviceId);
@@ -168,6 +175,11 @@ export function createAgentService(ctx: AppContext, log: FastifyBaseLogger) {
       }
     },
 
+    /** Statements that wrote apply reports so far (each holds every report read meanwhile). */
+    get appliedWrites() {
+      return appliedReports.writes;
+    },
+
     /** Bundle renders done so far (the cache's misses). */
     get bundleRenders() {
       return bundles.renders;
@@ -182,12 +194,11 @@ export function createAgentService(ctx: AppContext, log: FastifyBaseLogger) {
         error?: string | null | undefined;
       },
     ) {
-      await repo.applied(
-        db,
-        device.deviceId,
-        body.ok ? { config: body.config_version, policy: body.policy_version } : null,
-        body.ok ? null : storableText(body.error ?? 'apply failed (no detail given)'),
-      );
+      await appliedReports.add({
+        deviceId: device.deviceId,
+        versions: body.ok ? { config: body.config_version, policy: body.policy_version } : null,
+        error: body.ok ? null : storableText(body.error ?? 'apply failed (no detail given)'),
+      });
     },
 
     /**
@@ -265,6 +276,7 @@ export function createAgentService(ctx: AppContext, log: FastifyBaseLogger) {
     /** At shutdown: writes the heartbeats answered before their write; drops pending notices. */
     async close() {
       await heartbeats.flush();
+      await appliedReports.flush();
       for (const notice of notices.values())
         if (notice.pending !== null) clearTimeout(notice.pending);
     },

@@ -1,0 +1,48 @@
+/**
+ * Group commit: writes of many requests in one statement. An item that arrives while no write
+ * runs is written on the next turn of the event loop, with whatever else was read by then;
+ * items that arrive during a write go into the next one. Each caller's promise settles when the
+ * write holding its item has committed (or failed: then every caller of that write hears the
+ * error, and nothing of it was written, the write being one statement).
+ */
+export class GroupWrite<T> {
+  private waiting: { item: T; resolve: () => void; reject: (error: unknown) => void }[] = [];
+  private draining: Promise<void> | null = null;
+  /** Writes done (each one statement): the tests count them. */
+  writes = 0;
+
+  constructor(
+    private readonly write: (items: T[]) => Promise<void>,
+    private readonly maxItems = 5000,
+  ) {}
+
+  /** Resolves once `item` is written. */
+  add(item: T): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.waiting.push({ item, resolve, reject });
+      this.draining ??= this.drain().finally(() => {
+        this.draining = null;
+      });
+    });
+  }
+
+  /** Resolves once every item added so far has been written (or failed). */
+  async flush(): Promise<void> {
+    while (this.draining) await this.draining;
+  }
+
+  private async drain(): Promise<void> {
+    while (this.waiting.length > 0) {
+      // Let the requests that arrived meanwhile be read first: they join this write.
+      await new Promise((resolve) => setImmediate(resolve));
+      const batch = this.waiting.splice(0, this.maxItems);
+      try {
+        this.writes += 1;
+        await this.write(batch.map((w) => w.item));
+        for (const w of batch) w.resolve();
+      } catch (error) {
+        for (const w of batch) w.reject(error);
+      }
+    }
+  }
+}

@@ -4,10 +4,11 @@ import { GroupWrite } from './group-write.js';
 describe('GroupWrite', () => {
   it('writes the items added in one turn together, each caller answered after its write', async () => {
     const written: number[][] = [];
-    const group = new GroupWrite<number>(async (items) => {
+    const group = new GroupWrite<number, number>(async (items) => {
       written.push(items);
+      return items.map((n) => n * 10);
     });
-    await Promise.all([1, 2, 3].map((n) => group.add(n)));
+    expect(await Promise.all([1, 2, 3].map((n) => group.add(n)))).toEqual([10, 20, 30]);
     expect(written).toEqual([[1, 2, 3]]);
     await group.add(4);
     expect(written).toEqual([[1, 2, 3], [4]]);
@@ -20,6 +21,7 @@ describe('GroupWrite', () => {
     const group = new GroupWrite<string>(async (items) => {
       if (fail) throw new Error('connection lost');
       written.push(items);
+      return [];
     });
     const lost = await Promise.allSettled([group.add('a'), group.add('b')]);
     expect(lost.map((r) => r.status)).toEqual(['rejected', 'rejected']);
@@ -34,6 +36,7 @@ describe('GroupWrite', () => {
     const group = new GroupWrite<number>(async (items) => {
       written.push(items);
       if (items[0] === 1) await new Promise<void>((resolve) => (release = resolve));
+      return [];
     });
     const first = group.add(1);
     await new Promise((resolve) => setImmediate(resolve));
@@ -48,6 +51,7 @@ describe('GroupWrite', () => {
     const sizes: number[] = [];
     const group = new GroupWrite<number>(async (items) => {
       sizes.push(items.length);
+      return [];
     }, 2);
     await Promise.all([1, 2, 3, 4, 5].map((n) => group.add(n)));
     expect(sizes).toEqual([2, 2, 1]);

@@ -2,22 +2,24 @@
  * Group commit: writes of many requests in one statement. An item that arrives while no write
  * runs is written on the next turn of the event loop, with whatever else was read by then;
  * items that arrive during a write go into the next one. Each caller's promise settles when the
- * write holding its item has committed (or failed: then every caller of that write hears the
- * error, and nothing of it was written, the write being one statement).
+ * write holding its item has committed, with that item's result (or failed: then every caller of
+ * that write hears the error, and nothing of it was written, the write being one statement).
  */
-export class GroupWrite<T> {
-  private waiting: { item: T; resolve: () => void; reject: (error: unknown) => void }[] = [];
+export class GroupWrite<T, R = void> {
+  private waiting: { item: T; resolve: (result: R) => void; reject: (error: unknown) => void }[] =
+    [];
   private draining: Promise<void> | null = null;
   /** Writes done (each one statement): the tests count them. */
   writes = 0;
 
   constructor(
-    private readonly write: (items: T[]) => Promise<void>,
+    /** Writes the items; answers one result per item, in their order. */
+    private readonly write: (items: T[]) => Promise<R[]>,
     private readonly maxItems = 5000,
   ) {}
 
-  /** Resolves once `item` is written. */
-  add(item: T): Promise<void> {
+  /** Resolves once `item` is written, with its result. */
+  add(item: T): Promise<R> {
     return new Promise((resolve, reject) => {
       this.waiting.push({ item, resolve, reject });
       this.draining ??= this.drain().finally(() => {
@@ -38,8 +40,8 @@ export class GroupWrite<T> {
       const batch = this.waiting.splice(0, this.maxItems);
       try {
         this.writes += 1;
-        await this.write(batch.map((w) => w.item));
-        for (const w of batch) w.resolve();
+        const results = await this.write(batch.map((w) => w.item));
+        batch.forEach((w, i) => w.resolve(results[i] as R));
       } catch (error) {
         for (const w of batch) w.reject(error);
       }

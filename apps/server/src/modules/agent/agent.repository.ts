@@ -47,6 +47,13 @@ export interface AppliedReport {
   error: string | null;
 }
 
+/** A device's numbered batch of log lines. */
+export interface LogBatch {
+  deviceId: number;
+  seq: number;
+  lines: { time: string; level: string; msg: string }[];
+}
+
 /** One alert row, read out of an eve.json alert event. */
 export interface AlertRecord {
   time: string;
@@ -273,16 +280,36 @@ export const agentRepository = {
     );
   },
 
-  async insertLogs(
+  /**
+   * Stores many devices' log batches in one statement, each only if its seq is above the
+   * device's acknowledged one (raised in the same statement), and answers each batch's ack.
+   * A device appears at most once in `batches` (the caller splits repeats into rounds).
+   */
+  async storeLogBatches(
     db: Queryable,
-    deviceId: number,
-    lines: { time: string; level: string; msg: string }[],
-  ) {
-    if (lines.length === 0) return;
-    await db.query(
-      `INSERT INTO device_logs (device_id, time, level, msg)
-       SELECT $1, * FROM unnest($2::timestamptz[], $3::text[], $4::text[])`,
-      [deviceId, lines.map((l) => l.time), lines.map((l) => l.level), lines.map((l) => l.msg)],
+    batches: readonly LogBatch[],
+  ): Promise<{ id: number; claimed: boolean; ack: number }[]> {
+    const input = JSON.stringify(
+      batches.map(({ deviceId, seq, lines }) => ({ id: deviceId, seq, lines })),
     );
+    const rows = await db.query<{ id: number; claimed: boolean; ack: string }>(
+      `WITH input AS (
+         SELECT * FROM json_to_recordset($1::json) AS b(id int, seq bigint, lines json)
+       ), claimed AS (
+         UPDATE devices d SET logs_ack = i.seq FROM input i
+          WHERE d.id = i.id AND d.logs_ack < i.seq
+          RETURNING d.id
+       ), stored AS (
+         INSERT INTO device_logs (device_id, time, level, msg)
+         SELECT i.id, l.time, l.level, l.msg
+           FROM input i JOIN claimed c ON c.id = i.id
+          CROSS JOIN LATERAL json_to_recordset(i.lines) AS l(time timestamptz, level text, msg text)
+       )
+       SELECT i.id, c.id IS NOT NULL AS claimed,
+              (CASE WHEN c.id IS NOT NULL THEN i.seq ELSE d.logs_ack END)::text AS ack
+         FROM input i JOIN devices d ON d.id = i.id LEFT JOIN claimed c ON c.id = i.id`,
+      [input],
+    );
+    return rows.map((row) => ({ id: row.id, claimed: row.claimed, ack: Number(row.ack) }));
   },
 };

@@ -19,6 +19,7 @@ import {
   agentRepository as repo,
   type AlertRecord,
   type AppliedReport,
+  type LogBatch,
   type RemoteVersions,
 } from './agent.repository.js';
 import { BundleCache } from './bundle-cache.js';
@@ -26,6 +27,14 @@ import { readAlert } from './eve-alerts.js';
 import { HeartbeatBatch } from './heartbeat-batch.js';
 
 const LOGIN_LIMIT = { windowSeconds: 15 * 60, perDeviceAndAddress: 10 } as const;
+/**
+ * Password checks (argon2id, ~20 ms of CPU each) under way at once. A fleet that starts together
+ * asks for more than the CPU can hash: queued, the sign-ins outlive the agents' time limit and
+ * come back as retries while their hashes are still being computed, and few ever finish. Past
+ * this, a sign-in is answered 429 at once, with a Retry-After spread over SIGN_IN_RETRY_SECONDS.
+ */
+const MAX_CONCURRENT_SIGN_INS = 8;
+const SIGN_IN_RETRY_SECONDS = 10;
 /** Reads of a device's versions before its bundle is rendered from the cache's misses alone. */
 const BUNDLE_ATTEMPTS = 3;
 /** Shortest time between two "devices changed" notices of heartbeats to one organization. */
@@ -79,7 +88,37 @@ export function createAgentService(ctx: AppContext, log: FastifyBaseLogger) {
 
   // A change that reaches a fleet is applied by all its devices in the same moment: their
   // reports are written together, each answered once its write committed.
-  const appliedReports = new GroupWrite<AppliedReport>((reports) => repo.appliedMany(db, reports));
+  const appliedReports = new GroupWrite<AppliedReport>(async (reports) => {
+    await repo.appliedMany(db, reports);
+    return [];
+  });
+
+  // Log batches of many devices in one statement (a fleet-wide change makes every device log
+  // its apply); a device's repeat of a batch in the same group goes into a later statement.
+  const logBatches = new GroupWrite<
+    LogBatch & { orgId: number },
+    { claimed: boolean; ack: number }
+  >(async (batches) => {
+    const results = new Array<{ claimed: boolean; ack: number }>(batches.length);
+    let rest = batches.map((batch, index) => ({ batch, index }));
+    while (rest.length > 0) {
+      const seen = new Set<number>();
+      const round = rest.filter(
+        ({ batch }) => !seen.has(batch.deviceId) && !!seen.add(batch.deviceId),
+      );
+      rest = rest.filter((entry) => !round.includes(entry));
+      const rows = await repo.storeLogBatches(
+        db,
+        round.map(({ batch }) => batch),
+      );
+      const byDevice = new Map(rows.map((row) => [row.id, row]));
+      for (const { batch, index } of round) {
+        results[index] = byDevice.get(batch.deviceId) ?? { claimed: false, ack: 0 };
+      }
+    }
+    tellConsoles(new Set(batches.map((batch) => batch.orgId)));
+    return results;
+  });
 
   // A console change notifies every connected device of the organization at once; their
   // streams and bundle pulls then ask for their versions in the same moment: one query for all.
@@ -97,30 +136,47 @@ export function createAgentService(ctx: AppContext, log: FastifyBaseLogger) {
     return row;
   }
 
+  async function checkPassword(deviceId: number, password: string, address: string) {
+    const key = `agent:${deviceId}|${address}`;
+    const attempts = await authAttempts.failures(db, key, LOGIN_LIMIT.windowSeconds);
+    if (attempts.failures >= LOGIN_LIMIT.perDeviceAndAddress) {
+      throw rateLimited(attempts.retryAfterSeconds);
+    }
+    const device = await repo.credentials(db, deviceId);
+    const valid = device
+      ? await verifySecret(device.password_hash, password)
+      : (await verifyDecoy(password), false);
+    if (!device || !valid) {
+      await authAttempts.recordFailure(db, key, LOGIN_LIMIT.windowSeconds);
+      throw new AppError('unauthorized', 'Incorrect device id or password');
+    }
+    await authAttempts.clear(db, key);
+    return {
+      access_token: await tokens.issue(
+        { subject: device.id, tokenVersion: device.token_version },
+        'palisade-agent',
+      ),
+      token_type: 'bearer' as const,
+      expires_in: tokens.expiresInSeconds,
+    };
+  }
+
+  let signingIn = 0;
+
   return {
     async login(deviceId: number, password: string, address: string) {
-      const key = `agent:${deviceId}|${address}`;
-      const attempts = await authAttempts.failures(db, key, LOGIN_LIMIT.windowSeconds);
-      if (attempts.failures >= LOGIN_LIMIT.perDeviceAndAddress) {
-        throw rateLimited(attempts.retryAfterSeconds);
+      if (signingIn >= MAX_CONCURRENT_SIGN_INS) {
+        throw rateLimited(
+          1 + Math.floor(Math.random() * SIGN_IN_RETRY_SECONDS),
+          'Too many devices are signing in at once, try again later',
+        );
       }
-      const device = await repo.credentials(db, deviceId);
-      const valid = device
-        ? await verifySecret(device.password_hash, password)
-        : (await verifyDecoy(password), false);
-      if (!device || !valid) {
-        await authAttempts.recordFailure(db, key, LOGIN_LIMIT.windowSeconds);
-        throw new AppError('unauthorized', 'Incorrect device id or password');
+      signingIn += 1;
+      try {
+        return await checkPassword(deviceId, password, address);
+      } finally {
+        signingIn -= 1;
       }
-      await authAttempts.clear(db, key);
-      return {
-        access_token: await tokens.issue(
-          { subject: device.id, tokenVersion: device.token_version },
-          'palisade-agent',
-        ),
-        token_type: 'bearer' as const,
-        expires_in: tokens.expiresInSeconds,
-      };
     },
 
     async heartbeat(token: AccessClaims, beat: AgentHeartbeat): Promise<AgentHeartbeatReply> {
@@ -253,13 +309,13 @@ export function createAgentService(ctx: AppContext, log: FastifyBaseLogger) {
         time: Number.isNaN(Date.parse(line.time)) ? now : line.time,
         msg: storableText(line.msg),
       }));
-      return db.transaction(async (tx) => {
-        if (await repo.claimBatch(tx, 'logs_ack', device.deviceId, seq)) {
-          await repo.insertLogs(tx, device.deviceId, stamped);
-          await notifyConsole(tx, device.orgId, 'devices');
-        }
-        return { ack: await repo.ack(tx, 'logs_ack', device.deviceId) };
+      const { ack } = await logBatches.add({
+        deviceId: device.deviceId,
+        orgId: device.orgId,
+        seq,
+        lines: stamped,
       });
+      return { ack };
     },
 
     remote,
@@ -277,6 +333,7 @@ export function createAgentService(ctx: AppContext, log: FastifyBaseLogger) {
     async close() {
       await heartbeats.flush();
       await appliedReports.flush();
+      await logBatches.flush();
       for (const notice of notices.values())
         if (notice.pending !== null) clearTimeout(notice.pending);
     },

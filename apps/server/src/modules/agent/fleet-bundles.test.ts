@@ -224,6 +224,36 @@ describe('bundles and pushes for a fleet', () => {
     expect(row).toEqual({ c: 950, last_error: null });
   });
 
+  it('stores log batches that arrive together in one statement, each batch once', async () => {
+    const send = (agent: Headers, seq: number, msg: string) =>
+      api(server.app, {
+        method: 'POST',
+        url: '/agent/logs',
+        headers: agent,
+        payload: { seq, lines: [{ time: new Date().toISOString(), level: 'info', msg }] },
+      });
+    const stores = countQueries(server, /INSERT INTO device_logs/);
+    // Every device its batch 1, and the first device's sent twice at once (a retry).
+    const [first] = devices;
+    if (!first) throw new Error('no devices');
+    const answers = await Promise.all([
+      ...devices.map(({ agent, id }) => send(agent, 1, `applied on ${id}`)),
+      send(first.agent, 1, `applied on ${first.id}`),
+    ]);
+    expect(answers.map((a) => a.json<{ ack: number }>().ack)).toEqual(
+      [...devices, first].map(() => 1),
+    );
+    // The retry goes into a statement of its own; everything else into one.
+    expect(stores.stop().total).toBe(2);
+    // Sent again later: acknowledged, not stored.
+    expect((await send(first.agent, 1, 'again')).json()).toEqual({ ack: 1 });
+    const rows = await server.db.query<{ device_id: number; msg: string }>(
+      'SELECT device_id, msg FROM device_logs WHERE device_id = ANY($1::int[]) ORDER BY device_id',
+      [devices.map((d) => d.id)],
+    );
+    expect(rows).toEqual(devices.map(({ id }) => ({ device_id: id, msg: `applied on ${id}` })));
+  });
+
   it('still serves a device whose stored digest matches no render, rendered for it alone', async () => {
     const [device] = devices;
     if (!device) throw new Error('no devices');

@@ -43,6 +43,8 @@ export interface AgentSettings {
   push: boolean;
   /** Wait this long before the first heartbeat (a fleet spreads its start). */
   startDelayMs: number;
+  /** Keep the bundle in memory instead of writing it (a simulated device of a fleet). */
+  bundleInMemory?: boolean;
   /** Where install.sh put the agent (null: not installed by it, so it cannot upgrade itself). */
   installDir: string | null;
   /** How long a new version has to report in after an upgrade before the old one is restored. */
@@ -107,6 +109,7 @@ export class Agent {
       reloadTimeoutMs: settings.reloadTimeoutMs,
       log: this.log,
       onRules: (rules) => this.simulation?.setRules(rules),
+      inMemory: settings.bundleInMemory === true && settings.reloadCommands.length === 0,
     });
     this.upgrader = new Upgrader({
       server: settings.server,

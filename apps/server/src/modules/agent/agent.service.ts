@@ -11,7 +11,7 @@ import { authAttempts } from '../../db/auth-attempts.js';
 import { storableText } from '../../db/storable-text.js';
 import { AppError, rateLimited } from '../../lib/app-error.js';
 import { verifyDecoy, verifySecret } from '../../lib/passwords.js';
-import { notifyConsole } from '../../plugins/console-events.js';
+import { notifyConsole, type ConsoleEventKind } from '../../plugins/console-events.js';
 import type { DevicePrincipal } from '../../plugins/device-auth.js';
 import type { AccessClaims } from '../../lib/tokens.js';
 import { GroupWrite } from '../../db/group-write.js';
@@ -37,8 +37,8 @@ const MAX_CONCURRENT_SIGN_INS = 8;
 const SIGN_IN_RETRY_SECONDS = 10;
 /** Reads of a device's versions before its bundle is rendered from the cache's misses alone. */
 const BUNDLE_ATTEMPTS = 3;
-/** Shortest time between two "devices changed" notices of heartbeats to one organization. */
-const DEVICE_NOTICE_MS = 1000;
+/** Shortest time between two notices of agent writes of one kind to one organization. */
+const CONSOLE_NOTICE_MS = 1000;
 
 /** A sensor's error texts may quote traffic or tool output: kept, escaped where they must be. */
 function storableBeat(beat: AgentHeartbeat): AgentHeartbeat {
@@ -58,26 +58,29 @@ export function createAgentService(ctx: AppContext, log: FastifyBaseLogger) {
   const { db, tokens } = ctx;
   const bundles = new BundleCache(db);
 
-  // A fleet heartbeats constantly: consoles hear "devices changed" at most once a second per
-  // org, and always after the last beat (one that falls inside the second is told at its end).
-  const notices = new Map<number, { last: number; pending: NodeJS.Timeout | null }>();
-  function tellConsoles(orgIds: Set<number>) {
+  // A fleet heartbeats, logs and sends alerts constantly: consoles hear "devices changed" and
+  // "new alerts" at most once a second per org and kind, and always after the last write (one
+  // that falls inside the second is told at its end). A NOTIFY per write would also serialise
+  // the writers' commits: PostgreSQL takes one lock for the notification queue at each commit.
+  const notices = new Map<string, { last: number; pending: NodeJS.Timeout | null }>();
+  function tellConsoles(orgIds: Iterable<number>, kind: ConsoleEventKind = 'devices') {
     for (const orgId of orgIds) {
-      let notice = notices.get(orgId);
+      const key = `${orgId}:${kind}`;
+      let notice = notices.get(key);
       if (!notice) {
         notice = { last: 0, pending: null };
-        notices.set(orgId, notice);
+        notices.set(key, notice);
       }
       if (notice.pending !== null) continue;
       const current = notice;
       const send = () => {
         current.pending = null;
         current.last = Date.now();
-        notifyConsole(db, orgId, 'devices').catch((error: unknown) =>
-          log.warn({ err: error }, 'telling consoles of heartbeats failed'),
+        notifyConsole(db, orgId, kind).catch((error: unknown) =>
+          log.warn({ err: error, kind }, 'telling consoles of agent writes failed'),
         );
       };
-      const wait = current.last + DEVICE_NOTICE_MS - Date.now();
+      const wait = current.last + CONSOLE_NOTICE_MS - Date.now();
       if (wait <= 0) send();
       else current.pending = setTimeout(send, wait);
     }
@@ -274,15 +277,15 @@ export function createAgentService(ctx: AppContext, log: FastifyBaseLogger) {
         const claimed = await repo.claimBatch(tx, 'alerts_ack', device.deviceId, seq);
         if (claimed) {
           await repo.insertAlerts(tx, device.orgId, device.deviceId, records);
-          if (records.length > 0) await notifyConsole(tx, device.orgId, 'alerts');
           if (rejected.length > 0) {
             await repo.countRejectedAlerts(tx, device.deviceId, rejected.length);
-            await notifyConsole(tx, device.orgId, 'devices');
           }
         }
         return { claimed, ack: await repo.ack(tx, 'alerts_ack', device.deviceId) };
       });
       if (!stored.claimed) return { ack: stored.ack, rejected: [] };
+      if (records.length > 0) tellConsoles([device.orgId], 'alerts');
+      if (rejected.length > 0) tellConsoles([device.orgId], 'devices');
       if (rejected.length > 0) {
         // Reasons only: an event's content may hold anything a sensor saw on the wire.
         log.warn(

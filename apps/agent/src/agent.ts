@@ -34,6 +34,8 @@ export interface AgentSettings {
   simulate: boolean;
   /** Simulated alerts per second outside bursts. */
   simulateRate: number;
+  /** Simulated bursts of alerts per hour. */
+  simulateBursts: number;
   diskPath: string;
   batchSize: number;
   batchDelayMs: number;
@@ -250,6 +252,7 @@ export class Agent {
       this.simulation = new AlertSimulation({
         deviceId: settings.deviceId,
         rate: settings.simulateRate,
+        burstsPerHour: settings.simulateBursts,
       });
       try {
         this.simulation.setRules(await readFile(this.applier.rulesFile, 'utf8'));

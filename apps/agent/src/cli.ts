@@ -225,7 +225,7 @@ async function fleet(command: Command): Promise<void> {
         stateDir: path.join(settings.stateDir, folder),
         outputDir: path.join(settings.outputDir, folder),
         simulate: true,
-        bundleInMemory: true,
+        stateInMemory: true,
         startDelayMs: Math.random() * settings.startSpread * 1000,
       }),
       { log, tap, agentVersion: version, flavor: agentFlavor },

@@ -305,8 +305,9 @@ describe('agent and server as processes', () => {
           const d = await view(member.id);
           return settled(d) && d.policy_version_local === remote;
         });
-        // Simulated devices keep their bundles in memory: nothing is written for them.
+        // Simulated devices keep their bundles and spools in memory: nothing is written.
         expect(await readdir(path.join(dir, 'fleet-out', `device-${member.id}`))).toEqual([]);
+        expect(await readdir(path.join(dir, 'fleet-state', `device-${member.id}`))).toEqual([]);
       }
     } finally {
       await fleetProcess.stop();

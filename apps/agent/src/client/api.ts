@@ -12,6 +12,7 @@ import {
   type AgentHeartbeat,
 } from '@palisade/contract';
 import type { z } from 'zod';
+import { httpRequest, type HttpAnswer } from './http.js';
 
 export class ApiError extends Error {
   constructor(
@@ -78,7 +79,7 @@ export class AgentApi {
 
   /** Exchanges an enrolment token, once, for the device's id, name and new password. */
   static async enrol(options: EnrolOptions): Promise<AgentEnrolment> {
-    const response = await fetch(new URL('enrol', agentBase(options.server)), {
+    const response = await httpRequest(new URL('enrol', agentBase(options.server)), {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({
@@ -128,7 +129,7 @@ export class AgentApi {
     }
   }
 
-  private static async fail(response: Response, what: string): Promise<never> {
+  private static async fail(response: HttpAnswer, what: string): Promise<never> {
     let message = `${what}: HTTP ${response.status}`;
     try {
       const body = (await response.json()) as { msg?: unknown };
@@ -136,14 +137,14 @@ export class AgentApi {
     } catch {
       // not JSON
     }
-    const retry = Number(response.headers.get('retry-after'));
+    const retry = Number(response.header('retry-after'));
     throw new ApiError(response.status, message, Number.isFinite(retry) ? retry : undefined);
   }
 
   /** Signs in now (also done on demand by every call). */
   async login(signal?: AbortSignal): Promise<string> {
     const token = await this.limited(signal, async (limit) => {
-      const response = await fetch(this.url('login'), {
+      const response = await httpRequest(this.url('login'), {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({
@@ -177,7 +178,7 @@ export class AgentApi {
   private call<T>(
     name: string,
     init: { method: string; body?: unknown; headers?: Record<string, string> },
-    read: (response: Response) => Promise<T>,
+    read: (response: HttpAnswer) => Promise<T>,
     signal?: AbortSignal,
   ): Promise<T> {
     return this.limited(signal, async (limit) => read(await this.send(name, init, limit, signal)));
@@ -189,19 +190,19 @@ export class AgentApi {
     signal: AbortSignal,
     /** The caller's own signal: a sign-in on the way has its own time limit. */
     outer?: AbortSignal,
-  ): Promise<Response> {
+  ): Promise<HttpAnswer> {
     for (let attempt = 0; ; attempt++) {
       const token = await this.bearer(outer);
       const headers: Record<string, string> = { authorization: `Bearer ${token}`, ...init.headers };
       if (init.body !== undefined) headers['content-type'] = 'application/json';
-      const response = await fetch(this.url(name), {
+      const response = await httpRequest(this.url(name), {
         method: init.method,
         headers,
         body: init.body === undefined ? undefined : JSON.stringify(init.body),
         signal,
       });
       if (response.status === 401 && attempt === 0) {
-        await response.body?.cancel();
+        response.discard();
         if (this.token === token) this.token = undefined;
         continue;
       }
@@ -237,12 +238,12 @@ export class AgentApi {
       { method: 'GET', headers },
       async (response): Promise<BundleAnswer> => {
         if (response.status === 304) {
-          await response.body?.cancel();
+          response.discard();
           return { status: 'not-modified' };
         }
         if (!response.ok) await AgentApi.fail(response, 'bundle');
         const bundle = AgentBundle.parse(await response.json());
-        return { status: 'ok', bundle, etag: response.headers.get('etag') };
+        return { status: 'ok', bundle, etag: response.header('etag') };
       },
       signal,
     );
@@ -254,7 +255,7 @@ export class AgentApi {
       { method: 'POST', body },
       async (response) => {
         if (!response.ok) await AgentApi.fail(response, 'applied');
-        await response.body?.cancel();
+        response.discard();
       },
       signal,
     );
@@ -272,7 +273,7 @@ export class AgentApi {
   }
 
   /** Opens the server-sent-event stream (no time limit: it stays open). */
-  async events(signal: AbortSignal): Promise<Response> {
+  async events(signal: AbortSignal): Promise<HttpAnswer> {
     // No time limit: the stream stays open until `signal` ends it.
     const response = await this.send(
       'events',
@@ -280,7 +281,7 @@ export class AgentApi {
       signal,
       signal,
     );
-    if (!response.ok || !response.body) await AgentApi.fail(response, 'events');
+    if (!response.ok) await AgentApi.fail(response, 'events');
     return response;
   }
 }

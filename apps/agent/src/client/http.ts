@@ -1,0 +1,114 @@
+// The agent's HTTP transport: node:http(s) with keep-alive, one connection pool per process.
+//
+// Not fetch: a fleet process (thousands of simulated devices) spent a third of its CPU in
+// fetch's machinery (WHATWG streams, Request and Response objects), and undici's pool looks
+// through its connections for a free one on every request, where every device's open event
+// stream holds one: a cost that grew with the fleet. Node's agent keeps its free sockets apart.
+
+import http from 'node:http';
+import https from 'node:https';
+import { promisify } from 'node:util';
+import zlib from 'node:zlib';
+
+const pools = {
+  http: new http.Agent({ keepAlive: true, scheduling: 'lifo' }),
+  https: new https.Agent({ keepAlive: true, scheduling: 'lifo' }),
+};
+const gunzip = promisify(zlib.gunzip);
+const brotliDecompress = promisify(zlib.brotliDecompress);
+
+export interface HttpInit {
+  method: string;
+  headers?: Record<string, string>;
+  /** Sent as it is (JSON is serialised by the caller). */
+  body?: string;
+  /** Aborts the request, or the reading of its answer. */
+  signal: AbortSignal;
+}
+
+/** An answer whose headers have come; its body is read (or dropped) once. */
+export class HttpAnswer {
+  constructor(private readonly response: http.IncomingMessage) {}
+
+  get status(): number {
+    return this.response.statusCode ?? 0;
+  }
+
+  get ok(): boolean {
+    return this.status >= 200 && this.status < 300;
+  }
+
+  header(name: string): string | null {
+    const value = this.response.headers[name.toLowerCase()];
+    return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
+  }
+
+  /** The body as the server sent it, uncompressed. */
+  async text(): Promise<string> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of this.response) chunks.push(chunk as Buffer);
+    const raw = Buffer.concat(chunks);
+    switch (this.header('content-encoding')) {
+      case 'gzip':
+        return (await gunzip(raw)).toString('utf8');
+      case 'br':
+        return (await brotliDecompress(raw)).toString('utf8');
+      default:
+        return raw.toString('utf8');
+    }
+  }
+
+  async json(): Promise<unknown> {
+    return JSON.parse(await this.text()) as unknown;
+  }
+
+  /** Reads the body away unread, so that the connection serves the next request. */
+  discard(): void {
+    this.response.resume();
+  }
+
+  /** The body as it arrives (an event stream). */
+  get stream(): http.IncomingMessage {
+    return this.response;
+  }
+}
+
+/** Sends a request; resolves once the answer's headers have come. */
+export function httpRequest(url: URL, init: HttpInit): Promise<HttpAnswer> {
+  const secure = url.protocol === 'https:';
+  const { signal } = init;
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) {
+      reject(signal.reason);
+      return;
+    }
+    const request = (secure ? https : http).request(url, {
+      method: init.method,
+      headers: {
+        'accept-encoding': 'br, gzip',
+        ...init.headers,
+        ...(init.body === undefined ? {} : { 'content-length': Buffer.byteLength(init.body) }),
+      },
+      agent: secure ? pools.https : pools.http,
+    });
+    // Aborting ends the request, or the reading of its answer, until the exchange is over
+    // (its socket may serve another request by then, which the signal must not touch). Ended
+    // without an error of its own: the reading of the answer hears "aborted".
+    let answered = false;
+    const abort = () => request.destroy();
+    signal.addEventListener('abort', abort, { once: true });
+    request.once('close', () => {
+      signal.removeEventListener('abort', abort);
+      if (!answered) reject(signal.aborted ? signal.reason : new Error('the connection closed'));
+    });
+    request.once('response', (response) => {
+      answered = true;
+      // An abort while nobody reads the body (it was dropped, or is being read, which hears of
+      // it by its own listener) must not become an uncaught error.
+      response.on('error', () => undefined);
+      resolve(new HttpAnswer(response));
+    });
+    request.on('error', reject);
+    request.end(init.body);
+  });
+}

@@ -47,12 +47,30 @@ describe('GroupWrite', () => {
     expect(written).toEqual([[1], [2, 3]]);
   });
 
+  it('gathers for gatherMs the items that arrive in separate turns', async () => {
+    const written: number[][] = [];
+    const group = new GroupWrite<number>(
+      async (items) => {
+        written.push(items);
+        return [];
+      },
+      { gatherMs: 30 },
+    );
+    const first = group.add(1);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    await Promise.all([first, group.add(2)]);
+    expect(written).toEqual([[1, 2]]);
+  });
+
   it('writes at most maxItems in one statement', async () => {
     const sizes: number[] = [];
-    const group = new GroupWrite<number>(async (items) => {
-      sizes.push(items.length);
-      return [];
-    }, 2);
+    const group = new GroupWrite<number>(
+      async (items) => {
+        sizes.push(items.length);
+        return [];
+      },
+      { maxItems: 2 },
+    );
     await Promise.all([1, 2, 3, 4, 5].map((n) => group.add(n)));
     expect(sizes).toEqual([2, 2, 1]);
   });

@@ -1,7 +1,10 @@
 /**
  * Group commit: writes of many requests in one statement. An item that arrives while no write
- * runs is written on the next turn of the event loop, with whatever else was read by then;
- * items that arrive during a write go into the next one. Each caller's promise settles when the
+ * runs is written `gatherMs` later (0: on the next turn of the event loop), with whatever else
+ * was read by then; items that arrive during a write go into the next one. A fleet's reports
+ * after a change arrive over a second or two, a few each millisecond: written as they come, each
+ * would be a statement of its own (on a loaded server a statement's send alone costs more than
+ * the wait), gathered for a few milliseconds they are a few statements in all. Each caller's promise settles when the
  * write holding its item has committed, with that item's result (or failed: then every caller of
  * that write hears the error, and nothing of it was written, the write being one statement).
  */
@@ -15,7 +18,7 @@ export class GroupWrite<T, R = void> {
   constructor(
     /** Writes the items; answers one result per item, in their order. */
     private readonly write: (items: T[]) => Promise<R[]>,
-    private readonly maxItems = 5000,
+    private readonly options: { maxItems?: number; gatherMs?: number } = {},
   ) {}
 
   /** Resolves once `item` is written, with its result. */
@@ -35,9 +38,12 @@ export class GroupWrite<T, R = void> {
 
   private async drain(): Promise<void> {
     while (this.waiting.length > 0) {
-      // Let the requests that arrived meanwhile be read first: they join this write.
-      await new Promise((resolve) => setImmediate(resolve));
-      const batch = this.waiting.splice(0, this.maxItems);
+      // Let the requests that arrive meanwhile be read first: they join this write.
+      const gatherMs = this.options.gatherMs ?? 0;
+      await new Promise((resolve) =>
+        gatherMs > 0 ? setTimeout(resolve, gatherMs) : setImmediate(resolve),
+      );
+      const batch = this.waiting.splice(0, this.options.maxItems ?? 5000);
       try {
         this.writes += 1;
         const results = await this.write(batch.map((w) => w.item));

@@ -37,6 +37,8 @@ const MAX_CONCURRENT_SIGN_INS = 8;
 const SIGN_IN_RETRY_SECONDS = 10;
 /** Reads of a device's versions before its bundle is rendered from the cache's misses alone. */
 const BUNDLE_ATTEMPTS = 3;
+/** How long apply reports and log batches are gathered before their group is written. */
+const GATHER_MS = 5;
 /** Shortest time between two notices of agent writes of one kind to one organization. */
 const CONSOLE_NOTICE_MS = 1000;
 
@@ -91,37 +93,43 @@ export function createAgentService(ctx: AppContext, log: FastifyBaseLogger) {
 
   // A change that reaches a fleet is applied by all its devices in the same moment: their
   // reports are written together, each answered once its write committed.
-  const appliedReports = new GroupWrite<AppliedReport>(async (reports) => {
-    await repo.appliedMany(db, reports);
-    return [];
-  });
+  const appliedReports = new GroupWrite<AppliedReport>(
+    async (reports) => {
+      await repo.appliedMany(db, reports);
+      return [];
+    },
+    { gatherMs: GATHER_MS },
+  );
 
   // Log batches of many devices in one statement (a fleet-wide change makes every device log
   // its apply); a device's repeat of a batch in the same group goes into a later statement.
   const logBatches = new GroupWrite<
     LogBatch & { orgId: number },
     { claimed: boolean; ack: number }
-  >(async (batches) => {
-    const results = new Array<{ claimed: boolean; ack: number }>(batches.length);
-    let rest = batches.map((batch, index) => ({ batch, index }));
-    while (rest.length > 0) {
-      const seen = new Set<number>();
-      const round = rest.filter(
-        ({ batch }) => !seen.has(batch.deviceId) && !!seen.add(batch.deviceId),
-      );
-      rest = rest.filter((entry) => !round.includes(entry));
-      const rows = await repo.storeLogBatches(
-        db,
-        round.map(({ batch }) => batch),
-      );
-      const byDevice = new Map(rows.map((row) => [row.id, row]));
-      for (const { batch, index } of round) {
-        results[index] = byDevice.get(batch.deviceId) ?? { claimed: false, ack: 0 };
+  >(
+    async (batches) => {
+      const results = new Array<{ claimed: boolean; ack: number }>(batches.length);
+      let rest = batches.map((batch, index) => ({ batch, index }));
+      while (rest.length > 0) {
+        const seen = new Set<number>();
+        const round = rest.filter(
+          ({ batch }) => !seen.has(batch.deviceId) && !!seen.add(batch.deviceId),
+        );
+        rest = rest.filter((entry) => !round.includes(entry));
+        const rows = await repo.storeLogBatches(
+          db,
+          round.map(({ batch }) => batch),
+        );
+        const byDevice = new Map(rows.map((row) => [row.id, row]));
+        for (const { batch, index } of round) {
+          results[index] = byDevice.get(batch.deviceId) ?? { claimed: false, ack: 0 };
+        }
       }
-    }
-    tellConsoles(new Set(batches.map((batch) => batch.orgId)));
-    return results;
-  });
+      tellConsoles(new Set(batches.map((batch) => batch.orgId)));
+      return results;
+    },
+    { gatherMs: GATHER_MS },
+  );
 
   // A console change notifies every connected device of the organization at once; their
   // streams and bundle pulls then ask for their versions in the same moment: one query for all.
@@ -130,8 +138,8 @@ export function createAgentService(ctx: AppContext, log: FastifyBaseLogger) {
       const byId = new Map((await repo.remotes(db, ids)).map((row) => [row.id, row]));
       return ids.map((id) => byId.get(id));
     },
-    // The next turn of the event loop: the requests read meanwhile join the same query.
-    { cache: false, maxBatchSize: 5000, batchScheduleFn: (run) => setImmediate(run) },
+    // Two milliseconds: the pulls read meanwhile join the same query.
+    { cache: false, maxBatchSize: 5000, batchScheduleFn: (run) => setTimeout(run, 2) },
   );
   async function remote(deviceId: number) {
     const row = await remotes.load(deviceId);

@@ -48,14 +48,10 @@ export class HttpAnswer {
     const chunks: Buffer[] = [];
     for await (const chunk of this.response) chunks.push(chunk as Buffer);
     const raw = Buffer.concat(chunks);
-    switch (this.header('content-encoding')) {
-      case 'gzip':
-        return (await gunzip(raw)).toString('utf8');
-      case 'br':
-        return (await brotliDecompress(raw)).toString('utf8');
-      default:
-        return raw.toString('utf8');
-    }
+    const encoding = this.header('content-encoding');
+    if (encoding === 'gzip') return (await gunzip(raw)).toString('utf8');
+    if (encoding === 'br') return (await brotliDecompress(raw)).toString('utf8');
+    return raw.toString('utf8');
   }
 
   async json(): Promise<unknown> {
@@ -77,9 +73,12 @@ export class HttpAnswer {
 export function httpRequest(url: URL, init: HttpInit): Promise<HttpAnswer> {
   const secure = url.protocol === 'https:';
   const { signal } = init;
+  // The signal's reason (the caller's Error or DOMException), or why the connection ended.
+  const stopped = (): Error =>
+    signal.reason instanceof Error ? signal.reason : new Error('the request was aborted');
   return new Promise((resolve, reject) => {
     if (signal.aborted) {
-      reject(signal.reason);
+      reject(stopped());
       return;
     }
     const request = (secure ? https : http).request(url, {
@@ -99,7 +98,7 @@ export function httpRequest(url: URL, init: HttpInit): Promise<HttpAnswer> {
     signal.addEventListener('abort', abort, { once: true });
     request.once('close', () => {
       signal.removeEventListener('abort', abort);
-      if (!answered) reject(signal.aborted ? signal.reason : new Error('the connection closed'));
+      if (!answered) reject(signal.aborted ? stopped() : new Error('the connection closed'));
     });
     request.once('response', (response) => {
       answered = true;

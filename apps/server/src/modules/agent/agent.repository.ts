@@ -133,6 +133,10 @@ export const agentRepository = {
                 upgrade_id bigint, upgrade_failed boolean, upgrade_error text)
        ), latest AS (
          SELECT DISTINCT ON (id) * FROM input ORDER BY id, seen DESC
+       ), locked AS (
+         -- Rows locked in id order: group writes of heartbeats, apply reports and log batches
+         -- run at once, and rows taken in any other order could deadlock them.
+         SELECT id FROM devices WHERE id IN (SELECT id FROM latest) ORDER BY id FOR NO KEY UPDATE
        ), beat AS (
          -- An upgrade request ends when the agent reports it done or failed, or runs its version;
          -- a failure's reason becomes the device's last error.
@@ -147,7 +151,7 @@ export const agentRepository = {
                 upgrade_id = CASE WHEN ${UPGRADE_ENDED} THEN NULL ELSE d.upgrade_id END,
                 upgrade_requested_at = CASE WHEN ${UPGRADE_ENDED} THEN NULL ELSE d.upgrade_requested_at END
            FROM latest b
-          WHERE d.id = b.id AND d.token_version = b.token_version
+          WHERE d.id = b.id AND d.token_version = b.token_version AND d.id IN (SELECT id FROM locked)
           RETURNING d.id, d.org_id, d.token_version, d.config_version, d.policy_id, d.flush_requested,
                     d.heartbeat_interval, d.upgrade_id, d.upgrade_version
        ), sample AS (
@@ -193,6 +197,10 @@ export const agentRepository = {
          SELECT DISTINCT ON (id) *
            FROM json_to_recordset($1::json) AS r(id int, ord int, ok boolean, config int, policy int, error text)
           ORDER BY id, ord DESC
+       ), locked AS (
+         -- Rows locked in id order: group writes of heartbeats, apply reports and log batches
+         -- run at once, and rows taken in any other order could deadlock them.
+         SELECT id FROM devices WHERE id IN (SELECT id FROM latest) ORDER BY id FOR NO KEY UPDATE
        )
        UPDATE devices d
           SET config_version_local = CASE WHEN r.ok THEN r.config ELSE d.config_version_local END,
@@ -200,7 +208,7 @@ export const agentRepository = {
               last_error = CASE WHEN r.ok THEN NULL ELSE r.error END,
               state = CASE WHEN r.ok THEN 'running' ELSE 'error' END
          FROM latest r
-        WHERE d.id = r.id`,
+        WHERE d.id = r.id AND d.id IN (SELECT id FROM locked)`,
       [input],
     );
   },
@@ -295,9 +303,13 @@ export const agentRepository = {
     const rows = await db.query<{ id: number; claimed: boolean; ack: string }>(
       `WITH input AS (
          SELECT * FROM json_to_recordset($1::json) AS b(id int, seq bigint, lines json)
+       ), locked AS (
+         -- Rows locked in id order: group writes of heartbeats, apply reports and log batches
+         -- run at once, and rows taken in any other order could deadlock them.
+         SELECT id FROM devices WHERE id IN (SELECT id FROM input) ORDER BY id FOR NO KEY UPDATE
        ), claimed AS (
          UPDATE devices d SET logs_ack = i.seq FROM input i
-          WHERE d.id = i.id AND d.logs_ack < i.seq
+          WHERE d.id = i.id AND d.logs_ack < i.seq AND d.id IN (SELECT id FROM locked)
           RETURNING d.id
        ), stored AS (
          INSERT INTO device_logs (device_id, time, level, msg)

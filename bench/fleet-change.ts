@@ -11,6 +11,7 @@ import { readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
+import argon2 from 'argon2';
 import pg from 'pg';
 import {
   agentProcess,
@@ -118,8 +119,8 @@ async function changeOnce(options: {
 const ALERT_RATE = process.env.BENCH_FLEET_ALERT_RATE ?? '0.02';
 const ALERT_BURSTS = process.env.BENCH_FLEET_ALERT_BURSTS ?? '0';
 
-/** Sign-ins hash a password each (argon2id): a fleet that starts at once times them out. */
-const startSpreadSeconds = (count: number) => Math.max(2, Math.ceil(count / 40));
+/** Sign-ins verify a password hash each: the start is spread (cheap hashes, see below). */
+const startSpreadSeconds = (count: number) => Math.max(2, Math.ceil(count / 100));
 
 function fleetProcess(options: {
   server: string;
@@ -221,6 +222,13 @@ async function fleetRun(dir: string, adminUrl: string, size: number, changes: nu
       [fleetPolicy.id],
     );
     if (idRows[0]?.max !== first.id + size - 1) throw new Error('fleet ids are not contiguous');
+    // The fleet's start is not what is measured: its devices' passwords are hashed with the
+    // cheapest argon2id (1 MiB, 1 pass; the server verifies with the parameters in the hash),
+    // so that 5,000 sign-ins take seconds on a loaded 2-core machine rather than half an hour.
+    await db.query('UPDATE devices SET password_hash = $2 WHERE policy_id = $1', [
+      fleetPolicy.id,
+      await argon2.hash(PASSWORD, { type: argon2.argon2id, memoryCost: 1024, timeCost: 1 }),
+    ]);
     await writeFile(path.join(dir, 'password'), PASSWORD);
 
     const loneFleet = fleetProcess({

@@ -252,7 +252,7 @@ async function fleetRun(dir: string, adminUrl: string, size: number, changes: nu
     // Every device online with its policy applied; a device that is not after the start spread
     // and two heartbeat periods is reported and left out of the figures.
     const spreadSeconds = startSpreadSeconds(size);
-    const waitUntil = started + (spreadSeconds + 90) * 1000;
+    const waitUntil = started + (spreadSeconds + 90 + size / 50) * 1000;
     let stuck = size + 1;
     while (stuck > 0 && performance.now() < waitUntil) {
       const { rows } = await db.query<{ waiting: string }>(

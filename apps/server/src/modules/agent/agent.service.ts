@@ -28,12 +28,14 @@ import { HeartbeatBatch } from './heartbeat-batch.js';
 
 const LOGIN_LIMIT = { windowSeconds: 15 * 60, perDeviceAndAddress: 10 } as const;
 /**
- * Password checks (argon2id, ~20 ms of CPU each) under way at once. A fleet that starts together
- * asks for more than the CPU can hash: queued, the sign-ins outlive the agents' time limit and
- * come back as retries while their hashes are still being computed, and few ever finish. Past
- * this, a sign-in is answered 429 at once, with a Retry-After spread over SIGN_IN_RETRY_SECONDS.
+ * Sign-ins under way at once. A fleet that starts together asks for more password checks
+ * (argon2id, ~20 ms of CPU each, on libuv's four threads) than the CPU can do: queued, the
+ * sign-ins outlive the agents' time limit and come back as retries while their hashes are still
+ * being computed, and few ever finish. Past this, a sign-in is answered 429 at once, with a
+ * Retry-After spread over SIGN_IN_RETRY_SECONDS. (8 was too few: on a loaded server a sign-in's
+ * three queries, not its hash, then set the pace, about ten a second.)
  */
-const MAX_CONCURRENT_SIGN_INS = 8;
+const MAX_CONCURRENT_SIGN_INS = 32;
 const SIGN_IN_RETRY_SECONDS = 10;
 /** Reads of a device's versions before its bundle is rendered from the cache's misses alone. */
 const BUNDLE_ATTEMPTS = 3;

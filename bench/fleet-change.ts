@@ -152,7 +152,7 @@ function fleetProcess(options: {
       '--simulate-bursts',
       ALERT_BURSTS,
       '--log-level',
-      'error',
+      process.env.BENCH_FLEET_LOG_LEVEL ?? 'error',
     ],
     path.join(dir, `${name}.log`),
     {},

@@ -186,7 +186,7 @@ export class AgentApi {
 
   private async send(
     name: string,
-    init: { method: string; body?: unknown; headers?: Record<string, string> },
+    init: { method: string; body?: unknown; headers?: Record<string, string>; stream?: boolean },
     signal: AbortSignal,
     /** The caller's own signal: a sign-in on the way has its own time limit. */
     outer?: AbortSignal,
@@ -200,6 +200,7 @@ export class AgentApi {
         headers,
         body: init.body === undefined ? undefined : JSON.stringify(init.body),
         signal,
+        stream: init.stream,
       });
       if (response.status === 401 && attempt === 0) {
         response.discard();
@@ -277,7 +278,7 @@ export class AgentApi {
     // No time limit: the stream stays open until `signal` ends it.
     const response = await this.send(
       'events',
-      { method: 'GET', headers: { accept: 'text/event-stream' } },
+      { method: 'GET', headers: { accept: 'text/event-stream' }, stream: true },
       signal,
       signal,
     );

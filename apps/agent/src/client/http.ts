@@ -16,9 +16,19 @@ import zlib from 'node:zlib';
  * it fails with "socket hang up" (seen hundreds of times starting a 5,000-device fleet).
  */
 const IDLE_SOCKET_MS = 4000;
+/**
+ * Requests share at most this many connections per server (the rest wait for one): a fleet
+ * process pulling 5,000 bundles at once opened 5,000 connections, past the server's listen
+ * backlog, and many were reset ("socket hang up"). Event streams, open for good, have a pool
+ * of their own without a limit.
+ */
+const MAX_REQUEST_SOCKETS = 128;
+const requestPool = { keepAlive: true, scheduling: 'lifo', timeout: IDLE_SOCKET_MS } as const;
 const pools = {
-  http: new http.Agent({ keepAlive: true, scheduling: 'lifo', timeout: IDLE_SOCKET_MS }),
-  https: new https.Agent({ keepAlive: true, scheduling: 'lifo', timeout: IDLE_SOCKET_MS }),
+  http: new http.Agent({ ...requestPool, maxSockets: MAX_REQUEST_SOCKETS }),
+  https: new https.Agent({ ...requestPool, maxSockets: MAX_REQUEST_SOCKETS }),
+  httpStreams: new http.Agent({ keepAlive: false }),
+  httpsStreams: new https.Agent({ keepAlive: false }),
 };
 const gunzip = promisify(zlib.gunzip);
 const brotliDecompress = promisify(zlib.brotliDecompress);
@@ -30,6 +40,8 @@ export interface HttpInit {
   body?: string;
   /** Aborts the request, or the reading of its answer. */
   signal: AbortSignal;
+  /** An answer that stays open (an event stream): sent on a connection of its own. */
+  stream?: boolean;
 }
 
 /** An answer whose headers have come; its body is read (or dropped) once. */
@@ -94,7 +106,13 @@ export function httpRequest(url: URL, init: HttpInit): Promise<HttpAnswer> {
         ...init.headers,
         ...(init.body === undefined ? {} : { 'content-length': Buffer.byteLength(init.body) }),
       },
-      agent: secure ? pools.https : pools.http,
+      agent: init.stream
+        ? secure
+          ? pools.httpsStreams
+          : pools.httpStreams
+        : secure
+          ? pools.https
+          : pools.http,
     });
     // Aborting ends the request, or the reading of its answer, until the exchange is over
     // (its socket may serve another request by then, which the signal must not touch). Ended

@@ -261,7 +261,8 @@ async function postgresFigures(dir: string): Promise<void> {
 const dir = await mkdtemp(path.join(os.tmpdir(), 'palisade-agent-bench-'));
 if (process.env.BENCH_DB === 'fleet') {
   await fleetFigures(dir);
-  await rm(dir, { recursive: true, force: true });
+  if (process.env.BENCH_KEEP_LOGS) console.log(`[fleet] logs kept in ${dir}`);
+  else await rm(dir, { recursive: true, force: true });
   process.exit(0);
 }
 if (process.env.BENCH_DB === 'postgres') {

@@ -34,6 +34,8 @@ export interface AgentSettings {
   simulate: boolean;
   /** Simulated alerts per second outside bursts. */
   simulateRate: number;
+  /** Simulated bursts of alerts per hour. */
+  simulateBursts: number;
   diskPath: string;
   batchSize: number;
   batchDelayMs: number;
@@ -43,6 +45,11 @@ export interface AgentSettings {
   push: boolean;
   /** Wait this long before the first heartbeat (a fleet spreads its start). */
   startDelayMs: number;
+  /**
+   * A simulated device of a fleet: its bundle (when nothing is reloaded) and its alert and log
+   * spools are kept in memory, never written.
+   */
+  stateInMemory?: boolean;
   /** Where install.sh put the agent (null: not installed by it, so it cannot upgrade itself). */
   installDir: string | null;
   /** How long a new version has to report in after an upgrade before the old one is restored. */
@@ -107,6 +114,7 @@ export class Agent {
       reloadTimeoutMs: settings.reloadTimeoutMs,
       log: this.log,
       onRules: (rules) => this.simulation?.setRules(rules),
+      inMemory: settings.stateInMemory === true && settings.reloadCommands.length === 0,
     });
     this.upgrader = new Upgrader({
       server: settings.server,
@@ -156,9 +164,10 @@ export class Agent {
   }
 
   private async startLogs(): Promise<void> {
-    const spool = await Spool.open<LogLine>(this.settings.stateDir, 'logs', {
-      maxBytes: 64 * 1024 * 1024,
-    });
+    const options = { maxBytes: 64 * 1024 * 1024 };
+    const spool = this.settings.stateInMemory
+      ? Spool.inMemory<LogLine>(options)
+      : await Spool.open<LogLine>(this.settings.stateDir, 'logs', options);
     const sender = new SpoolSender<LogLine>({
       spool,
       send: (batch, signal) => this.api.logs(batch.seq, batch.items, signal),
@@ -186,10 +195,14 @@ export class Agent {
 
   private async startAlerts(): Promise<void> {
     const { settings, log } = this;
-    const spool = await Spool.open<EveEvent>(settings.stateDir, 'alerts', {
+    const options = {
       maxBytes: settings.spoolMaxBytes,
-      onDrop: (seq, items) => log.error({ seq, items }, 'alert spool full: oldest batch dropped'),
-    });
+      onDrop: (seq: number, items: number) =>
+        log.error({ seq, items }, 'alert spool full: oldest batch dropped'),
+    };
+    const spool = settings.stateInMemory
+      ? Spool.inMemory<EveEvent>(options)
+      : await Spool.open<EveEvent>(settings.stateDir, 'alerts', options);
     const sender = new SpoolSender<EveEvent>({
       spool,
       send: (batch, signal) => this.api.alerts(batch.seq, batch.items, signal),
@@ -247,6 +260,7 @@ export class Agent {
       this.simulation = new AlertSimulation({
         deviceId: settings.deviceId,
         rate: settings.simulateRate,
+        burstsPerHour: settings.simulateBursts,
       });
       try {
         this.simulation.setRules(await readFile(this.applier.rulesFile, 'utf8'));

@@ -53,6 +53,10 @@ const COMMON: FlagSpec[] = [
   },
   { flags: '--simulate', description: 'simulated metrics and alerts, no Suricata needed' },
   { flags: '--simulate-rate <n>', description: 'simulated alerts per second between bursts (0.2)' },
+  {
+    flags: '--simulate-bursts <n>',
+    description: 'simulated bursts of alerts (10-60 s at 2-22 a second) per hour (6)',
+  },
   { flags: '--disk-path <path>', description: 'file system whose use is reported (/)' },
   { flags: '--batch-size <n>', description: 'alerts per batch at most (500)' },
   {
@@ -221,6 +225,7 @@ async function fleet(command: Command): Promise<void> {
         stateDir: path.join(settings.stateDir, folder),
         outputDir: path.join(settings.outputDir, folder),
         simulate: true,
+        stateInMemory: true,
         startDelayMs: Math.random() * settings.startSpread * 1000,
       }),
       { log, tap, agentVersion: version, flavor: agentFlavor },

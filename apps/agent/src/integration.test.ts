@@ -3,7 +3,7 @@
 // across a server restart, and what a device token may not open.
 
 import type { Device, DeviceAlert } from '@palisade/contract';
-import { appendFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { appendFile, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -297,6 +297,9 @@ describe('agent and server as processes', () => {
           const d = await view(member.id);
           return settled(d) && d.policy_version_local === remote;
         });
+        // Simulated devices keep their bundles and spools in memory: nothing is written.
+        expect(await readdir(path.join(dir, 'fleet-out', `device-${member.id}`))).toEqual([]);
+        expect(await readdir(path.join(dir, 'fleet-state', `device-${member.id}`))).toEqual([]);
       }
     } finally {
       await fleetProcess.stop();

@@ -120,7 +120,7 @@ describe('losing the database connection', { timeout: 240_000 }, () => {
         let loading = true;
         let seq = 0;
         const write = (worker: number, turn: number) => {
-          switch (turn % 3) {
+          switch (turn % 4) {
             case 0:
               return call('POST', '/deviceconfigurationprofiles/', console_, {
                 name: `load-${worker}-${turn}`,
@@ -131,6 +131,13 @@ describe('losing the database connection', { timeout: 240_000 }, () => {
                 state: turn % 2 === 0 ? 'running' : 'applying',
                 local: { config_version: null, policy_version: null },
                 agent_version: '0.1.0',
+              });
+            case 2:
+              // Apply reports are written in groups, as heartbeats are: a lost group is a 503.
+              return call('POST', '/agent/applied', agent, {
+                config_version: turn,
+                policy_version: worker,
+                ok: true,
               });
             default:
               seq += 1;
@@ -236,6 +243,18 @@ describe('losing the database connection', { timeout: 240_000 }, () => {
           expect(pushed.policy_version).toBe(first.policy_version);
         }
         stream.close();
+        // An apply report after the faults lands, and is what the device shows.
+        const applied = await call('POST', '/agent/applied', agent, {
+          config_version: 4242,
+          policy_version: 4343,
+          ok: true,
+        });
+        expect(applied.status).toBe(200);
+        const shown = await call('GET', `/devices/${deviceId}`, console_);
+        expect(shown.body).toMatchObject({
+          config_version_local: 4242,
+          policy_version_local: 4343,
+        });
         expect(server.exit()).toBeUndefined();
         const stopped = await server.stop();
         expect(stopped.code === 0 || stopped.signal === 'SIGTERM', 'a clean stop').toBe(true);

@@ -41,6 +41,12 @@ export interface ApplierOptions {
   retryFailedMs?: number;
   /** Called with the rules text of every bundle written (the simulation reads it). */
   onRules?: (rules: string) => void;
+  /**
+   * A simulated device of a fleet with nothing to reload: its bundle is kept in memory, never
+   * written, and what it applied is not saved. Writing 5,000 devices' files (and their state)
+   * on every fleet-wide change was most of a fleet's work; no program reads them.
+   */
+  inMemory?: boolean;
 }
 
 const AppliedState = z.object({
@@ -68,6 +74,7 @@ export class Applier {
   }
 
   async load(): Promise<void> {
+    if (this.options.inMemory) return;
     const saved = AppliedState.safeParse(await readJsonIfExists(this.stateFile));
     if (saved.success) {
       this.local = {
@@ -155,10 +162,12 @@ export class Applier {
       const { bundle } = answer;
       versions = { config_version: bundle.config_version, policy_version: bundle.policy_version };
       try {
-        this.manifest = await writeBundleFiles(this.options.outputDir, renderBundle(bundle), {
-          ...versions,
-          etag: answer.etag,
-        });
+        this.manifest = this.options.inMemory
+          ? { ...versions, etag: answer.etag, files: [], written_at: new Date().toISOString() }
+          : await writeBundleFiles(this.options.outputDir, renderBundle(bundle), {
+              ...versions,
+              etag: answer.etag,
+            });
         this.options.onRules?.(bundle.rules);
       } catch (error) {
         const reason = error instanceof Error ? error.message : String(error);
@@ -190,7 +199,9 @@ export class Applier {
       this.failed = { versions, at: Date.now() };
       log.error({ ...versions, error: result.error }, 'applying the bundle failed');
     }
-    await writeJsonAtomic(this.stateFile, { ...this.local, last_error: this.error });
+    if (!this.options.inMemory) {
+      await writeJsonAtomic(this.stateFile, { ...this.local, last_error: this.error });
+    }
     await api.applied({
       ...versions,
       ok: result.ok,

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AgentApi, ApiError } from './api.js';
 import { followEvents } from './events.js';
@@ -138,6 +139,36 @@ describe('agent API client', () => {
     const api = new AgentApi(options(url));
     expect(await api.bundle('"1-2"')).toEqual({ status: 'not-modified' });
     await expect(api.bundle(null)).rejects.toThrow();
+  });
+
+  it('asks for compressed answers and reads gzip and brotli ones', async () => {
+    const bundle = {
+      config_version: 1,
+      policy_version: 2,
+      rules: 'alert tcp any any -> any any (sid:1;)\n'.repeat(100),
+      thresholds: '',
+      variables: {},
+      nftables: null,
+      routes: null,
+    };
+    let encoding = 'gzip';
+    const accepted: string[] = [];
+    const url = await serve((req, _body, res) => {
+      if (req.url === '/api/v1/agent/login') {
+        return json(res, 200, { access_token: 't', token_type: 'bearer', expires_in: 3600 });
+      }
+      accepted.push(String(req.headers['accept-encoding']));
+      const text = Buffer.from(JSON.stringify(bundle));
+      res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': encoding });
+      res.end(encoding === 'gzip' ? gzipSync(text) : brotliCompressSync(text));
+    });
+    const api = new AgentApi(options(url));
+    for (const each of ['gzip', 'br']) {
+      encoding = each;
+      const answer = await api.bundle(null);
+      expect(answer.status === 'ok' && answer.bundle.rules).toBe(bundle.rules);
+    }
+    expect(accepted).toEqual(['br, gzip', 'br, gzip']);
   });
 
   it('reports a refused sign-in with its status and the wait the server asks for', async () => {

@@ -14,6 +14,7 @@ import {
 import { subscribe } from 'node:diagnostics_channel';
 import type { Socket } from 'node:net';
 import type { z } from 'zod';
+import { httpRequest, type HttpAnswer } from './http.js';
 
 interface Endpoint {
   address: string;
@@ -115,7 +116,7 @@ export class AgentApi {
 
   /** Exchanges an enrolment token, once, for the device's id, name and new password. */
   static async enrol(options: EnrolOptions): Promise<AgentEnrolment> {
-    const response = await fetch(new URL('enrol', agentBase(options.server)), {
+    const response = await httpRequest(new URL('enrol', agentBase(options.server)), {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({
@@ -165,7 +166,7 @@ export class AgentApi {
     }
   }
 
-  private static async fail(response: Response, what: string): Promise<never> {
+  private static async fail(response: HttpAnswer, what: string): Promise<never> {
     let message = `${what}: HTTP ${response.status}`;
     try {
       const body = (await response.json()) as { msg?: unknown };
@@ -173,14 +174,14 @@ export class AgentApi {
     } catch {
       // not JSON
     }
-    const retry = Number(response.headers.get('retry-after'));
+    const retry = Number(response.header('retry-after'));
     throw new ApiError(response.status, message, Number.isFinite(retry) ? retry : undefined);
   }
 
   /** Signs in now (also done on demand by every call). */
   async login(signal?: AbortSignal): Promise<string> {
     const token = await this.limited(signal, async (limit) => {
-      const response = await fetch(this.url('login'), {
+      const response = await httpRequest(this.url('login'), {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({
@@ -214,7 +215,7 @@ export class AgentApi {
   private call<T>(
     name: string,
     init: { method: string; body?: unknown; headers?: Record<string, string> },
-    read: (response: Response) => Promise<T>,
+    read: (response: HttpAnswer) => Promise<T>,
     signal?: AbortSignal,
   ): Promise<T> {
     return this.limited(signal, async (limit) => read(await this.send(name, init, limit, signal)));
@@ -222,23 +223,24 @@ export class AgentApi {
 
   private async send(
     name: string,
-    init: { method: string; body?: unknown; headers?: Record<string, string> },
+    init: { method: string; body?: unknown; headers?: Record<string, string>; stream?: boolean },
     signal: AbortSignal,
     /** The caller's own signal: a sign-in on the way has its own time limit. */
     outer?: AbortSignal,
-  ): Promise<Response> {
+  ): Promise<HttpAnswer> {
     for (let attempt = 0; ; attempt++) {
       const token = await this.bearer(outer);
       const headers: Record<string, string> = { authorization: `Bearer ${token}`, ...init.headers };
       if (init.body !== undefined) headers['content-type'] = 'application/json';
-      const response = await fetch(this.url(name), {
+      const response = await httpRequest(this.url(name), {
         method: init.method,
         headers,
         body: init.body === undefined ? undefined : JSON.stringify(init.body),
         signal,
+        stream: init.stream,
       });
       if (response.status === 401 && attempt === 0) {
-        await response.body?.cancel();
+        response.discard();
         if (this.token === token) this.token = undefined;
         continue;
       }
@@ -274,12 +276,12 @@ export class AgentApi {
       { method: 'GET', headers },
       async (response): Promise<BundleAnswer> => {
         if (response.status === 304) {
-          await response.body?.cancel();
+          response.discard();
           return { status: 'not-modified' };
         }
         if (!response.ok) await AgentApi.fail(response, 'bundle');
         const bundle = AgentBundle.parse(await response.json());
-        return { status: 'ok', bundle, etag: response.headers.get('etag') };
+        return { status: 'ok', bundle, etag: response.header('etag') };
       },
       signal,
     );
@@ -291,7 +293,7 @@ export class AgentApi {
       { method: 'POST', body },
       async (response) => {
         if (!response.ok) await AgentApi.fail(response, 'applied');
-        await response.body?.cancel();
+        response.discard();
       },
       signal,
     );
@@ -309,15 +311,15 @@ export class AgentApi {
   }
 
   /** Opens the server-sent-event stream (no time limit: it stays open). */
-  async events(signal: AbortSignal): Promise<Response> {
+  async events(signal: AbortSignal): Promise<HttpAnswer> {
     // No time limit: the stream stays open until `signal` ends it.
     const response = await this.send(
       'events',
-      { method: 'GET', headers: { accept: 'text/event-stream' } },
+      { method: 'GET', headers: { accept: 'text/event-stream' }, stream: true },
       signal,
       signal,
     );
-    if (!response.ok || !response.body) await AgentApi.fail(response, 'events');
+    if (!response.ok) await AgentApi.fail(response, 'events');
     return response;
   }
 }

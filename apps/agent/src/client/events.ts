@@ -4,9 +4,9 @@
 
 import { AgentHeartbeatReply } from '@palisade/contract';
 import { createParser } from 'eventsource-parser';
-import type { ReadableStreamReadResult } from 'node:stream/web';
 import { backoffDelay, sleep } from './backoff.js';
 import type { AgentApi } from './api.js';
+import type { HttpAnswer } from './http.js';
 
 /** `data` of an `event: versions`: the remote versions and whether to pull. */
 export const VersionsPush = AgentHeartbeatReply.shape.remote.extend({
@@ -23,9 +23,7 @@ export interface FollowOptions {
   idleTimeoutMs?: number;
 }
 
-async function readStream(options: FollowOptions, response: Response): Promise<void> {
-  const body = response.body;
-  if (!body) return;
+async function readStream(options: FollowOptions, response: HttpAnswer): Promise<void> {
   const parser = createParser({
     onEvent(event) {
       if (event.event !== 'versions') return;
@@ -38,20 +36,18 @@ async function readStream(options: FollowOptions, response: Response): Promise<v
     },
   });
   const decoder = new TextDecoder();
-  const reader = body.getReader();
+  const body = response.stream;
   const idleMs = options.idleTimeoutMs ?? 45_000;
   let idle: NodeJS.Timeout | undefined;
   const arm = () => {
     clearTimeout(idle);
-    idle = setTimeout(() => void reader.cancel().catch(() => undefined), idleMs);
+    idle = setTimeout(() => body.destroy(), idleMs);
   };
   try {
     arm();
-    for (;;) {
-      const { done, value } = (await reader.read()) as ReadableStreamReadResult<Uint8Array>;
-      if (done) return;
+    for await (const chunk of body) {
       arm();
-      parser.feed(decoder.decode(value, { stream: true }));
+      parser.feed(decoder.decode(chunk as Buffer, { stream: true }));
     }
   } finally {
     clearTimeout(idle);

@@ -163,6 +163,8 @@ export interface AlertSimulationOptions {
   deviceId: number;
   /** Mean alerts per second outside bursts (default 0.2). */
   rate?: number;
+  /** Bursts (a scan, a worm) per hour on average (default 6). */
+  burstsPerHour?: number;
   iface?: string;
 }
 
@@ -246,7 +248,7 @@ export class AlertSimulation {
     if (this.signatures.length === 0 || seconds <= 0) return [];
     const r = this.random;
     if (this.burst && now > this.burst.until) this.burst = undefined;
-    if (!this.burst && r.next() < seconds / 600) {
+    if (!this.burst && r.next() < (seconds * (this.options.burstsPerHour ?? 6)) / 3600) {
       this.burst = {
         until: now + (10 + r.next() * 50) * 1000,
         sig: this.drawSignature(),

@@ -20,6 +20,21 @@ describe('simulation', () => {
     expect(signatures.every((s) => s.sid > 0 && s.msg !== '')).toBe(true);
   }, 60_000);
 
+  it('makes no bursts when told none, and only bursts with no background', () => {
+    const hour = (options: { rate: number; burstsPerHour?: number }) => {
+      const simulation = new AlertSimulation({ deviceId: 3, ...options });
+      simulation.setRules(rules);
+      let count = 0;
+      const start = Date.UTC(2026, 10, 22);
+      for (let second = 0; second < 3600; second++) {
+        count += simulation.tick(start + second * 1000, 1).length;
+      }
+      return count;
+    };
+    expect(hour({ rate: 0, burstsPerHour: 0 })).toBe(0);
+    expect(hour({ rate: 0, burstsPerHour: 60 })).toBeGreaterThan(0);
+  }, 60_000);
+
   it('produces eve.json alerts naming real signatures, between inside and outside hosts', () => {
     const simulation = new AlertSimulation({ deviceId: 7, rate: 1 });
     simulation.setRules(rules);

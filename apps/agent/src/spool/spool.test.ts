@@ -33,6 +33,28 @@ describe('spool', () => {
     expect(await readdir(path.join(dir, 'alerts'))).toEqual(['000000000004.json']);
   });
 
+  it('in memory: numbers, acknowledges, splits and drops as on disk, writing no file', async () => {
+    const dropped: number[] = [];
+    const spool = Spool.inMemory<string>({ maxBytes: 180, onDrop: (seq) => dropped.push(seq) });
+    expect(await spool.append(['a', 'b'], { at: 1 })).toBe(1);
+    expect(await spool.append(['c'], { at: 2 })).toBe(2);
+    expect(spool.cursor).toEqual({ at: 2 });
+    await spool.acknowledge(1);
+    expect(spool.pendingSeqs()).toEqual([2]);
+    expect((await spool.oldest())?.items).toEqual(['c']);
+    expect(await spool.append(['d', 'e'])).toBe(3);
+    expect(await spool.split(3)).toEqual([4, 5]);
+    expect((await spool.read(5)).items).toEqual(['e']);
+    // An ack above every number given: the waiting batches are renumbered after it.
+    await spool.acknowledge(10);
+    expect(spool.pendingSeqs()).toEqual([11, 12, 13]);
+    expect((await spool.read(11)).items).toEqual(['c']);
+    // Past its size the oldest batches go.
+    await spool.append(['a long line that fills the spool past its limit']);
+    expect(dropped.length).toBeGreaterThan(0);
+    expect(await readdir(dir)).toEqual([]);
+  });
+
   it('takes the newest batch as the truth after a crash before its state was saved', async () => {
     const spool = await Spool.open<string>(dir, 'logs');
     await spool.append(['one'], { at: 1 });

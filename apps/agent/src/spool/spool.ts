@@ -5,6 +5,9 @@
 // before its state, so after a crash between the two the newest batch file is the truth: its
 // number and cursor are taken back at open. Numbers are never reused. Batches leave the spool
 // only when the server acknowledges a number at or above theirs.
+//
+// A simulated device of a fleet keeps its spool in memory instead (`Spool.inMemory`): the same
+// numbering and acknowledgements, no files (5,000 devices' files were a fleet's main I/O).
 
 import { mkdir, readdir, readFile, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
@@ -45,15 +48,24 @@ export class Spool<T> {
   private bytes = 0;
   /** Changes run one at a time (a batcher appends while the sender acknowledges). */
   private queue: Promise<unknown> = Promise.resolve();
+  /** The batches by seq when the spool is kept in memory (null: on disk). */
+  private readonly memory: Map<number, SpoolBatch<T>> | null;
 
   private constructor(
     private readonly dir: string,
     private readonly stateFile: string,
     private readonly options: SpoolOptions,
     state: z.infer<typeof SpoolState>,
+    inMemory = false,
   ) {
     this.nextSeq = state.next_seq;
     this.cursorValue = state.cursor;
+    this.memory = inMemory ? new Map() : null;
+  }
+
+  /** A spool that lives and dies with the process (a simulated device's). */
+  static inMemory<T>(options: SpoolOptions = {}): Spool<T> {
+    return new Spool<T>('', '', options, { next_seq: 1, cursor: null }, true);
   }
 
   static async open<T>(stateDir: string, name: string, options: SpoolOptions = {}) {
@@ -114,8 +126,19 @@ export class Spool<T> {
     return [...this.batches.keys()];
   }
 
-  private saveState(): Promise<void> {
-    return writeJsonAtomic(this.stateFile, { next_seq: this.nextSeq, cursor: this.cursorValue });
+  private async writeBatch(batch: SpoolBatch<T>, text: string): Promise<void> {
+    if (this.memory) this.memory.set(batch.seq, batch);
+    else await writeFileAtomic(path.join(this.dir, batchName(batch.seq)), text);
+  }
+
+  private async removeBatch(seq: number): Promise<void> {
+    if (this.memory) this.memory.delete(seq);
+    else await rm(path.join(this.dir, batchName(seq)), { force: true });
+  }
+
+  private async saveState(): Promise<void> {
+    if (this.memory) return;
+    await writeJsonAtomic(this.stateFile, { next_seq: this.nextSeq, cursor: this.cursorValue });
   }
 
   private exclusive<R>(change: () => Promise<R>): Promise<R> {
@@ -134,7 +157,7 @@ export class Spool<T> {
   private async appendNow(items: T[], cursor: unknown): Promise<number> {
     const seq = this.nextSeq;
     const text = `${JSON.stringify({ seq, items, cursor })}\n`;
-    await writeFileAtomic(path.join(this.dir, batchName(seq)), text);
+    await this.writeBatch({ seq, items, cursor }, text);
     this.nextSeq = seq + 1;
     this.cursorValue = cursor;
     this.batches.set(seq, Buffer.byteLength(text));
@@ -153,6 +176,11 @@ export class Spool<T> {
   }
 
   async read(seq: number): Promise<SpoolBatch<T>> {
+    if (this.memory) {
+      const kept = this.memory.get(seq);
+      if (!kept) throw new Error(`spool batch ${seq} is not held`);
+      return kept;
+    }
     const text = await readFile(path.join(this.dir, batchName(seq)), 'utf8');
     const batch = StoredBatch.parse(JSON.parse(text));
     return { seq: batch.seq, items: batch.items as T[], cursor: batch.cursor };
@@ -178,7 +206,7 @@ export class Spool<T> {
       }
       for (const [seq, size] of [...this.batches]) {
         if (seq > ack) break;
-        await rm(path.join(this.dir, batchName(seq)), { force: true });
+        await this.removeBatch(seq);
         this.batches.delete(seq);
         this.bytes -= size;
       }
@@ -209,7 +237,7 @@ export class Spool<T> {
   }
 
   private async removeNow(seq: number): Promise<void> {
-    await rm(path.join(this.dir, batchName(seq)), { force: true });
+    await this.removeBatch(seq);
     this.bytes -= this.batches.get(seq) ?? 0;
     this.batches.delete(seq);
   }
@@ -222,9 +250,9 @@ export class Spool<T> {
       const seq = waiting[i] as number;
       const batch = await this.read(seq);
       const renumbered = target + i;
-      const text = `${JSON.stringify({ ...batch, seq: renumbered })}\n`;
-      await writeFileAtomic(path.join(this.dir, batchName(renumbered)), text);
-      await rm(path.join(this.dir, batchName(seq)), { force: true });
+      const moved = { ...batch, seq: renumbered };
+      await this.writeBatch(moved, `${JSON.stringify(moved)}\n`);
+      await this.removeBatch(seq);
     }
     const sizes = waiting.map((seq) => this.batches.get(seq) ?? 0);
     this.batches.clear();
@@ -241,7 +269,7 @@ export class Spool<T> {
       if (first.done) return;
       const [seq, size] = first.value;
       const dropped = await this.read(seq).catch(() => undefined);
-      await rm(path.join(this.dir, batchName(seq)), { force: true });
+      await this.removeBatch(seq);
       this.batches.delete(seq);
       this.bytes -= size;
       this.options.onDrop?.(seq, dropped?.items.length ?? 0);

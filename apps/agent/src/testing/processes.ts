@@ -106,6 +106,8 @@ export class ServerProcess {
     dataDir: string,
     logFile: string,
     env: Record<string, string> = {},
+    /** Options for node itself (a benchmark's `--cpu-prof`). */
+    nodeArgs: string[] = [],
   ) {
     this.url = `http://127.0.0.1:${port}`;
     this.process = sourceProcess(
@@ -122,6 +124,7 @@ export class ServerProcess {
         ...env,
       },
       logFile,
+      nodeArgs,
     );
   }
 
@@ -168,7 +171,13 @@ export async function startConsole(
   return { server, admin };
 }
 
-const SOURCE_NODE = [process.execPath, '--conditions=palisade-source', '--import', 'tsx'];
+const sourceNode = (nodeArgs: string[] = []) => [
+  process.execPath,
+  ...nodeArgs,
+  '--conditions=palisade-source',
+  '--import',
+  'tsx',
+];
 
 /** Node running a TypeScript entry point of the repository from source. */
 export function sourceProcess(
@@ -176,8 +185,9 @@ export function sourceProcess(
   args: string[],
   env: Record<string, string>,
   logFile: string,
+  nodeArgs: string[] = [],
 ): TestProcess {
-  return new TestProcess([...SOURCE_NODE, script], args, env, logFile);
+  return new TestProcess([...sourceNode(nodeArgs), script], args, env, logFile);
 }
 
 /** The name the agents' process had when they always ran from source. */
@@ -188,19 +198,26 @@ export type SourceProcess = TestProcess;
  * names (the executable's path, or `node /abs/palisade-agent.mjs`; split on spaces), which then
  * runs in the temporary folder, away from the repository and its node_modules.
  */
-function agentCommand(): { command: string[]; cwd: string } {
+function agentCommand(nodeArgs: string[] = []): { command: string[]; cwd: string } {
   const built = process.env.PALISADE_AGENT_COMMAND?.trim();
   if (built) return { command: built.split(/\s+/), cwd: os.tmpdir() };
-  return { command: [...SOURCE_NODE, path.join(repoRoot, 'apps/agent/src/cli.ts')], cwd: repoRoot };
+  return {
+    command: [...sourceNode(nodeArgs), path.join(repoRoot, 'apps/agent/src/cli.ts')],
+    cwd: repoRoot,
+  };
 }
 
-/** `palisade-agent` with `args`, running until stopped (see agentCommand). */
+/**
+ * `palisade-agent` with `args`, running until stopped (see agentCommand); `nodeArgs` are options
+ * for node when the agent runs from source.
+ */
 export function agentProcess(
   args: string[],
   logFile: string,
   env: Record<string, string> = {},
+  nodeArgs: string[] = [],
 ): TestProcess {
-  const { command, cwd } = agentCommand();
+  const { command, cwd } = agentCommand(nodeArgs);
   return new TestProcess(command, args, env, logFile, cwd);
 }
 

@@ -40,6 +40,20 @@ export interface HeartbeatRow {
   upgrade_version: string | null;
 }
 
+/** An agent's report on applying a bundle: its versions, or (null) the error it failed with. */
+export interface AppliedReport {
+  deviceId: number;
+  versions: { config: number; policy: number } | null;
+  error: string | null;
+}
+
+/** A device's numbered batch of log lines. */
+export interface LogBatch {
+  deviceId: number;
+  seq: number;
+  lines: { time: string; level: string; msg: string }[];
+}
+
 /** One alert row, read out of an eve.json alert event. */
 export interface AlertRecord {
   time: string;
@@ -120,6 +134,10 @@ export const agentRepository = {
                 server_endpoint jsonb, upgrade_id bigint, upgrade_failed boolean, upgrade_error text)
        ), latest AS (
          SELECT DISTINCT ON (id) * FROM input ORDER BY id, seen DESC
+       ), locked AS (
+         -- Rows locked in id order: group writes of heartbeats, apply reports and log batches
+         -- run at once, and rows taken in any other order could deadlock them.
+         SELECT id FROM devices WHERE id IN (SELECT id FROM latest) ORDER BY id FOR NO KEY UPDATE
        ), beat AS (
          -- An upgrade request ends when the agent reports it done or failed, or runs its version;
          -- a failure's reason becomes the device's last error.
@@ -135,7 +153,7 @@ export const agentRepository = {
                 upgrade_id = CASE WHEN ${UPGRADE_ENDED} THEN NULL ELSE d.upgrade_id END,
                 upgrade_requested_at = CASE WHEN ${UPGRADE_ENDED} THEN NULL ELSE d.upgrade_requested_at END
            FROM latest b
-          WHERE d.id = b.id AND d.token_version = b.token_version
+          WHERE d.id = b.id AND d.token_version = b.token_version AND d.id IN (SELECT id FROM locked)
           RETURNING d.id, d.org_id, d.token_version, d.config_version, d.policy_id, d.flush_requested,
                     d.heartbeat_interval, d.upgrade_id, d.upgrade_version
        ), sample AS (
@@ -159,24 +177,42 @@ export const agentRepository = {
     await db.query('UPDATE devices SET flush_requested = false WHERE id = $1', [deviceId]);
   },
 
-  async applied(
-    db: Queryable,
-    deviceId: number,
-    versions: { config: number; policy: number } | null,
-    error: string | null,
-  ) {
-    if (versions) {
-      await db.query(
-        `UPDATE devices SET config_version_local = $2, policy_version_local = $3, last_error = NULL, state = 'running'
-          WHERE id = $1`,
-        [deviceId, versions.config, versions.policy],
-      );
-    } else {
-      await db.query(`UPDATE devices SET last_error = $2, state = 'error' WHERE id = $1`, [
-        deviceId,
-        error,
-      ]);
-    }
+  /**
+   * Records many devices' apply reports in one statement (a change that reaches a fleet brings
+   * them together, see applied-batch.ts): an applied report sets the device's local versions and
+   * clears its error, a failed one sets its error. Of two reports of one device, the later one
+   * counts.
+   */
+  async appliedMany(db: Queryable, reports: readonly AppliedReport[]): Promise<void> {
+    const input = JSON.stringify(
+      reports.map((report, order) => ({
+        id: report.deviceId,
+        ord: order,
+        ok: report.versions !== null,
+        config: report.versions?.config ?? null,
+        policy: report.versions?.policy ?? null,
+        error: report.error,
+      })),
+    );
+    await db.query(
+      `WITH latest AS (
+         SELECT DISTINCT ON (id) *
+           FROM json_to_recordset($1::json) AS r(id int, ord int, ok boolean, config int, policy int, error text)
+          ORDER BY id, ord DESC
+       ), locked AS (
+         -- Rows locked in id order: group writes of heartbeats, apply reports and log batches
+         -- run at once, and rows taken in any other order could deadlock them.
+         SELECT id FROM devices WHERE id IN (SELECT id FROM latest) ORDER BY id FOR NO KEY UPDATE
+       )
+       UPDATE devices d
+          SET config_version_local = CASE WHEN r.ok THEN r.config ELSE d.config_version_local END,
+              policy_version_local = CASE WHEN r.ok THEN r.policy ELSE d.policy_version_local END,
+              last_error = CASE WHEN r.ok THEN NULL ELSE r.error END,
+              state = CASE WHEN r.ok THEN 'running' ELSE 'error' END
+         FROM latest r
+        WHERE d.id = r.id AND d.id IN (SELECT id FROM locked)`,
+      [input],
+    );
   },
 
   /**
@@ -254,16 +290,40 @@ export const agentRepository = {
     );
   },
 
-  async insertLogs(
+  /**
+   * Stores many devices' log batches in one statement, each only if its seq is above the
+   * device's acknowledged one (raised in the same statement), and answers each batch's ack.
+   * A device appears at most once in `batches` (the caller splits repeats into rounds).
+   */
+  async storeLogBatches(
     db: Queryable,
-    deviceId: number,
-    lines: { time: string; level: string; msg: string }[],
-  ) {
-    if (lines.length === 0) return;
-    await db.query(
-      `INSERT INTO device_logs (device_id, time, level, msg)
-       SELECT $1, * FROM unnest($2::timestamptz[], $3::text[], $4::text[])`,
-      [deviceId, lines.map((l) => l.time), lines.map((l) => l.level), lines.map((l) => l.msg)],
+    batches: readonly LogBatch[],
+  ): Promise<{ id: number; claimed: boolean; ack: number }[]> {
+    const input = JSON.stringify(
+      batches.map(({ deviceId, seq, lines }) => ({ id: deviceId, seq, lines })),
     );
+    const rows = await db.query<{ id: number; claimed: boolean; ack: string }>(
+      `WITH input AS (
+         SELECT * FROM json_to_recordset($1::json) AS b(id int, seq bigint, lines json)
+       ), locked AS (
+         -- Rows locked in id order: group writes of heartbeats, apply reports and log batches
+         -- run at once, and rows taken in any other order could deadlock them.
+         SELECT id FROM devices WHERE id IN (SELECT id FROM input) ORDER BY id FOR NO KEY UPDATE
+       ), claimed AS (
+         UPDATE devices d SET logs_ack = i.seq FROM input i
+          WHERE d.id = i.id AND d.logs_ack < i.seq AND d.id IN (SELECT id FROM locked)
+          RETURNING d.id
+       ), stored AS (
+         INSERT INTO device_logs (device_id, time, level, msg)
+         SELECT i.id, l.time, l.level, l.msg
+           FROM input i JOIN claimed c ON c.id = i.id
+          CROSS JOIN LATERAL json_to_recordset(i.lines) AS l(time timestamptz, level text, msg text)
+       )
+       SELECT i.id, c.id IS NOT NULL AS claimed,
+              (CASE WHEN c.id IS NOT NULL THEN i.seq ELSE d.logs_ack END)::text AS ack
+         FROM input i JOIN devices d ON d.id = i.id LEFT JOIN claimed c ON c.id = i.id`,
+      [input],
+    );
+    return rows.map((row) => ({ id: row.id, claimed: row.claimed, ack: Number(row.ack) }));
   },
 };

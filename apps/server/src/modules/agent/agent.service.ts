@@ -11,13 +11,16 @@ import { authAttempts } from '../../db/auth-attempts.js';
 import { storableText } from '../../db/storable-text.js';
 import { AppError, rateLimited } from '../../lib/app-error.js';
 import { verifyDecoy, verifySecret } from '../../lib/passwords.js';
-import { notifyConsole } from '../../plugins/console-events.js';
+import { notifyConsole, type ConsoleEventKind } from '../../plugins/console-events.js';
 import { noteStoredAlerts } from '../alerts/alerts.service.js';
 import type { DevicePrincipal } from '../../plugins/device-auth.js';
 import type { AccessClaims } from '../../lib/tokens.js';
+import { GroupWrite } from '../../db/group-write.js';
 import {
   agentRepository as repo,
   type AlertRecord,
+  type AppliedReport,
+  type LogBatch,
   type RemoteVersions,
 } from './agent.repository.js';
 import { BundleCache } from './bundle-cache.js';
@@ -25,10 +28,22 @@ import { readAlert } from './eve-alerts.js';
 import { HeartbeatBatch } from './heartbeat-batch.js';
 
 const LOGIN_LIMIT = { windowSeconds: 15 * 60, perDeviceAndAddress: 10 } as const;
+/**
+ * Sign-ins under way at once. A fleet that starts together asks for more password checks
+ * (argon2id, ~20 ms of CPU each, on libuv's four threads) than the CPU can do: queued, the
+ * sign-ins outlive the agents' time limit and come back as retries while their hashes are still
+ * being computed, and few ever finish. Past this, a sign-in is answered 429 at once, with a
+ * Retry-After spread over SIGN_IN_RETRY_SECONDS. (8 was too few: on a loaded server a sign-in's
+ * three queries, not its hash, then set the pace, about ten a second.)
+ */
+const MAX_CONCURRENT_SIGN_INS = 32;
+const SIGN_IN_RETRY_SECONDS = 10;
 /** Reads of a device's versions before its bundle is rendered from the cache's misses alone. */
 const BUNDLE_ATTEMPTS = 3;
-/** Shortest time between two "devices changed" notices of heartbeats to one organization. */
-const DEVICE_NOTICE_MS = 1000;
+/** How long apply reports and log batches are gathered before their group is written. */
+const GATHER_MS = 5;
+/** Shortest time between two notices of agent writes of one kind to one organization. */
+const CONSOLE_NOTICE_MS = 1000;
 
 /** A sensor's error texts may quote traffic or tool output: kept, escaped where they must be. */
 function storableBeat(beat: AgentHeartbeat): AgentHeartbeat {
@@ -48,32 +63,75 @@ export function createAgentService(ctx: AppContext, log: FastifyBaseLogger) {
   const { db, tokens } = ctx;
   const bundles = new BundleCache(db);
 
-  // A fleet heartbeats constantly: consoles hear "devices changed" at most once a second per
-  // org, and always after the last beat (one that falls inside the second is told at its end).
-  const notices = new Map<number, { last: number; pending: NodeJS.Timeout | null }>();
-  function tellConsoles(orgIds: Set<number>) {
+  // A fleet heartbeats, logs and sends alerts constantly: consoles hear "devices changed" and
+  // "new alerts" at most once a second per org and kind, and always after the last write (one
+  // that falls inside the second is told at its end). A NOTIFY per write would also serialise
+  // the writers' commits: PostgreSQL takes one lock for the notification queue at each commit.
+  const notices = new Map<string, { last: number; pending: NodeJS.Timeout | null }>();
+  function tellConsoles(orgIds: Iterable<number>, kind: ConsoleEventKind = 'devices') {
     for (const orgId of orgIds) {
-      let notice = notices.get(orgId);
+      const key = `${orgId}:${kind}`;
+      let notice = notices.get(key);
       if (!notice) {
         notice = { last: 0, pending: null };
-        notices.set(orgId, notice);
+        notices.set(key, notice);
       }
       if (notice.pending !== null) continue;
       const current = notice;
       const send = () => {
         current.pending = null;
         current.last = Date.now();
-        notifyConsole(db, orgId, 'devices').catch((error: unknown) =>
-          log.warn({ err: error }, 'telling consoles of heartbeats failed'),
+        notifyConsole(db, orgId, kind).catch((error: unknown) =>
+          log.warn({ err: error, kind }, 'telling consoles of agent writes failed'),
         );
       };
-      const wait = current.last + DEVICE_NOTICE_MS - Date.now();
+      const wait = current.last + CONSOLE_NOTICE_MS - Date.now();
       if (wait <= 0) send();
       else current.pending = setTimeout(send, wait);
     }
   }
   const heartbeats = new HeartbeatBatch(db, tellConsoles, (error) =>
     log.error({ err: error }, 'writing heartbeats that were already answered failed'),
+  );
+
+  // A change that reaches a fleet is applied by all its devices in the same moment: their
+  // reports are written together, each answered once its write committed.
+  const appliedReports = new GroupWrite<AppliedReport>(
+    async (reports) => {
+      await repo.appliedMany(db, reports);
+      return [];
+    },
+    { gatherMs: GATHER_MS },
+  );
+
+  // Log batches of many devices in one statement (a fleet-wide change makes every device log
+  // its apply); a device's repeat of a batch in the same group goes into a later statement.
+  const logBatches = new GroupWrite<
+    LogBatch & { orgId: number },
+    { claimed: boolean; ack: number }
+  >(
+    async (batches) => {
+      const results = new Array<{ claimed: boolean; ack: number }>(batches.length);
+      let rest = batches.map((batch, index) => ({ batch, index }));
+      while (rest.length > 0) {
+        const seen = new Set<number>();
+        const round = rest.filter(
+          ({ batch }) => !seen.has(batch.deviceId) && !!seen.add(batch.deviceId),
+        );
+        rest = rest.filter((entry) => !round.includes(entry));
+        const rows = await repo.storeLogBatches(
+          db,
+          round.map(({ batch }) => batch),
+        );
+        const byDevice = new Map(rows.map((row) => [row.id, row]));
+        for (const { batch, index } of round) {
+          results[index] = byDevice.get(batch.deviceId) ?? { claimed: false, ack: 0 };
+        }
+      }
+      tellConsoles(new Set(batches.map((batch) => batch.orgId)));
+      return results;
+    },
+    { gatherMs: GATHER_MS },
   );
 
   // A console change notifies every connected device of the organization at once; their
@@ -83,7 +141,8 @@ export function createAgentService(ctx: AppContext, log: FastifyBaseLogger) {
       const byId = new Map((await repo.remotes(db, ids)).map((row) => [row.id, row]));
       return ids.map((id) => byId.get(id));
     },
-    { cache: false, maxBatchSize: 5000 },
+    // Two milliseconds: the pulls read meanwhile join the same query.
+    { cache: false, maxBatchSize: 5000, batchScheduleFn: (run) => setTimeout(run, 2) },
   );
   async function remote(deviceId: number) {
     const row = await remotes.load(deviceId);
@@ -91,30 +150,47 @@ export function createAgentService(ctx: AppContext, log: FastifyBaseLogger) {
     return row;
   }
 
+  async function checkPassword(deviceId: number, password: string, address: string) {
+    const key = `agent:${deviceId}|${address}`;
+    const attempts = await authAttempts.failures(db, key, LOGIN_LIMIT.windowSeconds);
+    if (attempts.failures >= LOGIN_LIMIT.perDeviceAndAddress) {
+      throw rateLimited(attempts.retryAfterSeconds);
+    }
+    const device = await repo.credentials(db, deviceId);
+    const valid = device
+      ? await verifySecret(device.password_hash, password)
+      : (await verifyDecoy(password), false);
+    if (!device || !valid) {
+      await authAttempts.recordFailure(db, key, LOGIN_LIMIT.windowSeconds);
+      throw new AppError('unauthorized', 'Incorrect device id or password');
+    }
+    await authAttempts.clear(db, key);
+    return {
+      access_token: await tokens.issue(
+        { subject: device.id, tokenVersion: device.token_version },
+        'palisade-agent',
+      ),
+      token_type: 'bearer' as const,
+      expires_in: tokens.expiresInSeconds,
+    };
+  }
+
+  let signingIn = 0;
+
   return {
     async login(deviceId: number, password: string, address: string) {
-      const key = `agent:${deviceId}|${address}`;
-      const attempts = await authAttempts.failures(db, key, LOGIN_LIMIT.windowSeconds);
-      if (attempts.failures >= LOGIN_LIMIT.perDeviceAndAddress) {
-        throw rateLimited(attempts.retryAfterSeconds);
+      if (signingIn >= MAX_CONCURRENT_SIGN_INS) {
+        throw rateLimited(
+          1 + Math.floor(Math.random() * SIGN_IN_RETRY_SECONDS),
+          'Too many devices are signing in at once, try again later',
+        );
       }
-      const device = await repo.credentials(db, deviceId);
-      const valid = device
-        ? await verifySecret(device.password_hash, password)
-        : (await verifyDecoy(password), false);
-      if (!device || !valid) {
-        await authAttempts.recordFailure(db, key, LOGIN_LIMIT.windowSeconds);
-        throw new AppError('unauthorized', 'Incorrect device id or password');
+      signingIn += 1;
+      try {
+        return await checkPassword(deviceId, password, address);
+      } finally {
+        signingIn -= 1;
       }
-      await authAttempts.clear(db, key);
-      return {
-        access_token: await tokens.issue(
-          { subject: device.id, tokenVersion: device.token_version },
-          'palisade-agent',
-        ),
-        token_type: 'bearer' as const,
-        expires_in: tokens.expiresInSeconds,
-      };
     },
 
     async heartbeat(token: AccessClaims, beat: AgentHeartbeat): Promise<AgentHeartbeatReply> {
@@ -169,6 +245,11 @@ export function createAgentService(ctx: AppContext, log: FastifyBaseLogger) {
       }
     },
 
+    /** Statements that wrote apply reports so far (each holds every report read meanwhile). */
+    get appliedWrites() {
+      return appliedReports.writes;
+    },
+
     /** Bundle renders done so far (the cache's misses). */
     get bundleRenders() {
       return bundles.renders;
@@ -183,12 +264,11 @@ export function createAgentService(ctx: AppContext, log: FastifyBaseLogger) {
         error?: string | null | undefined;
       },
     ) {
-      await repo.applied(
-        db,
-        device.deviceId,
-        body.ok ? { config: body.config_version, policy: body.policy_version } : null,
-        body.ok ? null : storableText(body.error ?? 'apply failed (no detail given)'),
-      );
+      await appliedReports.add({
+        deviceId: device.deviceId,
+        versions: body.ok ? { config: body.config_version, policy: body.policy_version } : null,
+        error: body.ok ? null : storableText(body.error ?? 'apply failed (no detail given)'),
+      });
     },
 
     /**
@@ -209,15 +289,15 @@ export function createAgentService(ctx: AppContext, log: FastifyBaseLogger) {
         if (claimed) {
           await repo.insertAlerts(tx, device.orgId, device.deviceId, records);
           await noteStoredAlerts(tx, device.orgId, device.deviceId, records);
-          if (records.length > 0) await notifyConsole(tx, device.orgId, 'alerts');
           if (rejected.length > 0) {
             await repo.countRejectedAlerts(tx, device.deviceId, rejected.length);
-            await notifyConsole(tx, device.orgId, 'devices');
           }
         }
         return { claimed, ack: await repo.ack(tx, 'alerts_ack', device.deviceId) };
       });
       if (!stored.claimed) return { ack: stored.ack, rejected: [] };
+      if (records.length > 0) tellConsoles([device.orgId], 'alerts');
+      if (rejected.length > 0) tellConsoles([device.orgId], 'devices');
       if (rejected.length > 0) {
         // Reasons only: an event's content may hold anything a sensor saw on the wire.
         log.warn(
@@ -244,13 +324,13 @@ export function createAgentService(ctx: AppContext, log: FastifyBaseLogger) {
         time: Number.isNaN(Date.parse(line.time)) ? now : line.time,
         msg: storableText(line.msg),
       }));
-      return db.transaction(async (tx) => {
-        if (await repo.claimBatch(tx, 'logs_ack', device.deviceId, seq)) {
-          await repo.insertLogs(tx, device.deviceId, stamped);
-          await notifyConsole(tx, device.orgId, 'devices');
-        }
-        return { ack: await repo.ack(tx, 'logs_ack', device.deviceId) };
+      const { ack } = await logBatches.add({
+        deviceId: device.deviceId,
+        orgId: device.orgId,
+        seq,
+        lines: stamped,
       });
+      return { ack };
     },
 
     remote,
@@ -267,6 +347,8 @@ export function createAgentService(ctx: AppContext, log: FastifyBaseLogger) {
     /** At shutdown: writes the heartbeats answered before their write; drops pending notices. */
     async close() {
       await heartbeats.flush();
+      await appliedReports.flush();
+      await logBatches.flush();
       for (const notice of notices.values())
         if (notice.pending !== null) clearTimeout(notice.pending);
     },

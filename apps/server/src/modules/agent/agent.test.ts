@@ -153,6 +153,23 @@ describe('devices and their agents', () => {
     expect((await asAgent('GET', 'bundle', undefined, admin)).statusCode).toBe(401);
   });
 
+  it('answers sign-ins past those it can hash at once with 429 and a Retry-After', async () => {
+    const answers = await Promise.all(
+      Array.from({ length: 48 }, () => agentLogin(device.id, 'device-secret-1234')),
+    );
+    const statuses = answers.map((a) => a.statusCode);
+    expect(statuses.filter((s) => s === 200).length).toBeGreaterThanOrEqual(32);
+    const refused = answers.filter((a) => a.statusCode === 429);
+    expect(refused.length).toBeGreaterThan(0);
+    expect(statuses.filter((s) => s !== 200 && s !== 429)).toEqual([]);
+    for (const answer of refused) {
+      expect(answer.json()).toMatchObject({ code: 'rate_limited' });
+      expect(Number(answer.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    }
+    // Refused for being busy is no failed sign-in: the device signs in at once afterwards.
+    expect((await agentLogin(device.id, 'device-secret-1234')).statusCode).toBe(200);
+  });
+
   it('goes online with a heartbeat, which records metrics and says to pull', async () => {
     const beat = await asAgent('POST', 'heartbeat', {
       state: 'running',

@@ -183,6 +183,77 @@ describe('bundles and pushes for a fleet', () => {
     }
   });
 
+  it('reads the devices of requests that arrive together in one query, and writes their apply reports in one', async () => {
+    const auth = countQueries(server, /SELECT id, org_id, token_version FROM devices/);
+    const writes = countQueries(server, /UPDATE devices d\s+SET config_version_local/);
+    const answers = await Promise.all(
+      devices.map(({ agent }, i) =>
+        api(server.app, {
+          method: 'POST',
+          url: '/agent/applied',
+          headers: agent,
+          payload: { config_version: 900 + i, policy_version: 800 + i, ok: true },
+        }),
+      ),
+    );
+    expect(answers.map((a) => a.statusCode)).toEqual(devices.map(() => 200));
+    expect(auth.stop().total).toBe(1);
+    expect(writes.stop().total).toBe(1);
+    // Each device's report landed, on its own row and only there.
+    const rows = await server.db.query<{ id: number; c: number; p: number; state: string }>(
+      `SELECT id, config_version_local AS c, policy_version_local AS p, state FROM devices
+        WHERE id = ANY($1::int[]) ORDER BY id`,
+      [devices.map((d) => d.id)],
+    );
+    expect(rows).toEqual(
+      devices.map((d, i) => ({ id: d.id, c: 900 + i, p: 800 + i, state: 'running' })),
+    );
+    // A failure and a later success of one device in one group: the later one counts.
+    const [first] = devices;
+    if (!first) throw new Error('no devices');
+    const report = (payload: object) =>
+      api(server.app, { method: 'POST', url: '/agent/applied', headers: first.agent, payload });
+    await Promise.all([
+      report({ config_version: 1, policy_version: 1, ok: false, error: 'reload failed' }),
+      report({ config_version: 950, policy_version: 850, ok: true }),
+    ]);
+    const [row] = await server.db.query<{ c: number; last_error: string | null }>(
+      'SELECT config_version_local AS c, last_error FROM devices WHERE id = $1',
+      [first.id],
+    );
+    expect(row).toEqual({ c: 950, last_error: null });
+  });
+
+  it('stores log batches that arrive together in one statement, each batch once', async () => {
+    const send = (agent: Headers, seq: number, msg: string) =>
+      api(server.app, {
+        method: 'POST',
+        url: '/agent/logs',
+        headers: agent,
+        payload: { seq, lines: [{ time: new Date().toISOString(), level: 'info', msg }] },
+      });
+    const stores = countQueries(server, /INSERT INTO device_logs/);
+    // Every device its batch 1, and the first device's sent twice at once (a retry).
+    const [first] = devices;
+    if (!first) throw new Error('no devices');
+    const answers = await Promise.all([
+      ...devices.map(({ agent, id }) => send(agent, 1, `applied on ${id}`)),
+      send(first.agent, 1, `applied on ${first.id}`),
+    ]);
+    expect(answers.map((a) => a.json<{ ack: number }>().ack)).toEqual(
+      [...devices, first].map(() => 1),
+    );
+    // The retry goes into a statement of its own; everything else into one.
+    expect(stores.stop().total).toBe(2);
+    // Sent again later: acknowledged, not stored.
+    expect((await send(first.agent, 1, 'again')).json()).toEqual({ ack: 1 });
+    const rows = await server.db.query<{ device_id: number; msg: string }>(
+      'SELECT device_id, msg FROM device_logs WHERE device_id = ANY($1::int[]) ORDER BY device_id',
+      [devices.map((d) => d.id)],
+    );
+    expect(rows).toEqual(devices.map(({ id }) => ({ device_id: id, msg: `applied on ${id}` })));
+  });
+
   it('still serves a device whose stored digest matches no render, rendered for it alone', async () => {
     const [device] = devices;
     if (!device) throw new Error('no devices');

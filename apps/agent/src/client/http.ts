@@ -1,0 +1,137 @@
+// The agent's HTTP transport: node:http(s) with keep-alive, one connection pool per process.
+//
+// Not fetch: a fleet process (thousands of simulated devices) spent a third of its CPU in
+// fetch's machinery (WHATWG streams, Request and Response objects), and undici's pool looks
+// through its connections for a free one on every request, where every device's open event
+// stream holds one: a cost that grew with the fleet. Node's agent keeps its free sockets apart.
+
+import http from 'node:http';
+import https from 'node:https';
+import { promisify } from 'node:util';
+import zlib from 'node:zlib';
+
+/**
+ * Idle connections are closed after 4 s: before the server closes them (Node's servers after
+ * 5 s, Fastify's after 72 s, nginx's after 75 s), or a request sent on one as the server closes
+ * it fails with "socket hang up" (seen hundreds of times starting a 5,000-device fleet).
+ */
+const IDLE_SOCKET_MS = 4000;
+/**
+ * Requests share at most this many connections per server (the rest wait for one): a fleet
+ * process pulling 5,000 bundles at once opened 5,000 connections, past the server's listen
+ * backlog, and many were reset ("socket hang up"). Event streams, open for good, have a pool
+ * of their own without a limit.
+ */
+const MAX_REQUEST_SOCKETS = 128;
+const requestPool = { keepAlive: true, scheduling: 'lifo', timeout: IDLE_SOCKET_MS } as const;
+const pools = {
+  http: new http.Agent({ ...requestPool, maxSockets: MAX_REQUEST_SOCKETS }),
+  https: new https.Agent({ ...requestPool, maxSockets: MAX_REQUEST_SOCKETS }),
+  httpStreams: new http.Agent({ keepAlive: false }),
+  httpsStreams: new https.Agent({ keepAlive: false }),
+};
+const gunzip = promisify(zlib.gunzip);
+const brotliDecompress = promisify(zlib.brotliDecompress);
+
+export interface HttpInit {
+  method: string;
+  headers?: Record<string, string>;
+  /** Sent as it is (JSON is serialised by the caller). */
+  body?: string;
+  /** Aborts the request, or the reading of its answer. */
+  signal: AbortSignal;
+  /** An answer that stays open (an event stream): sent on a connection of its own. */
+  stream?: boolean;
+}
+
+/** An answer whose headers have come; its body is read (or dropped) once. */
+export class HttpAnswer {
+  constructor(private readonly response: http.IncomingMessage) {}
+
+  get status(): number {
+    return this.response.statusCode ?? 0;
+  }
+
+  get ok(): boolean {
+    return this.status >= 200 && this.status < 300;
+  }
+
+  header(name: string): string | null {
+    const value = this.response.headers[name.toLowerCase()];
+    return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
+  }
+
+  /** The body as the server sent it, uncompressed. */
+  async text(): Promise<string> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of this.response) chunks.push(chunk as Buffer);
+    const raw = Buffer.concat(chunks);
+    const encoding = this.header('content-encoding');
+    if (encoding === 'gzip') return (await gunzip(raw)).toString('utf8');
+    if (encoding === 'br') return (await brotliDecompress(raw)).toString('utf8');
+    return raw.toString('utf8');
+  }
+
+  async json(): Promise<unknown> {
+    return JSON.parse(await this.text()) as unknown;
+  }
+
+  /** Reads the body away unread, so that the connection serves the next request. */
+  discard(): void {
+    this.response.resume();
+  }
+
+  /** The body as it arrives (an event stream). */
+  get stream(): http.IncomingMessage {
+    return this.response;
+  }
+}
+
+/** Sends a request; resolves once the answer's headers have come. */
+export function httpRequest(url: URL, init: HttpInit): Promise<HttpAnswer> {
+  const secure = url.protocol === 'https:';
+  const { signal } = init;
+  // The signal's reason (the caller's Error or DOMException), or why the connection ended.
+  const stopped = (): Error =>
+    signal.reason instanceof Error ? signal.reason : new Error('the request was aborted');
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) {
+      reject(stopped());
+      return;
+    }
+    const request = (secure ? https : http).request(url, {
+      method: init.method,
+      headers: {
+        'accept-encoding': 'br, gzip',
+        ...init.headers,
+        ...(init.body === undefined ? {} : { 'content-length': Buffer.byteLength(init.body) }),
+      },
+      agent: init.stream
+        ? secure
+          ? pools.httpsStreams
+          : pools.httpStreams
+        : secure
+          ? pools.https
+          : pools.http,
+    });
+    // Aborting ends the request, or the reading of its answer, until the exchange is over
+    // (its socket may serve another request by then, which the signal must not touch). Ended
+    // without an error of its own: the reading of the answer hears "aborted".
+    let answered = false;
+    const abort = () => request.destroy();
+    signal.addEventListener('abort', abort, { once: true });
+    request.once('close', () => {
+      signal.removeEventListener('abort', abort);
+      if (!answered) reject(signal.aborted ? stopped() : new Error('the connection closed'));
+    });
+    request.once('response', (response) => {
+      answered = true;
+      // An abort while nobody reads the body (it was dropped, or is being read, which hears of
+      // it by its own listener) must not become an uncaught error.
+      response.on('error', () => undefined);
+      resolve(new HttpAnswer(response));
+    });
+    request.on('error', reject);
+    request.end(init.body);
+  });
+}

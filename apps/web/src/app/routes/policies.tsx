@@ -1,5 +1,5 @@
-// The /policies screen: Policies, Rule groups and Rules as tabs (?tab=policies|groups|rules),
-// so the spec's route table stays exact. The composition root wires the rules feature's
+// The /policies screen: Policies, Rule groups, Rules and Rule sources as tabs
+// (?tab=policies|groups|rules|sources), so the spec's route table stays exact. The composition root wires the rules feature's
 // pieces into the policies feature, which must not import it (STYLE.md §1).
 import { useMemo } from 'react';
 import { useSearchParams } from 'react-router';
@@ -14,6 +14,7 @@ import { useMe } from '../../features/auth/api/me';
 import { PoliciesTab } from '../../features/policies/components/PoliciesTab';
 import type { PolicyAccess, PolicyTools } from '../../features/policies/components/tools';
 import { groupsListQueryOptions } from '../../features/rules/api/list-groups';
+import { RuleSourcesTab } from '../../features/rule-sources/components/RuleSourcesTab';
 import { fetchRules } from '../../features/rules/api/rules-multi';
 import { GroupsTab } from '../../features/rules/components/GroupsTab';
 import { RulePicker } from '../../features/rules/components/RulePicker';
@@ -23,7 +24,7 @@ import { session } from '../../lib/session';
 import { useStore } from '../../lib/store';
 import { hasAdminAccess } from '../access';
 
-const TABS = ['policies', 'groups', 'rules'] as const;
+const TABS = ['policies', 'groups', 'rules', 'sources'] as const;
 type PoliciesTabName = (typeof TABS)[number];
 
 const isTab = (value: string | null): value is PoliciesTabName =>
@@ -65,6 +66,7 @@ export function Component() {
     policies: t('policies.title'),
     groups: t('groups.title'),
     rules: t('rules.title'),
+    sources: t('ruleSources.title'),
   };
 
   return (
@@ -84,6 +86,7 @@ export function Component() {
         {tab === 'policies' && <PoliciesTab tools={tools} access={access} />}
         {tab === 'groups' && <GroupsTab canWrite={canWrite} />}
         {tab === 'rules' && <RulesTab canWrite={canWrite} />}
+        {tab === 'sources' && <RuleSourcesTab canWrite={canWrite} />}
       </div>
     </PageShell>
   );

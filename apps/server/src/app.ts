@@ -12,6 +12,7 @@ import type { Config } from './config.js';
 import type { Database } from './db/client.js';
 import { migrate } from './db/migrate.js';
 import { createMailer, type Mailer } from './lib/mailer.js';
+import { SecretBox } from './lib/secret-box.js';
 import { resolveSecretKey } from './lib/secret-key.js';
 import { TokenService } from './lib/tokens.js';
 import { agentRoutes } from './modules/agent/agent.routes.js';
@@ -26,6 +27,7 @@ import { firewallRoutes } from './modules/firewall/firewall.routes.js';
 import { groupsRoutes } from './modules/groups/groups.routes.js';
 import { policiesRoutes } from './modules/policies/policies.routes.js';
 import { UploadStage } from './modules/rules/rule-archive.js';
+import { ruleSourcesRoutes } from './modules/rule-sources/rule-sources.routes.js';
 import { rulesRoutes } from './modules/rules/rules.routes.js';
 import { systemRoutes } from './modules/system/system.routes.js';
 import { usersRoutes } from './modules/users/users.routes.js';
@@ -93,6 +95,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
     config,
     db,
     tokens: new TokenService(secretKey, config.accessTokenExpireMinutes),
+    secrets: new SecretBox(secretKey),
     agentVersion: async () => (await agentRelease.current())?.version ?? null,
     mailer:
       options.mailer ??
@@ -142,6 +145,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       await api.register(usersRoutes);
       await api.register(rulesRoutes);
       await api.register(groupsRoutes);
+      await api.register(ruleSourcesRoutes);
       await api.register(policiesRoutes);
       await api.register(profilesRoutes);
       await api.register(devicesRoutes);

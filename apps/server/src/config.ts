@@ -116,6 +116,13 @@ const EnvSchema = z.object({
     .int('must be a whole number of bytes')
     .min(1024, 'must be at least 1024')
     .default(256 * 1024 * 1024),
+  RULE_SOURCES_PUBLIC_ONLY: booleanFlag.default(false),
+  RULE_SOURCES_TIMEOUT_SECONDS: z.coerce
+    .number({ message: 'must be a number of seconds' })
+    .int('must be a whole number of seconds')
+    .min(1, 'must be at least 1')
+    .max(3600, 'must be at most 3600')
+    .default(60),
   SMTP_URL: optionalText.pipe(
     z
       .string()
@@ -159,6 +166,10 @@ export interface Config {
   jobCheckSeconds: number;
   /** What one rules import may unpack to, all its files together, in bytes. */
   importMaxBytes: number;
+  /** Rule sources may be fetched only from public addresses (not loopback or private ones). */
+  ruleSourcesPublicOnly: boolean;
+  /** A rule source's fetch fails when connecting, or waiting for the next bytes, takes longer. */
+  ruleSourcesTimeoutSeconds: number;
   smtpUrl: string | undefined;
   smtpFrom: string | undefined;
   publicUrl: string;
@@ -204,6 +215,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     metricRetentionDays: e.METRIC_RETENTION_DAYS,
     jobCheckSeconds: e.JOB_CHECK_SECONDS,
     importMaxBytes: e.IMPORT_MAX_BYTES,
+    ruleSourcesPublicOnly: e.RULE_SOURCES_PUBLIC_ONLY,
+    ruleSourcesTimeoutSeconds: e.RULE_SOURCES_TIMEOUT_SECONDS,
     smtpUrl: e.SMTP_URL,
     smtpFrom: e.SMTP_FROM,
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { SafeString } from './common.js';
+import { RejectedLine } from './rules.js';
 
 /**
  * Rule sources: rule sets fetched from a URL on a schedule and imported as that source's groups
@@ -62,6 +63,12 @@ export const RuleSourceUpdateSummary = z.object({
   warning_count: z.number().int(),
 });
 export type RuleSourceUpdateSummary = z.infer<typeof RuleSourceUpdateSummary>;
+
+/** GET /rulesources/{id}/updates/{updateId}: the summary and the lines worth a look. */
+export const RuleSourceUpdateDetail = RuleSourceUpdateSummary.extend({
+  warnings: z.array(RejectedLine),
+});
+export type RuleSourceUpdateDetail = z.infer<typeof RuleSourceUpdateDetail>;
 
 export const RuleSource = z.object({
   id: z.number().int(),

@@ -104,6 +104,8 @@ export const RuleGroup = z.object({
   description: z.string(),
   /** 'file': kept in step with the imported rules file of that name; 'custom': edited by hand. */
   kind: z.enum(['file', 'custom']),
+  /** The rule source that keeps this group (`/rulesources/`), or null. */
+  source_id: z.number().int().nullable(),
   rule_count: z.number().int(),
   /** Of those, the rules enabled in their file (not commented out) and not removed from it. */
   enabled_count: z.number().int(),

@@ -6,12 +6,13 @@ export interface GroupRow {
   name: string;
   description: string;
   kind: 'file' | 'custom';
+  source_id: number | null;
   rule_count: number;
   enabled_count: number;
   updated_at: Date;
 }
 
-const SELECT_GROUP = `SELECT g.id, g.name, g.description, g.kind, g.updated_at,
+const SELECT_GROUP = `SELECT g.id, g.name, g.description, g.kind, g.source_id, g.updated_at,
     counts.rule_count, counts.enabled_count
   FROM rule_groups g
   CROSS JOIN LATERAL (

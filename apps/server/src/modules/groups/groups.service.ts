@@ -19,6 +19,7 @@ const present = (row: GroupRow): RuleGroup => ({
   name: row.name,
   description: row.description,
   kind: row.kind,
+  source_id: row.source_id,
   rule_count: row.rule_count,
   enabled_count: row.enabled_count,
   updated_at: row.updated_at.toISOString(),

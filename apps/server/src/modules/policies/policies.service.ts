@@ -65,19 +65,20 @@ export async function renderStored(tx: Queryable, id: number) {
  * After a write to rules or group members: re-renders only the policies built on a touched group
  * or on a group holding a touched rule (a rule's text changed, or a group's members did), in a
  * constant number of statements however many policies the organization has. Devices hear of it
- * when a version moved.
+ * when a version moved. Answers how many policies got a new version.
  */
 export async function refreshPoliciesHolding(
   tx: Queryable,
   orgId: number,
   touched: { groupIds?: number[]; ruleIds?: number[] },
-): Promise<void> {
+): Promise<number> {
   const ids = await repo.idsHolding(tx, orgId, {
     groupIds: touched.groupIds ?? [],
     ruleIds: touched.ruleIds ?? [],
   });
   const moved = await rerenderPolicies(tx, ids);
   if (moved.length > 0) await notifyDevices(tx, orgId);
+  return moved.length;
 }
 
 function present(row: PolicyRow, parts: PolicyParts, principal: Principal): Policy {

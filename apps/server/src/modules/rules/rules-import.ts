@@ -10,6 +10,28 @@ import { rulesRepository as repo, type RuleRecord } from './rules.repository.js'
 export interface ImportOptions {
   /** Refuse the whole import when any line is rejected (default: import the rest, report them). */
   strict: boolean;
+  /**
+   * Import as this rule source's groups: found by (source, name), not by name alone; a group
+   * of the source that this import no longer has loses its rules (marked removed).
+   */
+  source?: { id: number; name: string };
+  /** Return what changed per rule (a rule source's changelog). */
+  collectChanges?: boolean;
+}
+
+/** One rule an import added, changed or removed, with its texts before and after. */
+export interface ImportedRuleChange {
+  kind: 'added' | 'changed' | 'removed';
+  gid: number;
+  sid: number;
+  /** Set for a rule that was stored before this import (always, unless added). */
+  ruleId: number | null;
+  file: string;
+  msg: string;
+  oldRev: number | null;
+  newRev: number | null;
+  oldText: string | null;
+  newText: string | null;
 }
 
 /** What an import changed that policies render: rules rewritten or removed, groups re-membered. */
@@ -48,7 +70,7 @@ export async function importRules(
   orgId: number,
   uploads: UnpackedUpload[],
   options: ImportOptions,
-): Promise<{ report: ImportReport; touched: ImportTouched }> {
+): Promise<{ report: ImportReport; touched: ImportTouched; changes: ImportedRuleChange[] }> {
   const report: ImportReport = {
     files: [],
     added: 0,
@@ -97,6 +119,7 @@ export async function importRules(
   const replacements = new Map<string, RuleRecord>();
   const fileKeys: { name: string; keys: Set<string> }[] = [];
   const lastSeen = new Map<string, { file: string; rule: Rule }>();
+  const changes = options.collectChanges ? new Map<string, ImportedRuleChange>() : undefined;
   async function* decideFiles(): AsyncGenerator<RuleRecord[]> {
     for (const file of uploads.flatMap((upload) => upload.ruleFiles)) {
       const parsed = parseRulesFile(await file.read(), { fileName: file.name });
@@ -142,6 +165,7 @@ export async function importRules(
           report.unchanged += 1;
           continue;
         }
+        if (changes) noteChange(changes, key, stored, rule, file.name);
         const record = toRecord(rule, file.name);
         if (verdict === 'add') added.push(record);
         else replacements.set(key, record);
@@ -179,7 +203,8 @@ export async function importRules(
     replacements.set(key, toRecord(rule, file));
   }
 
-  // 2. The other writes.
+  // 2. The other writes. (The changelog's old texts are read before they are overwritten.)
+  if (changes) await readOldTexts(tx, orgId, [...changes.values()]);
   const replaced = [...replacements.values()];
   const replacedIds = await repo.upsert(tx, orgId, replaced);
   replaced.forEach((record, index) => {
@@ -192,10 +217,21 @@ export async function importRules(
   // 3. Each file's group becomes its rules. Rules that left a file (and did not move to
   // another file) stay in its group, marked removed, so that the policies using the group show
   // them instead of losing them silently.
-  const groupIds = await repo.upsertFileGroups(tx, orgId, [
-    ...new Set(fileKeys.map((f) => groupNameOf(f.name))),
-  ]);
-  const before = await repo.groupMembers(tx, [...groupIds.values()]);
+  const groupNames = [...new Set(fileKeys.map((f) => groupNameOf(f.name)))];
+  const scoped = options.source
+    ? await repo.sourceGroups(tx, orgId, options.source, groupNames)
+    : { ids: await repo.upsertFileGroups(tx, orgId, groupNames), renamed: [], left: [] };
+  for (const { member, group } of scoped.renamed) {
+    report.warning_count += 1;
+    report.warnings.push({
+      file: member,
+      line: 0,
+      column: 0,
+      msg: `another group is named ${member}: this source's group is named ${group}`,
+    });
+  }
+  const groupIds = scoped.ids;
+  const before = await repo.groupMembers(tx, [...groupIds.values(), ...scoped.left]);
   const after = new Map<number, Set<number>>();
   const gone: number[] = [];
   for (const file of fileKeys) {
@@ -213,8 +249,37 @@ export async function importRules(
     }
     after.set(groupId, members);
   }
+  // A source's group whose file the source no longer has: its rules are gone from the source
+  // (unless they are in another of its files now).
+  if (scoped.left.length > 0) {
+    const present = new Set([...lastSeen.keys()].map((key) => writtenId(state, key)));
+    for (const groupId of scoped.left) {
+      for (const id of before.get(groupId) ?? []) {
+        const rule = byId.get(id);
+        if (!rule || rule.removed || present.has(id)) continue;
+        rule.removed = true;
+        gone.push(id);
+      }
+    }
+  }
   const changed = new Map([...after].filter(([id, members]) => !sameSet(members, before.get(id))));
   await repo.setGroupMembers(tx, changed);
+  if (changes) {
+    for (const row of await repo.texts(tx, orgId, gone)) {
+      changes.set(`${row.gid}:${row.sid}`, {
+        kind: 'removed',
+        gid: row.gid,
+        sid: row.sid,
+        ruleId: row.id,
+        file: row.source,
+        msg: row.msg,
+        oldRev: row.rev,
+        newRev: null,
+        oldText: row.text,
+        newText: null,
+      });
+    }
+  }
   await repo.markRemoved(tx, gone);
   report.removed = gone.length;
 
@@ -226,10 +291,57 @@ export async function importRules(
       report.rejected.slice(0, 100).map((e) => ({ field: `${e.file}:${e.line}`, msg: e.msg })),
     );
   }
+  for (const change of changes?.values() ?? []) {
+    change.ruleId ??= state.get(`${change.gid}:${change.sid}`)?.id ?? null;
+  }
   return {
     report,
     touched: { ruleIds: [...replacedIds, ...gone], groupIds: [...changed.keys()] },
+    changes: [...(changes?.values() ?? [])],
   };
+}
+
+/**
+ * Notes a rule this import writes. A rule written twice (by two files) is one change, from
+ * what was stored to the last text; a rule back in its file after it was removed is added.
+ */
+function noteChange(
+  changes: Map<string, ImportedRuleChange>,
+  key: string,
+  stored: RuleState | undefined,
+  rule: Rule,
+  file: string,
+): void {
+  const earlier = changes.get(key);
+  const storedId = stored && 'md5' in stored.text ? stored.id : null;
+  changes.set(key, {
+    kind: earlier?.kind ?? (storedId === null || stored?.removed ? 'added' : 'changed'),
+    gid: rule.gid,
+    sid: rule.sid,
+    ruleId: earlier?.ruleId ?? storedId,
+    file,
+    msg: rule.msg ?? '',
+    oldRev: earlier ? earlier.oldRev : (stored?.rev ?? null),
+    newRev: rule.rev,
+    oldText: null,
+    newText: rule.text,
+  });
+}
+
+/** Fills in the stored texts of the rules about to be replaced (one read). */
+async function readOldTexts(tx: Queryable, orgId: number, changes: ImportedRuleChange[]) {
+  const stored = changes.filter((change) => change.ruleId !== null);
+  if (stored.length === 0) return;
+  const texts = new Map(
+    (
+      await repo.texts(
+        tx,
+        orgId,
+        stored.map((change) => change.ruleId ?? -1),
+      )
+    ).map((row) => [row.id, row.text]),
+  );
+  for (const change of stored) change.oldText = texts.get(change.ruleId ?? -1) ?? null;
 }
 
 const tooLong = (rule: Rule) =>

@@ -1,4 +1,5 @@
 import type { Queryable } from '../../db/client.js';
+import { AppError } from '../../lib/app-error.js';
 import { copyTextLine } from '../../db/copy-text.js';
 import { pagedList, type ListSql, type ListSpec } from '../../db/list-query.js';
 
@@ -209,6 +210,85 @@ export const rulesRepository = {
       [orgId, names],
     );
     return new Map(rows.map((row) => [row.name.toLowerCase(), row.id]));
+  },
+
+  /**
+   * The groups of a rule source for its archive's members (by lower-case member name): its own
+   * groups by (source, name); a member whose name another group (an upload's, another
+   * source's) already has gets `<source>/<member>` (listed in `renamed`). `left`: the source's
+   * groups no member names any more.
+   */
+  async sourceGroups(
+    db: Queryable,
+    orgId: number,
+    source: { id: number; name: string },
+    members: string[],
+  ): Promise<{
+    ids: Map<string, number>;
+    renamed: { member: string; group: string }[];
+    left: number[];
+  }> {
+    const prefixed = (member: string) => `${source.name}/${member}`;
+    const rows = await db.query<{ id: number; name: string; source_id: number | null }>(
+      `SELECT id, name, source_id FROM rule_groups
+        WHERE org_id = $1 AND (source_id = $2 OR lower(name) = ANY($3::text[]))`,
+      [orgId, source.id, members.flatMap((m) => [m.toLowerCase(), prefixed(m).toLowerCase()])],
+    );
+    const own = new Map(
+      rows.filter((r) => r.source_id === source.id).map((r) => [r.name.toLowerCase(), r.id]),
+    );
+    const taken = new Set(rows.map((r) => r.name.toLowerCase()));
+    const ids = new Map<string, number>();
+    const renamed: { member: string; group: string }[] = [];
+    const create = new Map<string, string>();
+    for (const member of members) {
+      const existing = own.get(member.toLowerCase()) ?? own.get(prefixed(member).toLowerCase());
+      if (existing !== undefined) {
+        ids.set(member.toLowerCase(), existing);
+        continue;
+      }
+      let name = member;
+      if (taken.has(member.toLowerCase())) {
+        name = prefixed(member);
+        if (taken.has(name.toLowerCase())) {
+          throw new AppError(
+            'conflict',
+            `Groups named ${member} and ${name} exist already: rename one so that the source's file ${member} has a group`,
+          );
+        }
+        renamed.push({ member, group: name });
+      }
+      taken.add(name.toLowerCase());
+      create.set(name, member);
+    }
+    if (create.size > 0) {
+      const inserted = await db.query<{ id: number; name: string }>(
+        `INSERT INTO rule_groups (org_id, name, kind, source_id)
+         SELECT $1, unnest($2::text[]), 'file', $3 RETURNING id, name`,
+        [orgId, [...create.keys()], source.id],
+      );
+      for (const row of inserted) ids.set((create.get(row.name) ?? row.name).toLowerCase(), row.id);
+    }
+    const used = new Set(ids.values());
+    return { ids, renamed, left: [...own.values()].filter((id) => !used.has(id)) };
+  },
+
+  /** The stored texts of some rules of the organization (a changelog's before). */
+  texts(db: Queryable, orgId: number, ids: number[]) {
+    if (ids.length === 0) return Promise.resolve([]);
+    return db.query<{
+      id: number;
+      gid: number;
+      sid: number;
+      rev: number | null;
+      msg: string;
+      text: string;
+      source: string;
+    }>(
+      `SELECT id, gid, sid, rev, msg, text, source FROM rules
+        WHERE org_id = $1 AND id = ANY($2::int[])`,
+      [orgId, ids],
+    );
   },
 
   async groupMembers(db: Queryable, groupIds: number[]): Promise<Map<number, Set<number>>> {

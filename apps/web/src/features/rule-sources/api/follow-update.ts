@@ -1,5 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query';
-import { updateQueryOptions, type RuleSourceUpdateDetail } from './get-update';
+import type { RuleSourceUpdateDetail } from '@palisade/contract';
+import { updateQueryOptions } from './get-update';
 import { ruleSourcesKeys } from './keys';
 import { UPDATE_POLL_MS, isUpdateActive } from './update-status';
 

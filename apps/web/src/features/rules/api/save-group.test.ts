@@ -7,6 +7,7 @@ const group = (id: number, name: string, rule_count = 0): RuleGroup => ({
   name,
   description: '',
   kind: 'custom',
+  source_id: null,
   rule_count,
   enabled_count: rule_count,
   updated_at: '2026-01-01T00:00:00.000Z',

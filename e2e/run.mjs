@@ -17,6 +17,7 @@ import { tests as monitoringAlerts } from './web/monitoring-alerts.spec.mjs';
 import { tests as devices } from './web/devices.spec.mjs';
 import { tests as firewall } from './web/firewall.spec.mjs';
 import { tests as onboarding } from './web/onboarding.spec.mjs';
+import { tests as ruleSources } from './web/rule-sources.spec.mjs';
 import { authDisabledTests, tests as last } from './web/last.spec.mjs';
 
 const TEST_TIMEOUT_MS = 60_000;
@@ -36,6 +37,7 @@ const all = [
   ...devices,
   ...firewall,
   ...onboarding,
+  ...ruleSources,
   ...authDisabledTests,
   ...last,
 ];

@@ -96,6 +96,31 @@ async function simulatedAgent(baseUrl, admin, { name, policyId }) {
       local.policy_version = bundle.policy_version;
       return { reply, bundle };
     },
+    /** Sends one eve.json alert of this rule. */
+    alert: ({ sid, rev, msg }) =>
+      apiCall(baseUrl, token, 'POST', 'agent/alerts', {
+        seq: 1,
+        events: [
+          {
+            timestamp: new Date().toISOString().replace('Z', '000+0000'),
+            event_type: 'alert',
+            src_ip: '10.0.0.5',
+            src_port: 49152,
+            dest_ip: '203.0.113.9',
+            dest_port: 80,
+            proto: 'TCP',
+            alert: {
+              action: 'allowed',
+              gid: 1,
+              signature_id: sid,
+              rev,
+              signature: msg,
+              category: 'A Network Trojan was detected',
+              severity: 1,
+            },
+          },
+        ],
+      }),
   };
 }
 
@@ -211,6 +236,20 @@ export const tests = [
         await page.reload();
         await visible(deviceRow.getByTestId('device-status').getByText('Online', { exact: true }));
         assert.equal(await deviceRow.getByText('Update Pending', { exact: true }).count(), 0);
+
+        // The alert of the changed rule links to its changelog entry, opened on that rule.
+        const msg = `E2E feed ${SID.changed}`;
+        await agent.alert({ sid: SID.changed, rev: 2, msg });
+        await page.goto('/alerts');
+        await page.getByRole('button', { name: msg }).first().click();
+        const drawer = page.getByRole('dialog', { name: 'Alert' });
+        const note = drawer.getByTestId('rule-change-note');
+        await visible(note.getByRole('link', { name: /^Changed in update \d+ on / }));
+        await shot('rule-sources-alert-note');
+        await note.getByRole('link').click();
+        await visible(page.getByText(`Showing only rule ${SID.changed}.`));
+        await visible(page.getByLabel('After', { exact: true }));
+        assert.equal(await page.getByTestId('rule-change').count(), 1);
 
         // A third update finds the checksum unmoved: one small request, nothing else.
         const before3 = mirror.requests.length;

@@ -15,6 +15,7 @@ import { PoliciesTab } from '../../features/policies/components/PoliciesTab';
 import type { PolicyAccess, PolicyTools } from '../../features/policies/components/tools';
 import { groupsListQueryOptions } from '../../features/rules/api/list-groups';
 import { sourcesListQueryOptions } from '../../features/rule-sources/api/list-sources';
+import { RuleChangeNote } from '../../features/rule-sources/components/RuleChangeNote';
 import { RuleSourcesTab } from '../../features/rule-sources/components/RuleSourcesTab';
 import { fetchRules } from '../../features/rules/api/rules-multi';
 import { GroupsTab } from '../../features/rules/components/GroupsTab';
@@ -93,7 +94,7 @@ export function Component() {
       <div role="tabpanel" aria-labelledby={`policies-tab-${tab}`}>
         {tab === 'policies' && <PoliciesTab tools={tools} access={access} />}
         {tab === 'groups' && <GroupsTab canWrite={canWrite} sourceName={sourceName} />}
-        {tab === 'rules' && <RulesTab canWrite={canWrite} />}
+        {tab === 'rules' && <RulesTab canWrite={canWrite} RuleNote={RuleChangeNote} />}
         {tab === 'sources' && <RuleSourcesTab canWrite={canWrite} />}
       </div>
     </PageShell>

@@ -77,7 +77,7 @@ export function UpdateNowButton({ source }: { source: RuleSource }) {
     <Button
       size="small"
       variant="outlined"
-      disabled={active || !source.enabled}
+      disabled={active}
       aria-label={t('ruleSources.updateNowName', { name: source.name })}
       startIcon={
         active ? <CircularProgress size={14} role="progressbar" aria-label={label} /> : <SyncIcon />

@@ -4,7 +4,7 @@ import { MemoryRouter } from 'react-router';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import i18next from 'i18next';
 import { I18nextProvider, initReactI18next } from 'react-i18next';
-import { render, type RenderResult } from '@testing-library/react';
+import { configure, render, type RenderResult } from '@testing-library/react';
 import en from '../locales/en.json';
 
 const i18n = i18next.createInstance();
@@ -14,6 +14,12 @@ void i18n.use(initReactI18next).init({
   interpolation: { escapeValue: false },
   returnNull: false,
 });
+
+/** Per-test limit for rendered screens: MUI under a loaded test machine is slow to mount. */
+export const RENDER_TIMEOUT = 30_000;
+
+// findBy… and waitFor wait this long: the default second is too short on a loaded machine.
+configure({ asyncUtilTimeout: 10_000 });
 
 /** One answer of the fake server: status and JSON body. */
 export interface FakeAnswer {

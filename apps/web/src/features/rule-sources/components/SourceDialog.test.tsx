@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { installFakeApi, renderScreen } from '../../../testing/render';
+import { RENDER_TIMEOUT, installFakeApi, renderScreen } from '../../../testing/render';
 import { SourceList } from './SourceList';
 
 afterEach(() => {
@@ -9,7 +9,7 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-describe('adding a source from the catalogue', () => {
+describe('adding a source from the catalogue', { timeout: RENDER_TIMEOUT }, () => {
   it('opens the picked entry in the form, whose URL may be edited before saving', async () => {
     const api = installFakeApi({
       'GET rulesources/': { body: { data: [], recordsTotal: 0 } },

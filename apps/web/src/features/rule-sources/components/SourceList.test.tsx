@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { RuleSource, RuleSourceUpdateSummary } from '@palisade/contract';
-import { installFakeApi, renderScreen } from '../../../testing/render';
+import { RENDER_TIMEOUT, installFakeApi, renderScreen } from '../../../testing/render';
 import { SourceList } from './SourceList';
 
 const summary = (patch: Partial<RuleSourceUpdateSummary>): RuleSourceUpdateSummary => ({
@@ -52,7 +52,7 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-describe('SourceList', () => {
+describe('SourceList', { timeout: RENDER_TIMEOUT }, () => {
   it('shows each source with its last update, and follows "Update now" to its end', async () => {
     const updates = [
       summary({ id: 8, status: 'queued' }),

@@ -70,6 +70,8 @@ export interface TestServer {
   outbox: Mail[];
   /** The statements the server's database runs during a piece of work (a request). */
   statements: StatementCounter;
+  /** On the PostgreSQL run: the scratch database's URL (for a second replica's connections). */
+  databaseUrl?: string;
   close(): Promise<void>;
 }
 
@@ -122,6 +124,7 @@ export async function startTestServer(
     dataDir,
     outbox,
     statements: counter,
+    ...(scratch.url ? { databaseUrl: scratch.url } : {}),
     async close() {
       await app.close();
       await scratch.drop();

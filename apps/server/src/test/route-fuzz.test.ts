@@ -214,7 +214,7 @@ async function requestsFor(op: Operation, entry: Expectation, world: World, rand
   const body = entry.body ? await entry.body(world) : undefined;
   const base: Inject = {
     method: op.method,
-    url: concretePath(op, id),
+    url: concretePath(op, id, world.updateId),
     headers: { ...headers, ...body?.headers },
     ...(body ? { payload: body.payload } : {}),
   };

@@ -81,7 +81,7 @@ describe('who may call each route (generated from /openapi.json)', () => {
         requests += 1;
         const response = await world.app.inject({
           method: op.method as 'GET',
-          url: concretePath(op, id),
+          url: concretePath(op, id, world.updateId),
           headers: { ...world.headers[caller], ...body?.headers },
           ...(body ? { payload: body.payload } : {}),
         });

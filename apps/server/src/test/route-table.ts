@@ -1,7 +1,7 @@
 import type { Role } from '@palisade/contract';
 import { multipart } from './corpus.js';
 import { ADMIN_EMAIL, ADMIN_PASSWORD } from './harness.js';
-import { RULE_TEXT, type World } from './route-world.js';
+import { RULE_TEXT, SOURCE_BODY, type World } from './route-world.js';
 
 /**
  * Who may call each operation of the API, keyed by `METHOD path` as /openapi.json lists it.
@@ -125,6 +125,19 @@ export const ROUTE_TABLE: Record<string, Expectation> = {
   'POST /api/v1/groups/': { access: 'Operator', body: (w) => json({ name: `g ${w.unique()}` }) },
   'PUT /api/v1/groups/{id}': { access: 'Operator', body: () => json({ description: 'changed' }) },
   'DELETE /api/v1/groups/{id}': { access: 'Operator' },
+  // rule sources
+  'GET /api/v1/rulesources/': { access: 'Viewer' },
+  'POST /api/v1/rulesources/': { access: 'Operator', body: (w) => json(SOURCE_BODY(w.unique())) },
+  'GET /api/v1/rulesources/catalogue': { access: 'Viewer' },
+  // Without the sid it asks for, a 422 naming it.
+  'GET /api/v1/rulesources/rule-changes': { access: 'Viewer', alsoAllowed: [422] },
+  'GET /api/v1/rulesources/{id}': { access: 'Viewer' },
+  'PUT /api/v1/rulesources/{id}': { access: 'Operator', body: () => json({ enabled: true }) },
+  'DELETE /api/v1/rulesources/{id}': { access: 'Operator' },
+  'POST /api/v1/rulesources/{id}/update': { access: 'Operator' },
+  'GET /api/v1/rulesources/{id}/updates': { access: 'Viewer' },
+  'GET /api/v1/rulesources/{id}/updates/{updateId}': { access: 'Viewer' },
+  'GET /api/v1/rulesources/{id}/updates/{updateId}/changes': { access: 'Viewer' },
   // policies
   'GET /api/v1/policies/': { access: 'Viewer' },
   'POST /api/v1/policies/': { access: 'Operator', body: (w) => json({ name: `p ${w.unique()}` }) },

@@ -32,7 +32,7 @@ export type Caller = (typeof CALLERS)[number];
 
 /** The kinds of object a path's `{id}` names. */
 export type Kind =
-  'user' | 'rule' | 'group' | 'policy' | 'profile' | 'device' | 'ruleset' | 'alert';
+  'user' | 'rule' | 'group' | 'policy' | 'profile' | 'device' | 'ruleset' | 'alert' | 'source';
 
 /** Which kind of object the first path segment after /api/v1/ holds. */
 export const KIND_OF_SEGMENT: Record<string, Kind> = {
@@ -48,6 +48,7 @@ export const KIND_OF_SEGMENT: Record<string, Kind> = {
   devicelogsnort: 'device',
   alerts: 'alert',
   fwruleset: 'ruleset',
+  rulesources: 'source',
 };
 
 export const SECRET_KEY = 'route-table-tests-secret-key-0123456789';
@@ -66,7 +67,16 @@ export interface World {
   fresh(kind: Kind): Promise<number>;
   /** A number no other call of this world has had (for unique names). */
   unique(): number;
+  /** An update of the source `ids.source` (for `{updateId}`). */
+  updateId: number;
 }
+
+/** A source the world never really fetches: nothing listens on port 9 of the loopback. */
+export const SOURCE_BODY = (unique: number) => ({
+  name: `source ${unique}`,
+  url: 'http://127.0.0.1:9/world.rules',
+  schedule: { kind: 'manual' },
+});
 
 type Headers = Record<string, string>;
 
@@ -118,6 +128,7 @@ export async function buildWorld(): Promise<World> {
         await call('POST', '/devices/', { name: `sensor ${unique()}`, password: DEVICE_PASSWORD }),
       ),
     ruleset: async () => idOf(await call('POST', '/fwruleset/', { name: `ruleset ${unique()}` })),
+    source: async () => idOf(await call('POST', '/rulesources/', SOURCE_BODY(unique()))),
   };
 
   const rule = idOf(await call('POST', '/rules/', { text: RULE_TEXT(9_000_001) }));
@@ -172,6 +183,10 @@ export async function buildWorld(): Promise<World> {
   const alert = alerts.json<{ data: { id: number }[] }>().data[0]?.id;
   if (alert === undefined) throw new Error('the alert was not stored');
   const target = await member('Viewer');
+  const source = await factories.source();
+  const updateId = (await call('POST', `/rulesources/${source}/update`, {})).json<{
+    update_id: number;
+  }>().update_id;
 
   const signedIn = async (role: 'Viewer' | 'Operator' | 'Administrator') =>
     signIn(app, (await member(role)).email, USER_PASSWORD);
@@ -198,7 +213,8 @@ export async function buildWorld(): Promise<World> {
     server,
     app,
     unique,
-    ids: { user: target.id, rule, group, policy, profile, device, ruleset, alert },
+    updateId,
+    ids: { user: target.id, rule, group, policy, profile, device, ruleset, alert, source },
     headers: {
       none: {},
       bad: { authorization: 'Bearer not.a.token' },
@@ -265,9 +281,10 @@ export async function operations(app: FastifyInstance): Promise<Operation[]> {
 }
 
 /** The operation's path with its parameters filled in from `ids`. */
-export function concretePath(op: Operation, id: number | string): string {
+export function concretePath(op: Operation, id: number | string, updateId = 0): string {
   return op.path
     .replace('{id}', String(id))
+    .replace('{updateId}', String(updateId))
     .replace('{username}', encodeURIComponent(String(id)))
     .replace('{name}', encodeURIComponent(String(id)));
 }

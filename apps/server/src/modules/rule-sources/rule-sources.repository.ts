@@ -440,7 +440,7 @@ export const ruleSourcesRepository = {
       `UPDATE rule_source_updates
           SET status = $3, error = $4, bytes = $5, added = $6, removed = $7, changed = $8,
               enabled = $9, disabled = $10, policies_bumped = $11, warnings = $12,
-              warning_count = $13, phase = NULL, finished_at = now(), lease_until = NULL
+              warning_count = $13, phase = NULL, finished_at = clock_timestamp(), lease_until = NULL
         WHERE id = $1 AND claim_token = $2 AND status = 'running' RETURNING id`,
       [
         claim.id,

@@ -53,6 +53,12 @@ export interface FetcherOptions {
 }
 
 const MAX_REDIRECTS = 5;
+const TIMEOUT_CODES = new Set([
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+  'ETIMEDOUT',
+]);
 const CHECKSUM_MAX_BYTES = 64 * 1024;
 
 /** Never fetched from: link-local addresses, where clouds answer with instance credentials. */
@@ -227,24 +233,17 @@ export class SourceFetcher {
     const cause = (error as { cause?: { code?: string; message?: string } }).cause;
     const code = cause?.code ?? (error as { code?: string }).code;
     const host = url.host;
-    switch (code) {
-      case 'ECONNREFUSED':
-        return new SourceFetchError(`connection refused by ${host} (${shown})`);
-      case 'UND_ERR_CONNECT_TIMEOUT':
-      case 'UND_ERR_HEADERS_TIMEOUT':
-      case 'UND_ERR_BODY_TIMEOUT':
-      case 'ETIMEDOUT':
-        return timedOut(shown, this.options.timeoutMs);
-      case 'ENOTFOUND':
-      case 'EAI_AGAIN':
-        return new SourceFetchError(`cannot resolve ${url.hostname} for ${shown}`);
-      default:
-        if ((error as Error).name === 'AbortError')
-          return new SourceFetchError(`${shown}: stopped (the server is shutting down)`);
-        return new SourceFetchError(
-          `cannot fetch ${shown}: ${code ?? cause?.message ?? (error as Error).message}`,
-        );
-    }
+    if (code === 'ECONNREFUSED')
+      return new SourceFetchError(`connection refused by ${host} (${shown})`);
+    if (code !== undefined && TIMEOUT_CODES.has(code))
+      return timedOut(shown, this.options.timeoutMs);
+    if (code === 'ENOTFOUND' || code === 'EAI_AGAIN')
+      return new SourceFetchError(`cannot resolve ${url.hostname} for ${shown}`);
+    if ((error as Error).name === 'AbortError')
+      return new SourceFetchError(`${shown}: stopped (the server is shutting down)`);
+    return new SourceFetchError(
+      `cannot fetch ${shown}: ${code ?? cause?.message ?? (error as Error).message}`,
+    );
   }
 
   /** Writes the body to `file`, counting it against the limit and hashing it as it arrives. */

@@ -1,0 +1,251 @@
+// A scheduled rule source update at Emerging Threats scale: a 30,000-rule archive (real corpus
+// rules, sids renumbered so they are all distinct, as the import bench builds one) served from a
+// local HTTP server, in which 1 % of the rules changed since the last update (a new rev and
+// msg). Timed from the claim of the due update through the fetch, unpack, import, the re-render
+// of a policy holding every rule of the source, to the committed changelog; beside
+// `suricata-update --offline` processing the same archive in the same run. Runs alternate
+// day after day, each one changing 300 rules. Prints min/median/max and the ratio
+// beside its target (≤ 1.0× on PostgreSQL, ≤ 2.0× on PGlite); asserts nothing.
+
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { formatRule, parseRulesFile } from '@palisade/rules';
+import { ruleSourcesRepository } from '../apps/server/src/modules/rule-sources/rule-sources.repository.js';
+import { SourceFetcher } from '../apps/server/src/modules/rule-sources/source-fetch.js';
+import { runUpdate } from '../apps/server/src/modules/rule-sources/source-update.js';
+import { CORPUS } from '../apps/server/src/test/corpus.js';
+import {
+  ADMIN_EMAIL,
+  ADMIN_PASSWORD,
+  signIn,
+  startTestServer,
+} from '../apps/server/src/test/harness.js';
+import {
+  ruleArchive,
+  sourceApi,
+  startSourceServer,
+} from '../apps/server/src/test/source-server.js';
+import { missingCorpusPart } from '../testing/corpus.mjs';
+
+const RULES = 30_000;
+const PER_FILE = 1000;
+const CHANGED_EVERY = 100; // 1 %
+const RUNS = Number(process.env['BENCH_RUNS'] ?? 5);
+const TARGET = { postgres: 1.0, pglite: 2.0 } as const;
+
+const missing = missingCorpusPart(
+  'rules/snort2-community/community.rules',
+  'rules/suricata',
+  'config/suricata/classification.config',
+);
+if (missing !== null) {
+  console.log(`rule sources bench skipped: ${missing} not found (set PALISADE_CORPUS)`);
+  process.exit(0);
+}
+
+function corpusRuleTexts(): string[] {
+  const files = [
+    'rules/snort2-community/community.rules',
+    ...[
+      'app-layer-events',
+      'decoder-events',
+      'dns-events',
+      'http-events',
+      'smtp-events',
+      'stream-events',
+      'tls-events',
+    ].map((name) => `rules/suricata/${name}.rules`),
+  ];
+  return files.flatMap((file) =>
+    parseRulesFile(readFileSync(path.join(CORPUS, file), 'utf8')).rules.map((r) =>
+      formatRule({ text: r.text, enabled: true, action: r.action }),
+    ),
+  );
+}
+
+/**
+ * Day `day`'s rule files: on day 0 the corpus rules; from day 1 on every 100th rule has a newer
+ * rev and msg each day (an older rev would never replace a newer one).
+ */
+function dayFiles(texts: string[], day: number): { name: string; text: string }[] {
+  const files: { name: string; text: string }[] = [];
+  for (let file = 0; file * PER_FILE < RULES; file += 1) {
+    const lines: string[] = [];
+    for (let i = file * PER_FILE; i < Math.min(RULES, (file + 1) * PER_FILE); i += 1) {
+      let text = (texts[i % texts.length] ?? '').replace(
+        /\bsid\s*:\s*\d+/,
+        `sid:${10_000_000 + i}`,
+      );
+      if (day > 0 && i % CHANGED_EVERY === 0) {
+        text = text
+          .replace(/\brev\s*:\s*(\d+)/, (_all, rev: string) => `rev:${Number(rev) + 1000 * day}`)
+          .replace(/msg\s*:\s*"/, `msg:"(day ${day}) `);
+      }
+      lines.push(text);
+    }
+    files.push({
+      name: `bench-${String(file).padStart(2, '0')}.rules`,
+      text: `${lines.join('\n')}\n`,
+    });
+  }
+  return files;
+}
+
+const seconds = (started: number) => (performance.now() - started) / 1000;
+const sorted = (values: number[]) => [...values].sort((a, b) => a - b);
+const stats = (values: number[]) => {
+  const s = sorted(values);
+  return { min: s[0] ?? 0, median: s[Math.floor(s.length / 2)] ?? 0, max: s.at(-1) ?? 0 };
+};
+const shown = (v: { min: number; median: number; max: number }) =>
+  `min ${v.min.toFixed(2)} / median ${v.median.toFixed(2)} / max ${v.max.toFixed(2)} s`;
+
+function suricataUpdate(archive: string, dir: string): number[] | string {
+  const data = path.join(dir, 'su-data');
+  const out = path.join(dir, 'su-out');
+  const args = ['--no-test', '--no-reload', '-D', data, '-o', out, '--url', `file://${archive}`];
+  const full = spawnSync('suricata-update', args, { encoding: 'utf8' });
+  if (full.error || full.status !== 0)
+    return `not run (${full.error?.message ?? full.stderr.split('\n').at(-2)})`;
+  const times: number[] = [];
+  for (let run = 0; run < RUNS; run += 1) {
+    rmSync(out, { recursive: true, force: true });
+    const started = performance.now();
+    spawnSync('suricata-update', [...args, '--offline'], { encoding: 'utf8' });
+    times.push(seconds(started));
+  }
+  return times;
+}
+
+async function palisade(
+  kind: 'pglite' | 'postgres',
+  archives: Buffer[],
+): Promise<{ times: number[]; changed: number[]; bumped: number[] }> {
+  process.env['TEST_DB'] = kind;
+  // The server's own runner never looks by itself here: the bench claims each due update.
+  const server = await startTestServer({ JOB_CHECK_SECONDS: '3600' }, { pgliteOnDisk: true });
+  const http = await startSourceServer();
+  try {
+    const admin = await signIn(server.app, ADMIN_EMAIL, ADMIN_PASSWORD);
+    const client = sourceApi(server, admin);
+    http.set('/et/emerging.rules.tar.gz', {
+      body: archives[0] ?? Buffer.alloc(0),
+      etag: '"day-0"',
+    });
+    const source = await client.create({
+      name: 'bench',
+      url: http.url('/et/emerging.rules.tar.gz'),
+    });
+    const first = await client.update(source.id);
+    if (first.status !== 'succeeded') throw new Error(`first update: ${first.error}`);
+    const groups = (
+      await server.app.inject({ url: '/api/v1/groups/?limit=1000', headers: admin })
+    ).json<{ data: { id: number; source_id: number | null }[] }>();
+    const policy = await server.app.inject({
+      method: 'POST',
+      url: '/api/v1/policies/',
+      headers: admin,
+      payload: {
+        name: 'everything',
+        group_ids: groups.data.filter((g) => g.source_id === source.id).map((g) => g.id),
+      },
+    });
+    if (policy.statusCode !== 201) throw new Error(policy.body);
+    await client.edit(source.id, { schedule: { kind: 'interval', hours: 24 } });
+
+    const { db, config, secrets } = server.app.ctx;
+    const engine = {
+      db,
+      secrets,
+      fetcher: new SourceFetcher({
+        timeoutMs: 60_000,
+        maxBytes: config.importMaxBytes,
+        publicOnly: false,
+      }),
+      dataDir: config.dataDir,
+      importMaxBytes: config.importMaxBytes,
+      leaseMs: 15 * 60_000,
+      log: server.app.log,
+    };
+    const times: number[] = [];
+    const changed: number[] = [];
+    const bumped: number[] = [];
+    for (let run = 0; run < RUNS; run += 1) {
+      http.set('/et/emerging.rules.tar.gz', {
+        body: archives[run + 1] ?? Buffer.alloc(0),
+        etag: `"day-${run + 1}"`,
+      });
+      await db.query('UPDATE rule_sources SET next_update_at = now() WHERE id = $1', [source.id]);
+      const started = performance.now();
+      await ruleSourcesRepository.enqueueDue(db);
+      const claim = await ruleSourcesRepository.claim(db, `bench-${run}`, 15 * 60_000);
+      if (!claim) throw new Error('nothing to claim');
+      await runUpdate(engine, claim);
+      times.push(seconds(started));
+      const [row] = await db.query<{
+        status: string;
+        changed: number;
+        policies_bumped: number;
+        error: string | null;
+      }>('SELECT status, changed, policies_bumped, error FROM rule_source_updates WHERE id = $1', [
+        claim.id,
+      ]);
+      if (row?.status !== 'succeeded')
+        throw new Error(`update ${claim.id}: ${row?.status} ${row?.error}`);
+      changed.push(row.changed);
+      bumped.push(row.policies_bumped);
+    }
+    await engine.fetcher.close();
+    return { times, changed, bumped };
+  } finally {
+    await http.close();
+    await server.close();
+  }
+}
+
+const dir = mkdtempSync(path.join(os.tmpdir(), 'palisade-sources-bench-'));
+try {
+  const texts = corpusRuleTexts();
+  const archives: Buffer[] = [];
+  for (let day = 0; day <= RUNS; day += 1) archives.push(await ruleArchive(dayFiles(texts, day)));
+  const nextArchive = path.join(dir, 'emerging.rules.tar.gz');
+  writeFileSync(nextArchive, archives[1] ?? Buffer.alloc(0));
+  console.log(
+    `rule source: ${RULES} rules in ${RULES / PER_FILE} files (real corpus rules, sids renumbered), ${RULES / CHANGED_EVERY} changed per update; load: ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')} on ${os.cpus().length} CPUs`,
+  );
+  const reference = suricataUpdate(nextArchive, dir);
+  const referenceMedian = typeof reference === 'string' ? null : stats(reference).median;
+  if (typeof reference === 'string') console.log(`suricata-update --offline: ${reference}`);
+  else
+    console.log(
+      `suricata-update --offline (same archive): ${shown(stats(reference))} (${RUNS} runs)`,
+    );
+  const kinds = (process.env['BENCH_DB'] ?? 'pglite,postgres').split(',') as (
+    'pglite' | 'postgres'
+  )[];
+  for (const kind of kinds) {
+    const r = await palisade(kind, archives);
+    const s = stats(r.times);
+    const ratio =
+      referenceMedian === null
+        ? ''
+        : `; ${(s.median / referenceMedian).toFixed(2)}× suricata-update --offline (target ≤ ${TARGET[kind].toFixed(1)}×)`;
+    console.log(
+      `${kind.padEnd(8)} scheduled update, fetch to committed changelog: ${shown(s)} (${RUNS} runs; ${r.changed[0]} rules changed, ${r.bumped[0]} policy bumped each)${ratio}`,
+    );
+  }
+  console.log(
+    `load after: ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}`,
+  );
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}

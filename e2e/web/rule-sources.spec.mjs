@@ -1,3 +1,4 @@
+/* global document, window -- used in code that runs in the page */
 // Issue 17, rule sources in the browser: ET Open is added from the catalogue with its URL and
 // checksum URL pointed at a local HTTP server, updated, then updated again once the server
 // holds the "next day" archive; the second update's changelog shows the changed rule's diff,
@@ -8,16 +9,22 @@ import { createServer } from 'node:http';
 import { gzipSync } from 'node:zlib';
 import { packTar } from 'modern-tar';
 import { ADMIN } from '../lib/env.mjs';
-import { assert, signIn, visible, waitForNotice } from '../lib/ui.mjs';
+import { assert, signIn, uniqueEmail, visible, waitForNotice } from '../lib/ui.mjs';
 import { apiCall } from './devices.spec.mjs';
 
-const SID = { changed: 9_170_001, removed: 9_170_002, kept: 9_170_003, added: 9_170_004 };
+/** The sids of one feed; each test has its own, as rules are unique by sid in an organization. */
+const sidsFrom = (base) => ({
+  changed: base + 1,
+  removed: base + 2,
+  kept: base + 3,
+  added: base + 4,
+});
 
 const rule = (sid, rev, content) =>
   `alert http $HOME_NET any -> $EXTERNAL_NET any (msg:"E2E feed ${sid}"; flow:established,to_server; http.uri; content:"${content}"; classtype:trojan-activity; sid:${sid}; rev:${rev};)`;
 
 /** Day one and the "next day": one rule changed, one removed, one added, one as it was. */
-const DAYS = [
+const daysOf = (SID) => [
   [rule(SID.changed, 1, '/gate.php'), rule(SID.removed, 1, '/old.php'), rule(SID.kept, 1, '/k')],
   [rule(SID.changed, 2, '/panel/gate.php'), rule(SID.kept, 1, '/k'), rule(SID.added, 1, '/new')],
 ];
@@ -124,12 +131,43 @@ async function simulatedAgent(baseUrl, admin, { name, policyId }) {
   };
 }
 
+/** Arranges a source with two finished updates through the API (never to check the UI). */
+async function sourceWithTwoUpdates(baseUrl, admin, mirror, { member, days }) {
+  const finished = async (source, updateId) => {
+    for (;;) {
+      const update = await apiCall(
+        baseUrl,
+        admin,
+        'GET',
+        `rulesources/${source.id}/updates/${updateId}`,
+      );
+      if (update.status !== 'queued' && update.status !== 'running') return update;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  };
+  mirror.serve(await archive(member, days[0]));
+  const source = await apiCall(baseUrl, admin, 'POST', 'rulesources/', {
+    name: `Mirror ${member}`,
+    url: mirror.url,
+    schedule: { kind: 'manual' },
+  });
+  for (const day of days) {
+    mirror.serve(await archive(member, day));
+    const { update_id } = await apiCall(baseUrl, admin, 'POST', `rulesources/${source.id}/update`);
+    const update = await finished(source, update_id);
+    assert.equal(update.status, 'succeeded', update.error ?? '');
+  }
+  return source;
+}
+
 export const tests = [
   {
     name: 'rule sources: ET Open from the catalogue, two updates, the changelog diff, a device gets the new policy',
     async run({ page, api, baseUrl, shot }) {
       const stamp = Date.now().toString(36);
       const member = `e2e-feed-${stamp}`;
+      const SID = sidsFrom(9_170_000);
+      const DAYS = daysOf(SID);
       const mirror = await startMirror();
       try {
         mirror.serve(await archive(member, DAYS[0]));
@@ -259,6 +297,53 @@ export const tests = [
         assert.deepEqual(mirror.requests.slice(before3), [
           '/open/suricata-7.0/emerging.rules.tar.gz.md5',
         ]);
+      } finally {
+        await mirror.close();
+      }
+    },
+  },
+  {
+    name: 'rule sources: a Viewer reads sources, history and a diff without write actions; Arabic right to left',
+    async run({ page, api, baseUrl, shot }) {
+      const stamp = Date.now().toString(36);
+      const mirror = await startMirror();
+      try {
+        const admin = await api.token(ADMIN.email, ADMIN.password);
+        const SID = sidsFrom(9_180_000);
+        const source = await sourceWithTwoUpdates(baseUrl, admin, mirror, {
+          member: `viewer-feed-${stamp}`,
+          days: daysOf(SID),
+        });
+        const email = uniqueEmail('viewer');
+        await api.createUser(admin, { email, password: 'Viewer12!', role: 'Viewer' });
+        await signIn(page, { email, password: 'Viewer12!' });
+        await page.evaluate(() =>
+          window.localStorage.setItem(
+            'palisade.main',
+            JSON.stringify({ drawer: 'shown', language: 'ar' }),
+          ),
+        );
+        await page.goto('/policies?tab=sources');
+        await visible(page.getByRole('tab', { name: 'مصادر القواعد' }));
+        assert.equal(await page.evaluate(() => document.documentElement.dir), 'rtl');
+        const row = page.getByRole('row', { name: new RegExp(source.name) });
+        await visible(row.getByText('محدَّث', { exact: true }));
+        assert.equal(await page.getByRole('button', { name: 'إضافة من الفهرس' }).count(), 0);
+        assert.equal(await row.getByRole('button').count(), 0);
+
+        await row.getByRole('link', { name: source.name }).click();
+        const history = page.getByRole('table', { name: 'التحديثات' });
+        await history
+          .getByRole('link', { name: /^سجل تغييرات التحديث/ })
+          .first()
+          .click();
+        await page.getByRole('button', { name: `فروق القاعدة ${SID.changed}` }).click();
+        const after = page.getByLabel('بعد', { exact: true });
+        await visible(after);
+        // The rule text reads left to right inside the right-to-left page.
+        assert.equal(await after.getAttribute('dir'), 'ltr');
+        assert.deepEqual(await after.locator('ins').allTextContents(), ['panel/', '2']);
+        await shot('rule-sources-changelog-ar');
       } finally {
         await mirror.close();
       }

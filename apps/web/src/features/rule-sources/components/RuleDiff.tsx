@@ -55,7 +55,8 @@ function DiffLine({ side, pieces }: { side: 'old' | 'new'; pieces: Piece[] }) {
         fontSize: 12,
         whiteSpace: 'pre-wrap',
         wordBreak: 'break-all',
-        textAlign: 'left',
+        // 'start' of its own ltr direction: the RTL style plugin would flip 'left'.
+        textAlign: 'start',
       }}
     >
       <Box component="span" aria-hidden sx={{ userSelect: 'none', pe: 1, opacity: 0.7 }}>

@@ -93,7 +93,9 @@ export function Component() {
       </Box>
       <div role="tabpanel" aria-labelledby={`policies-tab-${tab}`}>
         {tab === 'policies' && <PoliciesTab tools={tools} access={access} />}
-        {tab === 'groups' && <GroupsTab canWrite={canWrite} sourceName={sourceName} />}
+        {tab === 'groups' && (
+          <GroupsTab canWrite={canWrite} sourceName={sourceName} RuleNote={RuleChangeNote} />
+        )}
         {tab === 'rules' && <RulesTab canWrite={canWrite} RuleNote={RuleChangeNote} />}
         {tab === 'sources' && <RuleSourcesTab canWrite={canWrite} />}
       </div>

@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { useMemo, useState, type ComponentType } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import Button from '@mui/material/Button';
@@ -26,10 +26,12 @@ interface GroupsTabProps {
   canWrite: boolean;
   /** The name of the rule source that keeps a group (the sources feature knows them). */
   sourceName: (sourceId: number) => string | undefined;
+  /** Shown with a rule's text: what a rule source update changed in it. */
+  RuleNote?: ComponentType<{ gid: number; sid: number }>;
 }
 
 /** Rule groups: list, search, create, rename, their rules, delete. */
-export function GroupsTab({ canWrite, sourceName }: GroupsTabProps) {
+export function GroupsTab({ canWrite, sourceName, RuleNote }: GroupsTabProps) {
   const { t } = useTranslation();
   const [state, setState] = useState(() => initialTableState(25, [{ id: 'name', desc: false }]));
   const [editing, setEditing] = useState<RuleGroup | 'new' | null>(null);
@@ -168,7 +170,12 @@ export function GroupsTab({ canWrite, sourceName }: GroupsTabProps) {
         group={editing === 'new' || editing === null ? undefined : editing}
         onClose={() => setEditing(null)}
       />
-      <GroupRulesDialog group={viewing} canWrite={canWrite} onClose={() => setViewing(null)} />
+      <GroupRulesDialog
+        group={viewing}
+        canWrite={canWrite}
+        RuleNote={RuleNote}
+        onClose={() => setViewing(null)}
+      />
       {deleteDialog}
     </>
   );

@@ -213,4 +213,19 @@ describe('statement counts of hot writes and lists', () => {
     // Both changes reached every device: each config version moved twice.
     expect(await configVersions()).toEqual(before.map((version) => version + 2));
   });
+  it('the rule source list costs the same for 1 source or 20', async () => {
+    const newSource = async () =>
+      call('POST', '/rulesources/', {
+        name: `source ${++unique}`,
+        url: 'http://127.0.0.1:9/cost.rules',
+        schedule: { kind: 'manual' },
+      });
+    const list = () => call('GET', '/rulesources/?limit=100&sortBy=rule_count&sortDesc=true');
+    for (let i = 0; i < SMALL; i += 1) await newSource();
+    const small = await measure(list);
+    for (let i = SMALL; i < LARGE; i += 1) await newSource();
+    const large = await measure(list);
+    expectSameCost(small, large);
+    expect((await list()).json<{ recordsTotal: number }>().recordsTotal).toBe(LARGE);
+  });
 });

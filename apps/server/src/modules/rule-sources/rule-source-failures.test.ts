@@ -136,7 +136,8 @@ describe('rule sources: a failed update changes no rule and says why', () => {
         headers: await signIn(server.app, ADMIN_EMAIL, ADMIN_PASSWORD),
       })
     ).json<RuleSource>();
-    expect(shown.last_update).toMatchObject({ status: 'failed', error: expect.any(String) });
+    expect(shown.last_update?.status).toBe('failed');
+    expect(shown.last_update?.error).toMatch(/redirects/);
     expect(shown.rule_count).toBeGreaterThan(0);
   });
 });

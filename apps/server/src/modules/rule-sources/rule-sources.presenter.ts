@@ -1,5 +1,6 @@
 import type { RuleChange, RuleSource, RuleSourceUpdateSummary } from '@palisade/contract';
-import type { ChangeRow, SourceRow, UpdateRow } from './rule-sources.repository.js';
+import type { ChangeRow, UpdateRow } from './rule-source-updates.repository.js';
+import type { SourceRow } from './rule-sources.repository.js';
 
 const iso = (date: Date | null) => (date ? date.toISOString() : null);
 

@@ -21,9 +21,12 @@ import { assertRole, EDITOR_ROLES, type Principal } from '../../plugins/auth.js'
 import { presentChange, presentSource, presentUpdate } from './rule-sources.presenter.js';
 import {
   CHANGE_LIST_SPEC,
+  sourceUpdatesRepository as updates,
+  UPDATE_LIST_SPEC,
+} from './rule-source-updates.repository.js';
+import {
   ruleSourcesRepository as repo,
   SOURCE_LIST_SPEC,
-  UPDATE_LIST_SPEC,
   type SourceRow,
   type SourceWrite,
 } from './rule-sources.repository.js';
@@ -59,7 +62,7 @@ export function createRuleSourcesService(deps: {
   }
 
   async function present(tx: Queryable, row: SourceRow): Promise<RuleSource> {
-    const last = await repo.lastUpdates(tx, [row.id]);
+    const last = await updates.lastUpdates(tx, [row.id]);
     return presentSource(row, last.get(row.id));
   }
 
@@ -74,7 +77,7 @@ export function createRuleSourcesService(deps: {
         db,
         buildListSql(query, SOURCE_LIST_SPEC, [principal.orgId]),
       );
-      const last = await repo.lastUpdates(
+      const last = await updates.lastUpdates(
         db,
         rows.map((row) => row.id),
       );
@@ -189,7 +192,7 @@ export function createRuleSourcesService(deps: {
     async requestUpdate(principal: Principal, id: number): Promise<{ update_id: number }> {
       assertRole(principal, ...EDITOR_ROLES);
       const source = await load(db, principal.orgId, id);
-      const updateId = await repo.enqueue(
+      const updateId = await updates.enqueue(
         db,
         { orgId: principal.orgId, sourceId: source.id },
         principal.email,
@@ -204,7 +207,7 @@ export function createRuleSourcesService(deps: {
       query: ListQuery,
     ): Promise<ListResponse<RuleSourceUpdateSummary>> {
       await load(db, principal.orgId, id);
-      const { rows, total } = await repo.listUpdates(
+      const { rows, total } = await updates.listUpdates(
         db,
         buildListSql(query, UPDATE_LIST_SPEC, [principal.orgId, id]),
       );
@@ -216,7 +219,7 @@ export function createRuleSourcesService(deps: {
       id: number,
       updateId: number,
     ): Promise<RuleSourceUpdateSummary & { warnings: RejectedLine[] }> {
-      const row = await repo.findUpdate(db, principal.orgId, id, updateId);
+      const row = await updates.findUpdate(db, principal.orgId, id, updateId);
       if (!row) throw notFound('Update');
       return { ...presentUpdate(row), warnings: row.warnings };
     },
@@ -227,8 +230,8 @@ export function createRuleSourcesService(deps: {
       updateId: number,
       query: ListQuery,
     ): Promise<ListResponse<RuleChange>> {
-      if (!(await repo.findUpdate(db, principal.orgId, id, updateId))) throw notFound('Update');
-      const { rows, total } = await repo.listChanges(
+      if (!(await updates.findUpdate(db, principal.orgId, id, updateId))) throw notFound('Update');
+      const { rows, total } = await updates.listChanges(
         db,
         buildListSql(query, CHANGE_LIST_SPEC, [principal.orgId, updateId]),
       );
@@ -239,7 +242,7 @@ export function createRuleSourcesService(deps: {
       principal: Principal,
       key: { gid: number; sid: number; limit: number },
     ): Promise<{ data: RuleChange[] }> {
-      return { data: (await repo.ruleChanges(db, principal.orgId, key)).map(presentChange) };
+      return { data: (await updates.ruleChanges(db, principal.orgId, key)).map(presentChange) };
     },
   };
 }

@@ -10,6 +10,7 @@ import {
   startTestServer,
   type TestServer,
 } from '../../test/harness.js';
+import { corpusFile, corpusForTests, NEEDS_CORPUS, oracle } from '../../test/corpus.js';
 import { NEXT_DAY_RULE, sourceDays } from '../../test/source-days.js';
 import {
   md5Hex,
@@ -329,6 +330,37 @@ describe('rule sources: updates fetched from a local HTTP server', () => {
     );
     expect(left).toEqual({ source_id: null, updates: 0 });
   });
+
+  it.runIf(corpusForTests('rules/snort2-community/community-rules.tar.gz', 'oracle'))(
+    `imports the real Snort community tarball added from the catalogue, as suricata-update reads it ${NEEDS_CORPUS}`,
+    async () => {
+      const catalogue = (
+        await api(server.app, { url: '/rulesources/catalogue', headers: admin })
+      ).json<{ data: { id: string; name: string; url: string }[] }>().data;
+      const entry = catalogue.find((e) => e.id === 'snort/community');
+      expect(entry).toBeDefined();
+      // The catalogue's address, served from here instead of snort.org.
+      const served = `/downloads/community/${entry?.url.split('/').pop()}`;
+      source.set(served, { body: corpusFile('rules/snort2-community/community-rules.tar.gz') });
+      const created = await create({
+        name: entry?.name,
+        catalogue_id: entry?.id,
+        url: source.url(served),
+      });
+      const done = await update(created.id);
+      const reference = oracle('snort2-community-tarball');
+      const keys = (rules: typeof reference) => new Set(rules.map((r) => `${r.gid}:${r.sid}`)).size;
+      expect(done).toMatchObject({ status: 'succeeded', added: keys(reference), removed: 0 });
+      const shown = (
+        await api(server.app, { url: `/rulesources/${created.id}`, headers: admin })
+      ).json<RuleSource>();
+      expect(shown).toMatchObject({
+        catalogue_id: 'snort/community',
+        rule_count: keys(reference),
+        enabled_count: keys(reference.filter((r) => r.enabled)),
+      });
+    },
+  );
 
   it('offers the catalogue for a Suricata version', async () => {
     const response = await api(server.app, {

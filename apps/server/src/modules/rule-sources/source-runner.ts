@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { ruleSourcesRepository as repo } from './rule-sources.repository.js';
+import { sourceUpdatesRepository as updates } from './rule-source-updates.repository.js';
+import { ruleSourcesRepository as sources } from './rule-sources.repository.js';
 import { SourceFetcher } from './source-fetch.js';
 import { runUpdate, type UpdateEngine } from './source-update.js';
 
@@ -42,9 +43,9 @@ export function startSourceUpdates(app: FastifyInstance): SourceUpdateRunner {
   let closed = false;
 
   const drain = async () => {
-    await repo.enqueueDue(db);
+    await sources.enqueueDue(db);
     while (!closed) {
-      const claim = await repo.claim(db, randomUUID(), LEASE_MS);
+      const claim = await updates.claim(db, randomUUID(), LEASE_MS);
       if (!claim) return;
       await runUpdate(engine, claim);
     }

@@ -8,11 +8,11 @@ import { refreshPoliciesHolding } from '../policies/policies.service.js';
 import { UploadStage, unpackUpload } from '../rules/rule-archive.js';
 import { importRules, type ImportedRuleChange } from '../rules/rules-import.js';
 import {
-  ruleSourcesRepository as repo,
+  sourceUpdatesRepository as updates,
   type ChangeRecord,
   type ClaimedUpdate,
-  type SourceRow,
-} from './rule-sources.repository.js';
+} from './rule-source-updates.repository.js';
+import { ruleSourcesRepository as sources, type SourceRow } from './rule-sources.repository.js';
 import {
   readDownload,
   SourceFetchError,
@@ -33,8 +33,6 @@ export interface UpdateEngine {
 /** The claim passed to another replica (our lease ran out): its run is the one that counts. */
 class LostClaim extends Error {}
 
-/** Source updates of one organization import one at a time (two would race on its rules). */
-const IMPORT_LOCK = 7_262_017;
 const MAX_WARNINGS = 1000;
 
 /** Where a source's sealed values are bound (a ciphertext opens only in its own column). */
@@ -89,7 +87,7 @@ export function fetchRequestOf(source: SourceRow, secrets: SecretBox): FetchRequ
  */
 export async function runUpdate(engine: UpdateEngine, claim: ClaimedUpdate): Promise<void> {
   const { db } = engine;
-  const source = await repo.find(db, claim.org_id, claim.source_id);
+  const source = await sources.find(db, claim.org_id, claim.source_id);
   if (!source) return; // deleted meanwhile, its updates with it
   const stage = await UploadStage.open(engine.dataDir);
   let bytes = 0;
@@ -97,17 +95,17 @@ export async function runUpdate(engine: UpdateEngine, claim: ClaimedUpdate): Pro
     const fetched = await engine.fetcher.fetch(fetchRequestOf(source, engine.secrets), stage.dir);
     bytes = fetched.bytes;
     if (fetched.kind === 'not-modified' || fetched.sha256 === source.content_sha256) {
-      await repo.finish(db, claim, { status: 'unchanged', bytes });
+      await updates.finish(db, claim, { status: 'unchanged', bytes });
       return;
     }
-    if (!(await repo.setPhase(db, claim, 'importing', engine.leaseMs))) throw new LostClaim();
+    if (!(await updates.setPhase(db, claim, 'importing', engine.leaseMs))) throw new LostClaim();
     const upload = await unpackUpload(fetched.fileName, readDownload(fetched.file), {
       budget: new UploadBudget(engine.importMaxBytes),
       stage,
     });
     await db.transaction(async (tx) => {
-      if (!(await repo.holdClaim(tx, claim))) throw new LostClaim();
-      await tx.query('SELECT pg_advisory_xact_lock($1, $2)', [IMPORT_LOCK, claim.org_id]);
+      if (!(await updates.holdClaim(tx, claim))) throw new LostClaim();
+      await updates.lockOrgImports(tx, claim.org_id);
       const { report, touched, changes } = await importRules(tx, claim.org_id, [upload], {
         strict: false,
         source: { id: source.id, name: source.name },
@@ -115,15 +113,15 @@ export async function runUpdate(engine: UpdateEngine, claim: ClaimedUpdate): Pro
       });
       const policiesBumped = await refreshPoliciesHolding(tx, claim.org_id, touched);
       const records = changes.map(changeRecord);
-      await repo.insertChanges(tx, claim, records);
-      await repo.recordFetch(tx, source.id, {
+      await updates.insertChanges(tx, claim, records);
+      await sources.recordFetch(tx, source.id, {
         etag: fetched.etag,
         lastModified: fetched.lastModified,
         checksum: fetched.checksum,
         contentSha256: fetched.sha256,
       });
       const warnings: RejectedLine[] = [...report.rejected, ...report.warnings];
-      const finished = await repo.finish(tx, claim, {
+      const finished = await updates.finish(tx, claim, {
         status: 'succeeded',
         bytes,
         counts: countKinds(records),
@@ -141,7 +139,7 @@ export async function runUpdate(engine: UpdateEngine, claim: ClaimedUpdate): Pro
     const reason = failureOf(error);
     if (reason === undefined)
       engine.log.error({ err: error, update: claim.id }, 'rule source update failed');
-    await repo.finish(db, claim, {
+    await updates.finish(db, claim, {
       status: 'failed',
       bytes,
       error: reason ?? `internal error: ${(error as Error).message}`,

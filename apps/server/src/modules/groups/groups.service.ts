@@ -71,7 +71,18 @@ export function createGroupsService(db: Database) {
     ): Promise<RuleGroup> {
       assertRole(principal, ...EDITOR_ROLES);
       return db.transaction(async (tx) => {
-        await load(tx, principal.orgId, id);
+        const current = await load(tx, principal.orgId, id);
+        // A rule source finds its groups by name: renamed, the next update would start anew.
+        if (
+          current.source_id !== null &&
+          body.name !== undefined &&
+          body.name.toLowerCase() !== current.name.toLowerCase()
+        ) {
+          throw new AppError(
+            'conflict',
+            `Group ${current.name} is kept by a rule source: it keeps its name`,
+          );
+        }
         await assertOwnRules(tx, principal.orgId, [
           ...(body.rule_ids ?? []),
           ...(body.add_rule_ids ?? []),

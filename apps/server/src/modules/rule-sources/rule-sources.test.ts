@@ -303,11 +303,18 @@ describe('rule sources: updates fetched from a local HTTP server', () => {
     expect(done).toMatchObject({ status: 'succeeded', added: 1, warning_count: 1 });
     expect(done.warnings[0]?.msg).toMatch(/mirror\/shared-name/);
     const groups = (await api(server.app, { url: '/groups/?filter=mirror', headers: admin })).json<{
-      data: { name: string; source_id: number | null }[];
+      data: { id: number; name: string; source_id: number | null }[];
     }>().data;
     expect(groups).toEqual([
       expect.objectContaining({ name: 'mirror/shared-name', source_id: created.id }),
     ]);
+    const renamed = await api(server.app, {
+      method: 'PUT',
+      url: `/groups/${groups[0]?.id}`,
+      headers: admin,
+      payload: { name: 'something else' },
+    });
+    expect(renamed.statusCode).toBe(409);
   });
 
   it('deletes a source and its history, keeping its groups as ordinary file groups', async () => {

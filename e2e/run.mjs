@@ -18,6 +18,7 @@ import { tests as devices } from './web/devices.spec.mjs';
 import { tests as firewall } from './web/firewall.spec.mjs';
 import { tests as onboarding } from './web/onboarding.spec.mjs';
 import { tests as unsaved } from './web/unsaved.spec.mjs';
+import { tests as ruleSources } from './web/rule-sources.spec.mjs';
 import { authDisabledTests, tests as last } from './web/last.spec.mjs';
 
 const TEST_TIMEOUT_MS = 60_000;
@@ -38,6 +39,7 @@ const all = [
   ...firewall,
   ...onboarding,
   ...unsaved,
+  ...ruleSources,
   ...authDisabledTests,
   ...last,
 ];

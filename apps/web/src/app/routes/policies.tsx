@@ -1,7 +1,7 @@
-// The /policies screen: Policies, Rule groups and Rules as tabs (?tab=policies|groups|rules),
-// so the spec's route table stays exact. The composition root wires the rules feature's
+// The /policies screen: Policies, Rule groups, Rules and Rule sources as tabs
+// (?tab=policies|groups|rules|sources), so the spec's route table stays exact. The composition root wires the rules feature's
 // pieces into the policies feature, which must not import it (STYLE.md §1).
-import { useMemo } from 'react';
+import { useCallback, useMemo } from 'react';
 import { useSearchParams } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -14,6 +14,9 @@ import { useMe } from '../../features/auth/api/me';
 import { PoliciesTab } from '../../features/policies/components/PoliciesTab';
 import type { PolicyAccess, PolicyTools } from '../../features/policies/components/tools';
 import { groupsListQueryOptions } from '../../features/rules/api/list-groups';
+import { sourcesListQueryOptions } from '../../features/rule-sources/api/list-sources';
+import { RuleChangeNote } from '../../features/rule-sources/components/RuleChangeNote';
+import { RuleSourcesTab } from '../../features/rule-sources/components/RuleSourcesTab';
 import { fetchRules } from '../../features/rules/api/rules-multi';
 import { GroupsTab } from '../../features/rules/components/GroupsTab';
 import { RulePicker } from '../../features/rules/components/RulePicker';
@@ -23,13 +26,14 @@ import { session } from '../../lib/session';
 import { useStore } from '../../lib/store';
 import { hasAdminAccess } from '../access';
 
-const TABS = ['policies', 'groups', 'rules'] as const;
+const TABS = ['policies', 'groups', 'rules', 'sources'] as const;
 type PoliciesTabName = (typeof TABS)[number];
 
 const isTab = (value: string | null): value is PoliciesTabName =>
   value !== null && (TABS as readonly string[]).includes(value);
 
 const ALL_USERS = initialTableState(ALL_ROWS, [{ id: 'email', desc: false }]);
+const ALL_SOURCES = initialTableState(ALL_ROWS, [{ id: 'name', desc: false }]);
 
 export function Component() {
   const { t } = useTranslation();
@@ -48,6 +52,12 @@ export function Component() {
     ...usersListQueryOptions(ALL_USERS),
     enabled: isAdmin && tab === 'policies',
   });
+  // The Rule groups tab names the source that keeps a group.
+  const sources = useQuery({ ...sourcesListQueryOptions(ALL_SOURCES), enabled: tab === 'groups' });
+  const sourceName = useCallback(
+    (id: number) => sources.data?.data.find((source) => source.id === id)?.name,
+    [sources.data],
+  );
   const tools = useMemo<PolicyTools>(
     () => ({
       groups: (groups.data?.data ?? []).map((g) => ({ id: g.id, name: g.name })),
@@ -65,6 +75,7 @@ export function Component() {
     policies: t('policies.title'),
     groups: t('groups.title'),
     rules: t('rules.title'),
+    sources: t('ruleSources.title'),
   };
 
   return (
@@ -82,8 +93,11 @@ export function Component() {
       </Box>
       <div role="tabpanel" aria-labelledby={`policies-tab-${tab}`}>
         {tab === 'policies' && <PoliciesTab tools={tools} access={access} />}
-        {tab === 'groups' && <GroupsTab canWrite={canWrite} />}
-        {tab === 'rules' && <RulesTab canWrite={canWrite} />}
+        {tab === 'groups' && (
+          <GroupsTab canWrite={canWrite} sourceName={sourceName} RuleNote={RuleChangeNote} />
+        )}
+        {tab === 'rules' && <RulesTab canWrite={canWrite} RuleNote={RuleChangeNote} />}
+        {tab === 'sources' && <RuleSourcesTab canWrite={canWrite} />}
       </div>
     </PageShell>
   );

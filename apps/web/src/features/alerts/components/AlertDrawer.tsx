@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useState, type ComponentType } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import MuiAlert from '@mui/material/Alert';
@@ -26,9 +26,13 @@ import { endpoint, formatDateTime } from '../format';
 import { TUNE_ERROR_KEYS } from '../tune-errors';
 import { SeverityChip } from './SeverityChip';
 
+/** Shown with the alert's rule: what a rule source update changed in it. */
+type RuleNote = ComponentType<{ gid: number; sid: number }>;
+
 interface AlertDrawerProps {
   alertId: number | null;
   canWrite: boolean;
+  RuleNote?: RuleNote;
   onClose: () => void;
 }
 
@@ -55,7 +59,7 @@ const Code = ({ text, testId }: { text: string; testId: string }) => (
 );
 
 /** An alert's detail: its fields, the rule that fired, the full eve.json event; ack and tuning. */
-export function AlertDrawer({ alertId, canWrite, onClose }: AlertDrawerProps) {
+export function AlertDrawer({ alertId, canWrite, RuleNote, onClose }: AlertDrawerProps) {
   const { t } = useTranslation();
   return (
     <Drawer
@@ -80,12 +84,20 @@ export function AlertDrawer({ alertId, canWrite, onClose }: AlertDrawerProps) {
           <CloseIcon />
         </IconButton>
       </Box>
-      {alertId !== null && <AlertDetailBody id={alertId} canWrite={canWrite} />}
+      {alertId !== null && <AlertDetailBody id={alertId} canWrite={canWrite} RuleNote={RuleNote} />}
     </Drawer>
   );
 }
 
-function AlertDetailBody({ id, canWrite }: { id: number; canWrite: boolean }) {
+function AlertDetailBody({
+  id,
+  canWrite,
+  RuleNote,
+}: {
+  id: number;
+  canWrite: boolean;
+  RuleNote?: RuleNote;
+}) {
   const { t } = useTranslation();
   const detail = useQuery(alertDetailQueryOptions(id));
   if (detail.isError) {
@@ -93,10 +105,18 @@ function AlertDetailBody({ id, canWrite }: { id: number; canWrite: boolean }) {
     return <MuiAlert severity="error">{errorText(error, t)}</MuiAlert>;
   }
   if (detail.data === undefined) return <Skeleton variant="rounded" height={400} />;
-  return <AlertDetailView alert={detail.data} canWrite={canWrite} />;
+  return <AlertDetailView alert={detail.data} canWrite={canWrite} RuleNote={RuleNote} />;
 }
 
-function AlertDetailView({ alert: a, canWrite }: { alert: AlertDetailData; canWrite: boolean }) {
+function AlertDetailView({
+  alert: a,
+  canWrite,
+  RuleNote,
+}: {
+  alert: AlertDetailData;
+  canWrite: boolean;
+  RuleNote?: RuleNote;
+}) {
   const { t, i18n } = useTranslation();
   const ack = useAcknowledgeAlerts();
   const tune = useTuneAlert();
@@ -244,6 +264,7 @@ function AlertDetailView({ alert: a, canWrite }: { alert: AlertDetailData; canWr
             <Typography variant="caption" color="text.secondary">
               {t('alerts.detail.ruleSource', { source: a.rule.source })}
             </Typography>
+            {RuleNote !== undefined && a.sid !== null && <RuleNote gid={a.gid ?? 1} sid={a.sid} />}
           </>
         )}
       </Box>

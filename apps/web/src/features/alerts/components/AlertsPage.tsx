@@ -1,4 +1,4 @@
-import { useCallback, useState } from 'react';
+import { useCallback, useState, type ComponentType } from 'react';
 import { useSearchParams } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -28,7 +28,11 @@ const isView = (value: string | null): value is View =>
  * /alerts: filters, a histogram over time, the keyset-paged list or the signature groups,
  * and an alert's detail with acknowledge and tuning. New alerts arrive over the live channel.
  */
-export function AlertsPage() {
+export function AlertsPage({
+  RuleNote,
+}: {
+  RuleNote?: ComponentType<{ gid: number; sid: number }>;
+}) {
   const { t } = useTranslation();
   const { user, authDisabled } = useStore(session);
   // Viewers only read: the server refuses them acknowledge and tuning (a 403 would log them out).
@@ -107,7 +111,12 @@ export function AlertsPage() {
           <SignatureGroupsTable filters={filters} onShowSignature={showSignature} />
         )}
       </div>
-      <AlertDrawer alertId={openId} canWrite={canWrite} onClose={() => setOpenId(null)} />
+      <AlertDrawer
+        alertId={openId}
+        canWrite={canWrite}
+        RuleNote={RuleNote}
+        onClose={() => setOpenId(null)}
+      />
     </PageShell>
   );
 }

@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { useMemo, useState, type ComponentType } from 'react';
 import { useTranslation } from 'react-i18next';
 import Button from '@mui/material/Button';
 import Dialog from '@mui/material/Dialog';
@@ -18,20 +18,29 @@ interface GroupRulesDialogProps {
   group: RuleGroup | null;
   canWrite: boolean;
   onClose: () => void;
+  /** Shown with a rule's text: what a rule source update changed in it. */
+  RuleNote?: ComponentType<{ gid: number; sid: number }>;
 }
 
 /** A group's rules (the rules list filtered by group_id); selected ones can be taken out. */
-export function GroupRulesDialog({ group, canWrite, onClose }: GroupRulesDialogProps) {
+export function GroupRulesDialog({ group, canWrite, onClose, RuleNote }: GroupRulesDialogProps) {
   const { t } = useTranslation();
   return (
     <Dialog open={group !== null} onClose={onClose} maxWidth="lg" fullWidth>
       <DialogTitle>{group === null ? '' : t('groups.rulesOf', { name: group.name })}</DialogTitle>
-      {group !== null && <GroupRules group={group} canWrite={canWrite} onClose={onClose} />}
+      {group !== null && (
+        <GroupRules group={group} canWrite={canWrite} onClose={onClose} RuleNote={RuleNote} />
+      )}
     </Dialog>
   );
 }
 
-function GroupRules({ group, canWrite, onClose }: GroupRulesDialogProps & { group: RuleGroup }) {
+function GroupRules({
+  group,
+  canWrite,
+  onClose,
+  RuleNote,
+}: GroupRulesDialogProps & { group: RuleGroup }) {
   const { t } = useTranslation();
   const [picked, setPicked] = useState<Map<number, RuleSummary>>(new Map());
   const [showing, setShowing] = useState<RuleSummary | null>(null);
@@ -104,7 +113,7 @@ function GroupRules({ group, canWrite, onClose }: GroupRulesDialogProps & { grou
       <DialogActions>
         <Button onClick={onClose}>{t('common.close')}</Button>
       </DialogActions>
-      <RuleTextDialog rule={showing} onClose={() => setShowing(null)} />
+      <RuleTextDialog rule={showing} onClose={() => setShowing(null)} RuleNote={RuleNote} />
     </>
   );
 }

@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { useMemo, useState, type ComponentType } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import Button from '@mui/material/Button';
@@ -22,8 +22,16 @@ import { GroupDialog } from './GroupDialog';
 import { GroupRulesDialog } from './GroupRulesDialog';
 import { tableQueryStatus } from '../../../components/data-table/query-status';
 
+interface GroupsTabProps {
+  canWrite: boolean;
+  /** The name of the rule source that keeps a group (the sources feature knows them). */
+  sourceName: (sourceId: number) => string | undefined;
+  /** Shown with a rule's text: what a rule source update changed in it. */
+  RuleNote?: ComponentType<{ gid: number; sid: number }>;
+}
+
 /** Rule groups: list, search, create, rename, their rules, delete. */
-export function GroupsTab({ canWrite }: { canWrite: boolean }) {
+export function GroupsTab({ canWrite, sourceName, RuleNote }: GroupsTabProps) {
   const { t } = useTranslation();
   const [state, setState] = useState(() => initialTableState(25, [{ id: 'name', desc: false }]));
   const [editing, setEditing] = useState<RuleGroup | 'new' | null>(null);
@@ -56,6 +64,13 @@ export function GroupsTab({ canWrite }: { canWrite: boolean }) {
             label={g.kind === 'file' ? t('groups.kindFile') : t('groups.kindCustom')}
           />
         ),
+      },
+      {
+        id: 'source',
+        header: t('groups.source'),
+        width: 160,
+        hideBelow: 800,
+        cell: (g) => (g.source_id === null ? '' : (sourceName(g.source_id) ?? `#${g.source_id}`)),
       },
       { id: 'description', header: t('groups.description'), cell: (g) => g.description },
       {
@@ -123,7 +138,7 @@ export function GroupsTab({ canWrite }: { canWrite: boolean }) {
         ),
       },
     ],
-    [t, canWrite, askToDelete],
+    [t, canWrite, askToDelete, sourceName],
   );
 
   const page = localPage(list.data?.data ?? [], state, (g) => [g.name, g.description, g.kind]);
@@ -155,7 +170,12 @@ export function GroupsTab({ canWrite }: { canWrite: boolean }) {
         group={editing === 'new' || editing === null ? undefined : editing}
         onClose={() => setEditing(null)}
       />
-      <GroupRulesDialog group={viewing} canWrite={canWrite} onClose={() => setViewing(null)} />
+      <GroupRulesDialog
+        group={viewing}
+        canWrite={canWrite}
+        RuleNote={RuleNote}
+        onClose={() => setViewing(null)}
+      />
       {deleteDialog}
     </>
   );

@@ -1,3 +1,4 @@
+import type { ComponentType } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import Alert from '@mui/material/Alert';
@@ -24,20 +25,29 @@ interface RuleTextDialogProps {
   onClose: () => void;
   /** Given to writers: edit the text, and switch the rule on or off. */
   onEdit?: (rule: RuleDetail) => void;
+  /** Shown under the text: what a rule source update changed in the rule, if any. */
+  RuleNote?: ComponentType<{ gid: number; sid: number }>;
 }
 
 /** A rule's full text on demand (POST /rulesmulti, answered from the cache when known). */
-export function RuleTextDialog({ rule, onClose, onEdit }: RuleTextDialogProps) {
+export function RuleTextDialog({ rule, onClose, onEdit, RuleNote }: RuleTextDialogProps) {
   const { t } = useTranslation();
   return (
     <Dialog open={rule !== null} onClose={onClose} maxWidth="md" fullWidth>
       <DialogTitle>{rule === null ? '' : t('rules.textTitle', { sid: rule.sid })}</DialogTitle>
-      {rule !== null && <RuleText rule={rule} onClose={onClose} onEdit={onEdit} />}
+      {rule !== null && (
+        <RuleText rule={rule} onClose={onClose} onEdit={onEdit} RuleNote={RuleNote} />
+      )}
     </Dialog>
   );
 }
 
-function RuleText({ rule, onClose, onEdit }: RuleTextDialogProps & { rule: RuleSummary }) {
+function RuleText({
+  rule,
+  onClose,
+  onEdit,
+  RuleNote,
+}: RuleTextDialogProps & { rule: RuleSummary }) {
   const { t } = useTranslation();
   const cached = rulesCache.get(rule.sid);
   const detail = useQuery({
@@ -95,6 +105,11 @@ function RuleText({ rule, onClose, onEdit }: RuleTextDialogProps & { rule: RuleS
             >
               {detail.data.text}
             </Box>
+            {RuleNote !== undefined && (
+              <Box sx={{ mt: 1 }}>
+                <RuleNote gid={rule.gid} sid={rule.sid} />
+              </Box>
+            )}
             <Stack direction="row" sx={{ mt: 2, flexWrap: 'wrap', gap: 1 }}>
               {detail.data.groups.map((group) => (
                 <Chip key={group} size="small" label={group} />

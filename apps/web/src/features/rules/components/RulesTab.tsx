@@ -1,4 +1,4 @@
-import { useMemo, useState, useSyncExternalStore } from 'react';
+import { useMemo, useState, useSyncExternalStore, type ComponentType } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import Button from '@mui/material/Button';
@@ -19,8 +19,14 @@ import { RuleEditorDialog } from './RuleEditorDialog';
 import { RulesTable, type RuleSelection } from './RulesTable';
 import { RuleTextDialog } from './RuleTextDialog';
 
+interface RulesTabProps {
+  canWrite: boolean;
+  /** Shown with a rule's text: what a rule source update changed in it. */
+  RuleNote?: ComponentType<{ gid: number; sid: number }>;
+}
+
 /** "Rule groups and rulesets": search the ruleset, add, update and upload rules. */
-export function RulesTab({ canWrite }: { canWrite: boolean }) {
+export function RulesTab({ canWrite, RuleNote }: RulesTabProps) {
   const { t } = useTranslation();
   const [groupId, setGroupId] = useState<number | ''>('');
   const [showing, setShowing] = useState<RuleSummary | null>(null);
@@ -129,6 +135,7 @@ export function RulesTab({ canWrite }: { canWrite: boolean }) {
       />
       <RuleTextDialog
         rule={showing}
+        RuleNote={RuleNote}
         onClose={() => setShowing(null)}
         onEdit={
           canWrite

@@ -1,0 +1,7 @@
+/** Where a source's history and an update's changelog live: tabs of /policies (spec routes). */
+export const sourcesPath = () => '/policies?tab=sources';
+
+export const historyPath = (sourceId: number) => `/policies?tab=sources&source=${sourceId}`;
+
+export const changelogPath = (sourceId: number, updateId: number, sid?: number) =>
+  `/policies?tab=sources&source=${sourceId}&update=${updateId}${sid === undefined ? '' : `&sid=${sid}`}`;

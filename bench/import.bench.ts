@@ -12,9 +12,9 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { gzipSync } from 'node:zlib';
 import { packTar } from 'modern-tar';
-import { formatRule, parseRulesFile } from '@palisade/rules';
 import { CORPUS, multipart } from '../apps/server/src/test/corpus.js';
 import { missingCorpusPart } from '../testing/corpus.mjs';
+import { CORPUS_RULE_PARTS, corpusRuleTexts } from './lib/corpus-rules.js';
 import {
   ADMIN_EMAIL,
   ADMIN_PASSWORD,
@@ -25,36 +25,11 @@ import {
 const RULES = 32_000;
 const PER_FILE = 1000;
 
-const missing = missingCorpusPart(
-  'rules/snort2-community/community.rules',
-  'rules/suricata',
-  'config/suricata/classification.config',
-);
+const missing = missingCorpusPart(...CORPUS_RULE_PARTS);
 if (missing !== null) {
   // The archive is built from real rule sets: nothing to measure without them.
   console.log(`import bench skipped: ${missing} not found (set PALISADE_CORPUS)`);
   process.exit(0);
-}
-
-function corpusRuleTexts(): string[] {
-  const files = [
-    'rules/snort2-community/community.rules',
-    ...[
-      'app-layer-events',
-      'decoder-events',
-      'dns-events',
-      'http-events',
-      'smtp-events',
-      'stream-events',
-      'tls-events',
-    ].map((name) => `rules/suricata/${name}.rules`),
-  ];
-  // Every rule enabled, so that the policy built from them renders all 32,000.
-  return files.flatMap((file) =>
-    parseRulesFile(readFileSync(path.join(CORPUS, file), 'utf8')).rules.map((r) =>
-      formatRule({ text: r.text, enabled: true, action: r.action }),
-    ),
-  );
 }
 
 async function buildArchive(dir: string): Promise<string> {

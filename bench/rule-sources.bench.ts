@@ -8,16 +8,14 @@
 // the ratio beside its target (≤ 1.0× on PostgreSQL, ≤ 2.0× on PGlite); asserts nothing.
 
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { formatRule, parseRulesFile } from '@palisade/rules';
 import { sourceUpdatesRepository } from '../apps/server/src/modules/rule-sources/rule-source-updates.repository.js';
 import { ruleSourcesRepository } from '../apps/server/src/modules/rule-sources/rule-sources.repository.js';
 import { SourceFetcher } from '../apps/server/src/modules/rule-sources/source-fetch.js';
 import { runUpdate } from '../apps/server/src/modules/rule-sources/source-update.js';
-import { CORPUS } from '../apps/server/src/test/corpus.js';
 import {
   ADMIN_EMAIL,
   ADMIN_PASSWORD,
@@ -30,6 +28,7 @@ import {
   startSourceServer,
 } from '../apps/server/src/test/source-server.js';
 import { missingCorpusPart } from '../testing/corpus.mjs';
+import { CORPUS_RULE_PARTS, corpusRuleTexts } from './lib/corpus-rules.js';
 
 const RULES = 30_000;
 const PER_FILE = 1000;
@@ -37,34 +36,10 @@ const CHANGED_EVERY = 100; // 1 %
 const RUNS = Number(process.env['BENCH_RUNS'] ?? 5);
 const TARGET = { postgres: 1.0, pglite: 2.0 } as const;
 
-const missing = missingCorpusPart(
-  'rules/snort2-community/community.rules',
-  'rules/suricata',
-  'config/suricata/classification.config',
-);
+const missing = missingCorpusPart(...CORPUS_RULE_PARTS);
 if (missing !== null) {
   console.log(`rule sources bench skipped: ${missing} not found (set PALISADE_CORPUS)`);
   process.exit(0);
-}
-
-function corpusRuleTexts(): string[] {
-  const files = [
-    'rules/snort2-community/community.rules',
-    ...[
-      'app-layer-events',
-      'decoder-events',
-      'dns-events',
-      'http-events',
-      'smtp-events',
-      'stream-events',
-      'tls-events',
-    ].map((name) => `rules/suricata/${name}.rules`),
-  ];
-  return files.flatMap((file) =>
-    parseRulesFile(readFileSync(path.join(CORPUS, file), 'utf8')).rules.map((r) =>
-      formatRule({ text: r.text, enabled: true, action: r.action }),
-    ),
-  );
 }
 
 /**

@@ -51,7 +51,8 @@ const Code = ({ text, testId }: { text: string; testId: string }) => (
       maxHeight: 360,
       whiteSpace: 'pre-wrap',
       wordBreak: 'break-all',
-      textAlign: 'left',
+      // 'start' of a dir="ltr" box: the right-to-left style plugin would turn 'left' into 'right'.
+      textAlign: 'start',
     }}
   >
     {text}

@@ -40,7 +40,7 @@ export function CopyBlock({ text, label }: { text: string; label: string }) {
           fontSize: 13,
           whiteSpace: 'pre-wrap',
           wordBreak: 'break-all',
-          textAlign: 'left',
+          textAlign: 'start',
         }}
       >
         {text}

@@ -22,8 +22,8 @@ const codeSx = {
   whiteSpace: 'pre',
   overflow: 'auto',
   maxHeight: '55vh',
-  direction: 'ltr',
-  textAlign: 'left',
+  // With dir="ltr" on the box: the right-to-left style plugin flips `direction` and 'left'.
+  textAlign: 'start',
 } as const;
 
 interface PreviewDialogProps {
@@ -69,7 +69,7 @@ export function PreviewDialog({ device, onClose }: PreviewDialogProps) {
                 <Typography color="text.secondary">{t('firewall.preview.noFirewall')}</Typography>
               )
             ) : (
-              <Box component="pre" sx={codeSx} data-testid="nftables-script">
+              <Box component="pre" dir="ltr" sx={codeSx} data-testid="nftables-script">
                 {preview.data.nftables}
               </Box>
             )}
@@ -79,7 +79,7 @@ export function PreviewDialog({ device, onClose }: PreviewDialogProps) {
             {preview.data.routes === null ? (
               <Typography color="text.secondary">{t('firewall.preview.noRoutes')}</Typography>
             ) : (
-              <Box component="pre" sx={codeSx} data-testid="route-commands">
+              <Box component="pre" dir="ltr" sx={codeSx} data-testid="route-commands">
                 {preview.data.routes}
               </Box>
             )}

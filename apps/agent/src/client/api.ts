@@ -11,39 +11,8 @@ import {
   AgentToken,
   type AgentHeartbeat,
 } from '@palisade/contract';
-import { subscribe } from 'node:diagnostics_channel';
-import type { Socket } from 'node:net';
 import type { z } from 'zod';
-import { httpRequest, type HttpAnswer } from './http.js';
-
-interface Endpoint {
-  address: string;
-  port: number;
-}
-
-/**
- * The server as this process's connections reached it (the socket's remote end), by origin.
- * undici, which runs fetch, announces each new connection on this diagnostics channel.
- */
-const reachedByOrigin = new Map<string, Endpoint>();
-let watchingConnections = false;
-
-function watchConnections(): void {
-  if (watchingConnections) return;
-  watchingConnections = true;
-  subscribe('undici:client:connected', (message) => {
-    const { connectParams, socket } = message as {
-      connectParams: { protocol: string; host: string };
-      socket: Socket;
-    };
-    const { remoteAddress, remotePort } = socket;
-    if (remoteAddress === undefined || remotePort === undefined) return;
-    reachedByOrigin.set(`${connectParams.protocol}//${connectParams.host}`, {
-      address: remoteAddress.replace(/^::ffff:/, ''),
-      port: remotePort,
-    });
-  });
-}
+import { httpRequest, reachedEndpoint, type Endpoint, type HttpAnswer } from './http.js';
 
 export class ApiError extends Error {
   constructor(
@@ -106,12 +75,11 @@ export class AgentApi {
 
   constructor(private readonly options: AgentApiOptions) {
     this.base = agentBase(options.server);
-    watchConnections();
   }
 
   /** The server's address and port as the last connection to it reached them. */
   get serverEndpoint(): Endpoint | undefined {
-    return reachedByOrigin.get(this.base.origin);
+    return reachedEndpoint(this.base.origin);
   }
 
   /** Exchanges an enrolment token, once, for the device's id, name and new password. */

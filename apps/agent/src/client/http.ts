@@ -87,6 +87,19 @@ export class HttpAnswer {
   }
 }
 
+export interface Endpoint {
+  address: string;
+  port: number;
+}
+
+/** The server as the last answer from each origin reached this process: its socket's remote end. */
+const reachedByOrigin = new Map<string, Endpoint>();
+
+/** Where the last answer from `origin` came from (what the heartbeat reports as server_endpoint). */
+export function reachedEndpoint(origin: string): Endpoint | undefined {
+  return reachedByOrigin.get(origin);
+}
+
 /** Sends a request; resolves once the answer's headers have come. */
 export function httpRequest(url: URL, init: HttpInit): Promise<HttpAnswer> {
   const secure = url.protocol === 'https:';
@@ -126,6 +139,13 @@ export function httpRequest(url: URL, init: HttpInit): Promise<HttpAnswer> {
     });
     request.once('response', (response) => {
       answered = true;
+      const { remoteAddress, remotePort } = response.socket;
+      if (remoteAddress !== undefined && remotePort !== undefined) {
+        reachedByOrigin.set(url.origin, {
+          address: remoteAddress.replace(/^::ffff:/, ''),
+          port: remotePort,
+        });
+      }
       // An abort while nobody reads the body (it was dropped, or is being read, which hears of
       // it by its own listener) must not become an uncaught error.
       response.on('error', () => undefined);

@@ -36,7 +36,16 @@ export function sourceDays(): SourceDays {
   const changing = files.find((file) => enabledOneLine(file).length >= 3);
   const steady = files.find((file) => file !== changing && enabledOneLine(file).length >= 1);
   if (!changing || !steady) throw new Error('the sample rule files have too few rules');
-  const [changedRule, removedRule, disabledRule] = enabledOneLine(changing) as [Rule, Rule, Rule];
+  // The rules that change are ones no other line holds: the samples may repeat a sid, and a
+  // repeated sid's other copy would make a second change.
+  const keyOf = (rule: Rule) => `${rule.gid}:${rule.sid}`;
+  const copies = new Map<string, number>();
+  for (const file of [changing, steady])
+    for (const rule of parseRulesFile(file.text).rules)
+      copies.set(keyOf(rule), (copies.get(keyOf(rule)) ?? 0) + 1);
+  const unique = enabledOneLine(changing).filter((rule) => copies.get(keyOf(rule)) === 1);
+  if (unique.length < 3) throw new Error('the sample rule files have too few distinct rules');
+  const [changedRule, removedRule, disabledRule] = unique as [Rule, Rule, Rule];
   const changedText = changedRule.text
     .replace(/\brev\s*:\s*\d+/, `rev:${(changedRule.rev ?? 0) + 1}`)
     .replace(/msg\s*:\s*"/, 'msg:"(next day) ');

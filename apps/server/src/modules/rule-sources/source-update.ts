@@ -112,7 +112,11 @@ export async function runUpdate(engine: UpdateEngine, claim: ClaimedUpdate): Pro
         collectChanges: true,
       });
       const policiesBumped = await refreshPoliciesHolding(tx, claim.org_id, touched);
-      const records = changes.map(changeRecord);
+      // A rule two files hold with different texts is written twice by every import; when it
+      // ends as it was stored, nothing changed.
+      const records = changes
+        .filter((change) => change.kind !== 'changed' || change.oldText !== change.newText)
+        .map(changeRecord);
       await updates.insertChanges(tx, claim, records);
       await sources.recordFetch(tx, source.id, {
         etag: fetched.etag,

@@ -17,6 +17,8 @@ export default defineConfig({
           name: 'packages',
           include: ['packages/*/src/**/*.test.ts', 'apps/agent/src/**/*.test.ts'],
           exclude,
+          // The agent's tests start processes and servers; on a busy machine 5 s timed out.
+          testTimeout: 30_000,
         },
       },
       {
@@ -48,6 +50,8 @@ export default defineConfig({
           include: ['apps/web/src/**/*.test.{ts,tsx}'],
           exclude,
           environment: 'node',
+          // A component rendered in jsdom takes seconds when the machine is busy; 5 s timed out.
+          testTimeout: 30_000,
         },
       },
     ],

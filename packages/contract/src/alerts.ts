@@ -16,6 +16,17 @@ export const AlertFilters = z.object({
   dest_port: z.coerce.number().int().min(0).max(65535).optional(),
   proto: SafeString.trim().max(20).optional(),
   acknowledged: z.enum(['true', 'false']).optional(),
+  /** Exclusions (a pivot's "not this value"): alerts whose field equals the value are left out. */
+  not_device_id: z.coerce.number().int().min(1).max(INT4_MAX).optional(),
+  /** A signature id to leave out. */
+  not_sid: z.coerce.number().int().min(0).max(4_294_967_295).optional(),
+  not_src_ip: SafeString.trim().max(64).optional(),
+  not_dest_ip: SafeString.trim().max(64).optional(),
+  not_src_port: z.coerce.number().int().min(0).max(65535).optional(),
+  not_dest_port: z.coerce.number().int().min(0).max(65535).optional(),
+  not_proto: SafeString.trim().max(20).optional(),
+  /** Escalated (starred) alerts only, or only those not starred. */
+  starred: z.enum(['true', 'false']).optional(),
 });
 export type AlertFilters = z.infer<typeof AlertFilters>;
 
@@ -59,6 +70,8 @@ export const Alert = z.object({
   dest_ip: z.string().nullable(),
   dest_port: z.number().int().nullable(),
   acknowledged: z.boolean(),
+  /** Escalated by an analyst (the star). */
+  starred: z.boolean(),
 });
 export type Alert = z.infer<typeof Alert>;
 
@@ -71,6 +84,17 @@ export const AlertPage = z.object({
   next_cursor: z.string().nullable(),
 });
 
+/** One analyst's comment on an alert; `author` is their e-mail (null once they are deleted). */
+export const AlertComment = z.object({
+  body: z.string(),
+  author: z.string().nullable(),
+  created_at: z.string(),
+});
+export type AlertComment = z.infer<typeof AlertComment>;
+
+/** A comment's text, on one alert or on every alert a bulk action matches. */
+const AlertCommentText = SafeString.trim().min(1).max(2000);
+
 export const AlertDetail = Alert.extend({
   /** The whole eve.json event as the sensor wrote it. */
   event: z.record(z.string(), z.unknown()),
@@ -78,8 +102,39 @@ export const AlertDetail = Alert.extend({
   rule: z.object({ id: z.number().int(), text: z.string(), source: z.string() }).nullable(),
   acknowledged_at: z.string().nullable(),
   acknowledged_by: z.string().nullable(),
+  /** Analysts' comments, oldest first (from bulk triage or one alert). */
+  comments: z.array(AlertComment),
   /** The device's policy, which tuning actions change. */
   policy_id: z.number().int().nullable(),
+  policy_name: z.string().nullable(),
+  /** The eve event's flow id (64-bit, as text so no digit is lost); null when it had none. */
+  flow_id: z.string().nullable(),
+});
+
+/** An alert of the same flow or host pair, as the drawer lists it. */
+export const RelatedAlert = Alert.pick({
+  id: true,
+  time: true,
+  device: true,
+  sid: true,
+  msg: true,
+  severity: true,
+  src_ip: true,
+  src_port: true,
+  dest_ip: true,
+  dest_port: true,
+});
+export const AlertRelatedQuery = z.object({
+  /** Minutes either side of the alert for the host pair. */
+  window: z.coerce.number().int().min(1).max(1440).default(15),
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+});
+export const AlertRelated = z.object({
+  /** Other alerts with the same flow_id (and device), newest first. */
+  flow: z.array(RelatedAlert),
+  /** Other alerts between the same two addresses, either direction, within ±window minutes. */
+  host_pair: z.array(RelatedAlert),
+  window: z.number().int(),
 });
 
 export const AlertSignatureGroup = z.object({
@@ -97,6 +152,38 @@ export const AlertGroupsQuery = AlertFilters.extend({
 });
 export const AlertGroups = z.object({ data: z.array(AlertSignatureGroup) });
 
+/**
+ * Groupings with a sparkline: by signature, source, destination or device. The console's
+ * two-level view lists signatures, then a signature's sources (`by=source` with
+ * `signature=<sid>`).
+ */
+export const AlertGrouping = z.enum(['signature', 'source', 'destination', 'device']);
+export const AlertGroupsByQuery = AlertFilters.extend({
+  by: AlertGrouping.default('source'),
+  limit: z.coerce.number().int().min(1).max(1000).default(100),
+  /** Points of each group's sparkline, over the filter's window or the matches' own range. */
+  buckets: z.coerce.number().int().min(1).max(200).default(24),
+});
+export const AlertGroupBy = z.object({
+  /** The group's key: the fields of its grouping are set, the others null. */
+  sid: z.number().int().nullable(),
+  msg: z.string().nullable(),
+  src_ip: z.string().nullable(),
+  dest_ip: z.string().nullable(),
+  device_id: z.number().int().nullable(),
+  device: z.string().nullable(),
+  count: z.number().int(),
+  first_seen: AlertTime,
+  last_seen: AlertTime,
+  /** Alerts per bucket of `interval` seconds from `start` (the sparkline). */
+  series: z.array(z.number().int()),
+});
+export const AlertGroupsBy = z.object({
+  start: z.string().nullable(),
+  interval: z.number(),
+  data: z.array(AlertGroupBy),
+});
+
 export const AlertHistogramQuery = AlertFilters.extend({
   buckets: z.coerce.number().int().min(1).max(1000).default(60),
 });
@@ -113,6 +200,45 @@ export const AlertAck = z.object({
   ids: z.array(z.number().int().positive()).min(1).max(10_000),
   acknowledged: z.boolean().default(true),
 });
+
+/**
+ * Triage of every alert matching `filter` (the list's own filters), done on the server. With
+ * `dry_run` nothing changes and `count` is how many alerts the same request would change:
+ * the console shows it before the user confirms. Acknowledge skips alerts already
+ * acknowledged, reopen those open, star those starred, so the count is what changes.
+ */
+export const AlertBulkAction = z.enum(['acknowledge', 'reopen', 'star', 'unstar', 'comment']);
+export const AlertBulk = z
+  .object({
+    filter: AlertFilters.default({}),
+    action: AlertBulkAction,
+    /** Required for `comment` (but in a dry run): the text added to each matching alert. */
+    comment: AlertCommentText.optional(),
+    dry_run: z.boolean().default(false),
+  })
+  .refine((b) => b.action !== 'comment' || b.dry_run || b.comment !== undefined, {
+    path: ['comment'],
+    message: 'Required for the comment action',
+  });
+export const AlertBulkResult = z.object({
+  count: z.number().int(),
+  dry_run: z.boolean(),
+  msg: z.string(),
+});
+
+/** PUT /alerts/{id}/star: escalate one alert, or take its star away. */
+export const AlertStar = z.object({ starred: z.boolean() });
+export const AlertStarResult = z.object({ starred: z.boolean(), msg: z.string() });
+
+/** POST /alerts/{id}/comments: a comment on one alert; answered with the alert's comments. */
+export const AlertCommentWrite = z.object({ body: AlertCommentText });
+export const AlertComments = z.object({ data: z.array(AlertComment) });
+
+/** The alerts the filters match, newest first, as CSV or NDJSON (one Alert per line). */
+export const AlertExportQuery = AlertFilters.extend({
+  format: z.enum(['csv', 'ndjson']).default('csv'),
+});
+export type AlertExportQuery = z.output<typeof AlertExportQuery>;
 
 /** Tuning from an alert: disable its rule, or suppress its source, in the device's policy. */
 export const AlertTune = z.object({

@@ -33,6 +33,8 @@ export const DeviceProfileUpdate = z.object({
   name: ProfileName.optional(),
   description: Description.optional(),
   variables: ProfileVariables.optional(),
+  /** Administrators only: save even when a device using the profile would lose the server. */
+  override_lockout: z.boolean().default(false),
 });
 
 /** Device status labels of the spec. */
@@ -50,6 +52,43 @@ export const DeviceMetrics = z.object({
   net_out: z.number().min(0),
 });
 export type DeviceMetrics = z.infer<typeof DeviceMetrics>;
+
+/**
+ * What Suricata's latest `stats` event in eve.json says of the sensor (since agent 0.3.0).
+ * Counters are Suricata's, cumulative since it started; the rates are the agent's, from the
+ * difference between its last two stats events (a restart of Suricata starts them over).
+ */
+export const SensorHealth = z.object({
+  /** The stats event's timestamp. */
+  time: SafeString.max(100),
+  /** capture.kernel_packets and capture.kernel_drops. */
+  kernel_packets: z.number().int().min(0),
+  kernel_drops: z.number().int().min(0),
+  /** Drops per packet captured since the previous stats event, percent; null: no packets. */
+  drop_percent: z.number().min(0).max(100).nullable(),
+  /** detect.alert per minute since the previous stats event; null: not known yet. */
+  alerts_per_min: z.number().min(0).nullable(),
+  decoder_bytes: z.number().int().min(0),
+  flow_memuse: z.number().int().min(0),
+  /** Summed over detect.engines; null when Suricata reports no engine. */
+  rules_loaded: z.number().int().min(0).nullable(),
+  rules_failed: z.number().int().min(0).nullable(),
+  /** The newest engine's last_reload. */
+  last_reload: SafeString.max(100).nullable(),
+});
+export type SensorHealth = z.infer<typeof SensorHealth>;
+
+export const HealthReason = z.enum(['rules_failed', 'drops']);
+export type HealthReason = z.infer<typeof HealthReason>;
+/**
+ * ok, degraded (an engine failed to load rules, or drops above HEALTH_DROP_PERCENT) or
+ * unknown (the agent reports no Suricata stats).
+ */
+export const DeviceHealth = z.object({
+  status: z.enum(['ok', 'degraded', 'unknown']),
+  reasons: z.array(HealthReason),
+});
+export type DeviceHealth = z.infer<typeof DeviceHealth>;
 
 export const Device = z.object({
   id: z.number().int(),
@@ -72,6 +111,9 @@ export const Device = z.object({
   state: z.string().nullable(),
   agent_version: z.string().nullable(),
   metrics: DeviceMetrics.nullable(),
+  /** The sensor's last Suricata stats, as its agent reported them. */
+  sensor: SensorHealth.nullable(),
+  health: DeviceHealth,
   /** Alert events the server refused to store (not an alert, no valid timestamp, …). */
   alerts_rejected: z.number().int(),
   /** Its agent reports a version older than the one this server serves. */
@@ -109,7 +151,7 @@ export const DeviceWrite = z.object({
 });
 /** What is given replaces; what is left out stays (a new password revokes the agent's tokens). */
 export const DeviceUpdate = z.object(DeviceFields).partial().extend({
-  /** Administrators only: assign a ruleset even when it would cut the device off. */
+  /** Administrators only: assign a ruleset or profile even when it would cut the device off. */
   override_lockout: z.boolean().optional(),
 });
 
@@ -183,6 +225,14 @@ export const AgentHeartbeat = z.object({
   server_endpoint: z
     .object({ address: SafeString.max(100), port: z.number().int().min(1).max(65535) })
     .optional(),
+  /**
+   * A firewall change the agent took back by itself (no contact with the server in time): sent
+   * until a beat carrying it is answered; the server records it in the audit log. Older
+   * servers ignore it (the rollback is the beat's `last_error` all the same).
+   */
+  firewall_rollback: z.object({ config_version: Int4, reason: z.string().max(8000) }).optional(),
+  /** Suricata's latest stats (since agent 0.3.0; older servers ignore it). */
+  health: SensorHealth.optional(),
 });
 export type AgentHeartbeat = z.infer<typeof AgentHeartbeat>;
 
@@ -276,7 +326,14 @@ export type AgentAlertAck = z.infer<typeof AgentAlertAck>;
 
 // ---- What the console reads of a device's reports. ----
 
-export const DeviceMetricSample = DeviceMetrics.extend({ time: z.string() });
+export const DeviceMetricSample = DeviceMetrics.extend({
+  time: z.string(),
+  /** Sensor health series; null where the agent reported no Suricata stats. */
+  drop_percent: z.number().nullable(),
+  alerts_per_min: z.number().nullable(),
+  rules_loaded: z.number().int().nullable(),
+  rules_failed: z.number().int().nullable(),
+});
 /** Most points GET /devicemonitor/{id} answers for any window. */
 export const MONITOR_MAX_POINTS = 500;
 export const DeviceMonitorQuery = z.object({

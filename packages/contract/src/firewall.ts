@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { SafeString } from './common.js';
+import { ExpiryFields } from './expiry.js';
 
 export const FirewallChain = z.enum(['input', 'forward', 'output']);
 export const FirewallAction = z.enum(['accept', 'drop', 'reject']);
@@ -38,6 +39,7 @@ export const FirewallRule = z.object({
   counter: z.boolean().default(true),
   comment: SafeString.trim().max(200).default(''),
   enabled: z.boolean().default(true),
+  ...ExpiryFields,
 });
 export type FirewallRule = z.infer<typeof FirewallRule>;
 export type FirewallRuleInput = z.input<typeof FirewallRule>;
@@ -108,6 +110,13 @@ export const DeviceNetwork = z.object({
 });
 export type DeviceNetwork = z.infer<typeof DeviceNetwork>;
 export type DeviceNetworkInput = z.input<typeof DeviceNetwork>;
+
+/** PUT /devices/{id}/network: the routes and NAT, and the lock-out check's override. */
+export const DeviceNetworkWrite = DeviceNetwork.extend({
+  /** Administrators only: save even when the path to the server moves to another route. */
+  override_lockout: z.boolean().default(false),
+});
+export type DeviceNetworkWrite = z.infer<typeof DeviceNetworkWrite>;
 
 /** What a device will receive for its firewall, routes and NAT, and why not if it cannot. */
 export const DeviceFirewallPreview = z.object({

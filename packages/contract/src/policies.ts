@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Id, INT4_MAX, SafeString, UINT32_MAX } from './common.js';
+import { ExpiryFields } from './expiry.js';
 
 /** What a per-rule override does to a rule in one policy. */
 export const OverrideAction = z.enum(['enable', 'disable', 'drop']);
@@ -8,6 +9,7 @@ export type OverrideAction = z.infer<typeof OverrideAction>;
 export const RuleOverride = z.object({
   rule_id: Id,
   action: OverrideAction,
+  ...ExpiryFields,
 });
 export type RuleOverride = z.infer<typeof RuleOverride>;
 
@@ -30,6 +32,7 @@ export const Threshold = z
     new_action: z.enum(['alert', 'drop', 'pass', 'reject']).optional(),
     timeout: z.number().int().positive().max(INT4_MAX).optional(),
     comment: SafeString.max(500).optional(),
+    ...ExpiryFields,
   })
   .superRefine((t, ctx) => {
     const need = (field: keyof typeof t) => {

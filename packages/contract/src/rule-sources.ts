@@ -33,6 +33,13 @@ export const RuleSourceUpdateStatus = z.enum([
 ]);
 export type RuleSourceUpdateStatus = z.infer<typeof RuleSourceUpdateStatus>;
 
+/**
+ * The source list's `status:` filter, by its newest update: `succeeded` takes an unchanged
+ * one too, `running` a queued one, `never` a source without updates.
+ */
+export const RULE_SOURCE_STATUS_FILTERS = ['failed', 'succeeded', 'running', 'never'] as const;
+export type RuleSourceStatusFilter = (typeof RULE_SOURCE_STATUS_FILTERS)[number];
+
 /** What a running update is doing, for the "Update now" progress. */
 export const RuleSourceUpdatePhase = z.enum(['fetching', 'importing', 'rendering']);
 export type RuleSourceUpdatePhase = z.infer<typeof RuleSourceUpdatePhase>;

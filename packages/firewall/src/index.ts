@@ -8,3 +8,5 @@ export type { Problem } from './problems.js';
 export { INLINE_MAX } from './sets.js';
 export { checkLockout, evaluate, planRuleset } from './lockout.js';
 export type { LockoutInput, LockoutProblem, Packet, ServerEndpoint, Verdict } from './lockout.js';
+export { checkRouteLockout, serverRoute } from './route-lockout.js';
+export type { RouteLockoutProblem, ServerRoute } from './route-lockout.js';

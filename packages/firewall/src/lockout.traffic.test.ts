@@ -14,11 +14,12 @@ import { defaultPolicies, rule } from './testing/cases.js';
 import {
   IP,
   NFT,
+  addNamespace,
   deleteNamespaces,
   inNs,
+  joinNamespaces,
   netnsUnavailable,
   removeScratch,
-  run,
   writeScratch,
 } from './testing/nft.js';
 
@@ -134,32 +135,8 @@ describe.skipIf(unavailable !== null)(
   { timeout: 60_000 },
   () => {
     beforeAll(async () => {
-      deleteNamespaces([DEVICE, SERVER]);
-      for (const ns of [DEVICE, SERVER]) {
-        run(IP, ['netns', 'add', ns]);
-        run(IP, ['-n', ns, 'link', 'set', 'lo', 'up']);
-      }
-      run(IP, [
-        '-n',
-        DEVICE,
-        'link',
-        'add',
-        'eth0',
-        'type',
-        'veth',
-        'peer',
-        'name',
-        'eth0',
-        'netns',
-        SERVER,
-      ]);
-      for (const [ns, address] of [
-        [DEVICE, DEVICE_ADDRESS],
-        [SERVER, SERVER_ADDRESS],
-      ] as const) {
-        run(IP, ['-n', ns, 'addr', 'add', `${address}/24`, 'dev', 'eth0']);
-        run(IP, ['-n', ns, 'link', 'set', 'eth0', 'up']);
-      }
+      for (const ns of [DEVICE, SERVER]) addNamespace(ns);
+      joinNamespaces({ a: DEVICE, b: SERVER, addressA: DEVICE_ADDRESS, addressB: SERVER_ADDRESS });
       await listen(SERVER, [PORT]);
       await listen(DEVICE, [LOOPBACK_PORT]);
     }, 60_000);

@@ -2,17 +2,22 @@
 // goes through `nft -c -f`; a missing nft fails the test (scripts/ensure-system-deps.sh installs
 // it), it never skips.
 
-import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { IP, NFT, deleteNamespaces } from '../../../../testing/netns.mjs';
 
-export const NFT = existsSync('/usr/sbin/nft') ? '/usr/sbin/nft' : 'nft';
-export const IP = existsSync('/usr/sbin/ip')
-  ? '/usr/sbin/ip'
-  : existsSync('/sbin/ip')
-    ? '/sbin/ip'
-    : 'ip';
+export {
+  IP,
+  NFT,
+  addNamespace,
+  deleteNamespaces,
+  inNs,
+  joinNamespaces,
+  netnsUnavailable,
+  run,
+} from '../../../../testing/netns.mjs';
 
 const scratch = mkdtempSync(join(tmpdir(), 'palisade-firewall-'));
 let counter = 0;
@@ -33,40 +38,6 @@ export function nftCheck(script: string): string | null {
   const result = spawnSync(NFT, ['-c', '-f', file], { encoding: 'utf8', timeout: 60_000 });
   if (result.error) throw new Error(`cannot run ${NFT}: ${result.error.message}`);
   return result.status === 0 ? null : `${result.stderr}${result.stdout}`.trim() || 'nft failed';
-}
-
-export function run(command: string, args: readonly string[], timeout = 20_000): string {
-  return execFileSync(command, args, {
-    encoding: 'utf8',
-    timeout,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-}
-
-/** Runs in a network namespace. */
-export function inNs(
-  ns: string,
-  command: string,
-  args: readonly string[],
-  timeout = 20_000,
-): string {
-  return run(IP, ['netns', 'exec', ns, command, ...args], timeout);
-}
-
-/**
- * Tries to create (and remove) a namespace: the reason when this machine cannot, else null.
- */
-export function netnsUnavailable(): string | null {
-  const probe = `palisade-probe-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
-  const added = spawnSync(IP, ['netns', 'add', probe], { encoding: 'utf8', timeout: 10_000 });
-  if (added.error) return `ip cannot run: ${added.error.message}`;
-  if (added.status !== 0) return `ip netns add fails: ${added.stderr.trim()}`;
-  spawnSync(IP, ['netns', 'del', probe], { timeout: 10_000 });
-  return null;
-}
-
-export function deleteNamespaces(names: readonly string[]): void {
-  for (const name of names) spawnSync(IP, ['netns', 'del', name], { timeout: 10_000 });
 }
 
 /**

@@ -18,20 +18,29 @@ import { TokenService } from './lib/tokens.js';
 import { agentRoutes } from './modules/agent/agent.routes.js';
 import { agentReleaseRoutes } from './modules/agent-release/agent-release.routes.js';
 import { createAgentReleaseService } from './modules/agent-release/agent-release.service.js';
+import { alertViewsRoutes } from './modules/alert-views/alert-views.routes.js';
+import { alertSummaryRoutes } from './modules/alerts/alert-summary.routes.js';
 import { alertsRoutes } from './modules/alerts/alerts.routes.js';
+import { auditRoutes } from './modules/audit/audit.routes.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
+import { deployGatePlugin } from './modules/deployments/deploy-gate-job.js';
+import { deploymentsRoutes } from './modules/deployments/deployments.routes.js';
 import { devicesRoutes } from './modules/devices/devices.routes.js';
 import { enrolmentRoutes } from './modules/enrolment/enrolment.routes.js';
+import { expiryJob } from './modules/expiry/expiry.job.js';
+import { expiryRoutes } from './modules/expiry/expiry.routes.js';
 import { profilesRoutes } from './modules/profiles/profiles.routes.js';
 import { firewallRoutes } from './modules/firewall/firewall.routes.js';
 import { groupsRoutes } from './modules/groups/groups.routes.js';
 import { policiesRoutes } from './modules/policies/policies.routes.js';
+import { previewRoutes } from './modules/preview/preview.routes.js';
 import { rerenderAfterMigrations } from './modules/policies/policies.service.js';
 import { UploadStage } from './modules/rules/rule-archive.js';
 import { ruleSourcesRoutes } from './modules/rule-sources/rule-sources.routes.js';
 import { rulesRoutes } from './modules/rules/rules.routes.js';
 import { systemRoutes } from './modules/system/system.routes.js';
 import { usersRoutes } from './modules/users/users.routes.js';
+import { versionsRoutes } from './modules/versions/versions.routes.js';
 import { authPlugin } from './plugins/auth.js';
 import { compressionPlugin } from './plugins/compression.js';
 import { consoleEventsPlugin } from './plugins/console-events.js';
@@ -138,6 +147,8 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   await app.register(deviceEventsPlugin);
   await app.register(consoleEventsPlugin);
   await app.register(retentionPlugin);
+  await app.register(deployGatePlugin);
+  await app.register(expiryJob);
 
   await app.register(
     async (api) => {
@@ -154,7 +165,14 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       await api.register(agentReleaseRoutes);
       await api.register(enrolmentRoutes);
       await api.register(alertsRoutes);
+      await api.register(alertSummaryRoutes);
+      await api.register(alertViewsRoutes);
       await api.register(firewallRoutes);
+      await api.register(expiryRoutes);
+      await api.register(auditRoutes);
+      await api.register(versionsRoutes);
+      await api.register(previewRoutes);
+      await api.register(deploymentsRoutes);
     },
     { prefix: API_PREFIX },
   );

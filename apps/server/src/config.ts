@@ -105,6 +105,16 @@ const EnvSchema = z.object({
     .int('must be a whole number of days')
     .min(1, 'must be at least 1')
     .default(30),
+  HEALTH_DROP_PERCENT: z.coerce
+    .number({ message: 'must be a percentage' })
+    .min(0, 'must be at least 0')
+    .max(100, 'must be at most 100')
+    .default(1),
+  AUDIT_RETENTION_DAYS: z.coerce
+    .number({ message: 'must be a number of days' })
+    .int('must be a whole number of days')
+    .min(1, 'must be at least 1')
+    .default(365),
   JOB_CHECK_SECONDS: z.coerce
     .number({ message: 'must be a number of seconds' })
     .int('must be a whole number of seconds')
@@ -162,6 +172,10 @@ export interface Config {
   alertRetentionDays: number;
   /** Metric samples and agent log lines older than this many days are deleted. */
   metricRetentionDays: number;
+  /** Audit log records older than this many days are deleted. */
+  auditRetentionDays: number;
+  /** A sensor dropping a larger share of its packets (percent) shows as degraded. */
+  healthDropPercent: number;
   /** How often each replica looks for a due scheduled job (retention), in seconds. */
   jobCheckSeconds: number;
   /** What one rules import may unpack to, all its files together, in bytes. */
@@ -213,6 +227,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     demoFleet: e.DEMO_FLEET,
     alertRetentionDays: e.ALERT_RETENTION_DAYS,
     metricRetentionDays: e.METRIC_RETENTION_DAYS,
+    auditRetentionDays: e.AUDIT_RETENTION_DAYS,
+    healthDropPercent: e.HEALTH_DROP_PERCENT,
     jobCheckSeconds: e.JOB_CHECK_SECONDS,
     importMaxBytes: e.IMPORT_MAX_BYTES,
     ruleSourcesPublicOnly: e.RULE_SOURCES_PUBLIC_ONLY,

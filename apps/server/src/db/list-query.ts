@@ -1,5 +1,7 @@
 import type { ListQuery } from '@palisade/contract';
+import { parseSearch } from '@palisade/search-syntax';
 import { AppError } from '../lib/app-error.js';
+import { searchAnyCondition } from '../lib/search-syntax.js';
 import type { Queryable, SqlParam } from './client.js';
 
 /**
@@ -16,7 +18,10 @@ export interface ListSpec {
   nullable?: string[];
   /** field:value terms compare with `=` (text compares case-insensitively), or build their own condition. */
   filterable: Record<string, FieldFilter>;
-  /** Free-text terms match any of these with ILIKE. */
+  /**
+   * Free text (the console's search syntax, @palisade/search-syntax: words, "quoted phrases",
+   * -negation, OR) is looked for in these columns: a term matches when any of them holds it.
+   */
   searchable: string[];
   /** More conditions a free-text term may match (given the bound `%term%` pattern). */
   searchExtra?: (pattern: string) => string[];
@@ -27,7 +32,15 @@ export type FieldFilter =
   | { type: 'text' | 'int' | 'bool'; sql: string }
   /** The value anywhere in the text, case-insensitively (`msg:heartbleed`). */
   | { type: 'contains'; sql: string }
-  | { type: 'custom'; cast: 'text' | 'int'; condition: (param: string) => string };
+  /** One of the whole numbers given, `|`-separated (`id:4|17|9`). */
+  | { type: 'ids'; sql: string }
+  | {
+      type: 'custom';
+      cast: 'text' | 'int';
+      condition: (param: string) => string;
+      /** The only values taken (others are refused), when the field has a fixed set. */
+      values?: readonly string[];
+    };
 
 export interface ListSql {
   where: string;
@@ -78,12 +91,8 @@ export function buildListSql(
       if (!filter) throw unknownFilter(field, spec);
       conditions.push(filterCondition(filter, value.trim(), field, bind));
     } else if (spec.searchable.length > 0) {
-      const pattern = bind(`%${escapeLike(term)}%`);
-      const matches = [
-        ...spec.searchable.map((column) => `${column} ILIKE ${pattern}`),
-        ...(spec.searchExtra?.(pattern) ?? []),
-      ];
-      conditions.push(`(${matches.join(' OR ')})`);
+      const search = searchAnyCondition(spec.searchable, parseSearch(term), bind, spec.searchExtra);
+      if (search !== 'TRUE') conditions.push(search);
     }
   }
 
@@ -96,12 +105,24 @@ export function buildListSql(
   };
 }
 
+/** Most whole numbers an `ids` filter takes. */
+const MAX_IDS = 1000;
+
+/** The filter's comma-separated terms (a comma inside a "quoted phrase" is the phrase's). */
 function splitFilter(filter: string | undefined): string[] {
   if (!filter) return [];
-  return filter
-    .split(',')
-    .map((term) => term.trim())
-    .filter((term) => term !== '');
+  const terms: string[] = [];
+  let current = '';
+  let quoted = false;
+  for (const char of filter) {
+    if (char === '"') quoted = !quoted;
+    if (char === ',' && !quoted) {
+      terms.push(current);
+      current = '';
+    } else current += char;
+  }
+  terms.push(current);
+  return terms.map((term) => term.trim()).filter((term) => term !== '');
 }
 
 function filterCondition(
@@ -114,12 +135,20 @@ function filterCondition(
     case 'custom': {
       if (filter.cast === 'int' && !/^-?\d{1,15}$/.test(raw))
         throw badFilterValue(field, 'must be a whole number');
+      if (filter.values && !filter.values.includes(raw))
+        throw badFilterValue(field, `must be one of ${filter.values.join(', ')}`);
       return filter.condition(bind(filter.cast === 'int' ? Number(raw) : raw));
     }
     case 'text':
       return `lower(${filter.sql}) = lower(${bind(raw)})`;
     case 'contains':
       return `${filter.sql} ILIKE ${bind(`%${escapeLike(raw)}%`)}`;
+    case 'ids': {
+      const ids = raw.split('|');
+      if (ids.length > MAX_IDS || !ids.every((id) => /^\d{1,9}$/.test(id)))
+        throw badFilterValue(field, `must be up to ${MAX_IDS} whole numbers joined by |`);
+      return `${filter.sql} = ANY(${bind(ids.map(Number))}::int[])`;
+    }
     case 'int': {
       if (!/^-?\d{1,15}$/.test(raw)) throw badFilterValue(field, 'must be a whole number');
       return `${filter.sql} = ${bind(Number(raw))}`;
@@ -144,7 +173,7 @@ const unknownFilter = (field: string, spec: ListSpec) =>
     },
   ]);
 
-const escapeLike = (text: string) => text.replace(/[\\%_]/g, (char) => `\\${char}`);
+export const escapeLike = (text: string) => text.replace(/[\\%_]/g, (char) => `\\${char}`);
 
 export interface PagedSource {
   /** `SELECT … FROM …` of one row (joins included), without WHERE. */

@@ -69,7 +69,7 @@ async function demoDevices(
     resolve_flowbits: true,
     editors: [],
   });
-  const profile = await createProfilesService(db).create(admin, {
+  const profile = await createProfilesService(db, app.ctx.config.publicUrl).create(admin, {
     name: `Demo network ${randomBytes(2).toString('hex')}`,
     description: 'Created by DEMO_FLEET',
     variables: {

@@ -101,6 +101,28 @@ export async function* multipartFiles(
   }
 }
 
+/**
+ * Every file of a multipart upload, each read by `read` in the order sent; errors come out as
+ * the client should see them, and an upload without a file is a 422 naming `file`.
+ */
+export async function readUploadedFiles<T>(
+  request: FastifyRequest,
+  what: string,
+  read: (part: MultipartFile) => Promise<T>,
+): Promise<T[]> {
+  const files: T[] = [];
+  try {
+    for await (const part of multipartFiles(request, what)) files.push(await read(part));
+  } catch (error) {
+    throw uploadError(error);
+  }
+  if (files.length === 0)
+    throw new AppError('validation_failed', 'No file in the upload', [
+      { field: 'file', msg: 'Required' },
+    ]);
+  return files;
+}
+
 /** An error met while reading an upload, as the client should see it. */
 export function uploadError(error: unknown): unknown {
   if (error instanceof AppError) return error;

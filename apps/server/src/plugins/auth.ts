@@ -9,6 +9,8 @@ export interface Principal {
   orgId: number;
   role: Role;
   email: string;
+  /** The request acting, so an audit record can name it (absent outside a request). */
+  requestId?: string;
 }
 
 declare module 'fastify' {
@@ -71,7 +73,7 @@ export const authPlugin = fp(async (app: FastifyInstance) => {
       return;
     }
     principalFor(request).then((principal) => {
-      request.principal = principal;
+      request.principal = principal && { ...principal, requestId: request.id };
       done();
     }, done);
   });

@@ -27,9 +27,10 @@ declare module 'fastify' {
     /** onRequest hook of agent routes: a valid agent token of an existing device. */
     requireDevice: (request: FastifyRequest) => Promise<void>;
     /**
-     * onRequest hook of the heartbeat only: a valid agent token, not yet checked against the
-     * device row. The heartbeat's own write checks the device and token version (see
-     * HeartbeatBatch), which saves the fleet's most frequent call a query.
+     * onRequest hook of the heartbeat and the bundle pull only: a valid agent token, not yet
+     * checked against the device row. The heartbeat's own write (see HeartbeatBatch) and the
+     * pull's read of the device's versions check the device and token version, which saves
+     * the fleet's most frequent calls a query.
      */
     requireDeviceToken: (request: FastifyRequest) => Promise<void>;
   }

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Database, Queryable } from '../db/client.js';
 import { maintainAlertPartitions } from '../modules/alerts/alert-partitions.js';
+import { pruneAuditLog } from '../modules/audit/audit.service.js';
 import { scheduleJob } from './scheduled-jobs.js';
 
 const HOUR_MS = 3_600_000;
@@ -48,6 +49,13 @@ export async function applyRetention(db: Database, policy: RetentionPolicy, now 
       before: alertHourCutoff,
       // Their rollup rows go in the transaction of the last batch.
       lastly: 'DELETE FROM alert_rollup_default WHERE hour < $1',
+    },
+    {
+      // Analysts' comments go with their alerts (they name them by id and time).
+      table: 'alert_comments',
+      column: 'id',
+      before: alertCutoff,
+      lastly: undefined,
     },
     {
       table: 'device_logs',
@@ -100,6 +108,17 @@ export const retentionPlugin = fp(async (app: FastifyInstance) => {
     run: async () => {
       const deleted = await applyRetention(app.ctx.db, app.ctx.config);
       app.log.info({ deleted }, 'retention applied');
+    },
+  });
+  // The audit log's own job: its records outlive telemetry by far (AUDIT_RETENTION_DAYS).
+  scheduleJob(app, {
+    name: 'audit-retention',
+    everyMs: HOUR_MS,
+    retryMs: RETRY_MS,
+    leaseMs: RETENTION_LEASE_MS,
+    run: async () => {
+      const deleted = await pruneAuditLog(app.ctx.db, app.ctx.config.auditRetentionDays);
+      app.log.info({ deleted }, 'audit log retention applied');
     },
   });
 });

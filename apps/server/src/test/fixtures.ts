@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { multipart } from './corpus.js';
-import { api } from './harness.js';
+import { api, signIn } from './harness.js';
 
 /**
  * Imports `rules` as the rules file `fileName` and creates the policy `name` of every group
@@ -67,4 +67,82 @@ export async function consoleEvents(app: FastifyInstance, headers: { authorizati
     },
     close: () => controller.abort(),
   };
+}
+
+type AuthHeaders = { authorization: string };
+
+/** The lock-out tests' firewall policies: everything not accepted is dropped. */
+export const DROP_ALL_POLICIES = { input: 'drop', forward: 'drop', output: 'drop' };
+
+/** Loopback and replies in both directions: what a ruleset needs beside its management rule. */
+export const LOOPBACK_AND_REPLIES = [
+  { chain: 'input', action: 'accept', in_interface: 'lo' },
+  { chain: 'input', action: 'accept', states: ['established', 'related'] },
+  { chain: 'output', action: 'accept', out_interface: 'lo' },
+  { chain: 'output', action: 'accept', states: ['established', 'related'] },
+];
+
+/** Where the lock-out tests' agents reach the server: not PUBLIC_URL's address. */
+export const AGENT_SERVER_ENDPOINT = { address: '10.0.0.5', port: 8443 };
+
+/** The output rule that keeps an agent reaching AGENT_SERVER_ENDPOINT. */
+export const MANAGEMENT_RULE = {
+  chain: 'output',
+  action: 'accept',
+  protocol: 'tcp',
+  destination: AGENT_SERVER_ENDPOINT.address,
+  destination_ports: String(AGENT_SERVER_ENDPOINT.port),
+};
+
+/** Creates the Operator op@example.com and signs them in. */
+export async function signInNewOperator(
+  app: FastifyInstance,
+  admin: AuthHeaders,
+): Promise<AuthHeaders> {
+  const created = await api(app, {
+    method: 'POST',
+    url: '/users/',
+    headers: admin,
+    payload: { email: 'op@example.com', password: 'Operator#2026', role: 'Operator' },
+  });
+  if (created.statusCode !== 201) throw new Error(`operator failed: ${created.body}`);
+  return signIn(app, 'op@example.com', 'Operator#2026');
+}
+
+/**
+ * Creates device `name`, signs its agent in, and has it beat once saying it reaches the
+ * server at AGENT_SERVER_ENDPOINT, as the lock-out check then assumes; the device's id.
+ */
+export async function deviceReachingServer(
+  app: FastifyInstance,
+  admin: AuthHeaders,
+  name: string,
+): Promise<number> {
+  const password = 'device-secret-1234';
+  const created = await api(app, {
+    method: 'POST',
+    url: '/devices/',
+    headers: admin,
+    payload: { name, password },
+  });
+  if (created.statusCode !== 201) throw new Error(`device failed: ${created.body}`);
+  const id = created.json<{ id: number }>().id;
+  const login = await api(app, {
+    method: 'POST',
+    url: '/agent/login',
+    payload: { device_id: id, password, protocol: 1 },
+  });
+  const beat = await api(app, {
+    method: 'POST',
+    url: '/agent/heartbeat',
+    headers: { authorization: `Bearer ${login.json<{ access_token: string }>().access_token}` },
+    payload: {
+      state: 'running',
+      local: { config_version: null, policy_version: null },
+      agent_version: '0.2.0',
+      server_endpoint: AGENT_SERVER_ENDPOINT,
+    },
+  });
+  if (beat.statusCode !== 200) throw new Error(`heartbeat failed: ${beat.body}`);
+  return id;
 }

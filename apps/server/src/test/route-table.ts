@@ -151,6 +151,9 @@ export const ROUTE_TABLE: Record<string, Expectation> = {
   'GET /api/v1/policies/{id}/rules': { access: 'Viewer' },
   'GET /api/v1/policies/{id}/threshold.config': { access: 'Viewer' },
   'GET /api/v1/policies/{id}/export': { access: 'Viewer' },
+  'GET /api/v1/policies/{id}/versions': { access: 'Viewer' },
+  'GET /api/v1/policies/{id}/versions/{a}/diff/{b}': { access: 'Viewer' },
+  'POST /api/v1/policies/{id}/rollback': { access: 'Operator', body: () => json({ version: 1 }) },
   'POST /api/v1/policies/{id}/upload': {
     access: 'Operator',
     multipart: true,
@@ -167,6 +170,12 @@ export const ROUTE_TABLE: Record<string, Expectation> = {
     body: () => json({ description: 'changed' }),
   },
   'DELETE /api/v1/deviceconfigurationprofiles/{id}': { access: 'Operator' },
+  'GET /api/v1/deviceconfigurationprofiles/{id}/versions': { access: 'Viewer' },
+  'GET /api/v1/deviceconfigurationprofiles/{id}/versions/{a}/diff/{b}': { access: 'Viewer' },
+  'POST /api/v1/deviceconfigurationprofiles/{id}/rollback': {
+    access: 'Operator',
+    body: () => json({ version: 1 }),
+  },
   'GET /api/v1/devices/': { access: 'Viewer' },
   'POST /api/v1/devices/': {
     access: 'Operator',
@@ -176,12 +185,19 @@ export const ROUTE_TABLE: Record<string, Expectation> = {
     access: 'Administrator',
     body: (w) => json({ ids: [w.ids.device] }),
   },
+  'GET /api/v1/devices/summary': { access: 'Viewer' },
   'GET /api/v1/devices/{id}': { access: 'Viewer' },
   'PUT /api/v1/devices/{id}': { access: 'Operator', body: () => json({ city: 'Oslo' }) },
   'DELETE /api/v1/devices/{id}': { access: 'Operator' },
   'GET /api/v1/deviceupdate/{id}': { access: 'Operator' },
   'GET /api/v1/devices/{id}/network': { access: 'Viewer' },
   'PUT /api/v1/devices/{id}/network': { access: 'Operator', body: () => json({ l3_mode: false }) },
+  'GET /api/v1/devices/{id}/network/versions': { access: 'Viewer' },
+  'GET /api/v1/devices/{id}/network/versions/{a}/diff/{b}': { access: 'Viewer' },
+  'POST /api/v1/devices/{id}/network/rollback': {
+    access: 'Operator',
+    body: () => json({ version: 1 }),
+  },
   'GET /api/v1/devices/{id}/firewall': { access: 'Viewer' },
   'POST /api/v1/devices/{id}/enrolment': { access: 'Operator', body: () => json({ ttl_hours: 1 }) },
   'GET /api/v1/devices/{id}/enrolment': { access: 'Viewer' },
@@ -253,9 +269,22 @@ export const ROUTE_TABLE: Record<string, Expectation> = {
   // alerts
   'GET /api/v1/alerts/': { access: 'Viewer' },
   'GET /api/v1/alerts/groups': { access: 'Viewer' },
+  'GET /api/v1/alerts/groups/by': { access: 'Viewer' },
   'GET /api/v1/alerts/histogram': { access: 'Viewer' },
+  'GET /api/v1/alerts/export': { access: 'Viewer' },
+  'GET /api/v1/alerts/summary': { access: 'Viewer' },
   'GET /api/v1/alerts/{id}': { access: 'Viewer' },
+  'GET /api/v1/alerts/{id}/related': { access: 'Viewer' },
   'POST /api/v1/alerts/ack': { access: 'Operator', body: (w) => json({ ids: [w.ids.alert] }) },
+  'POST /api/v1/alerts/bulk': {
+    access: 'Operator',
+    body: () => json({ filter: { acknowledged: 'false' }, action: 'acknowledge' }),
+  },
+  'PUT /api/v1/alerts/{id}/star': { access: 'Operator', body: () => json({ starred: true }) },
+  'POST /api/v1/alerts/{id}/comments': {
+    access: 'Operator',
+    body: () => json({ body: 'seen by the route table' }),
+  },
   'POST /api/v1/alerts/{id}/tune': {
     access: 'Operator',
     body: () => json({ action: 'suppress_source' }),
@@ -263,6 +292,20 @@ export const ROUTE_TABLE: Record<string, Expectation> = {
     alsoAllowed: [409],
   },
   'GET /api/v1/events': { access: 'Viewer', stream: true },
+  // saved alert views: every role keeps its own. The world's view is the first Administrator's
+  // and private, so another member changing or deleting it is answered 404 (alert-views.test.ts
+  // checks each role on views of its own and shared ones).
+  'GET /api/v1/alertviews/': { access: 'Viewer' },
+  'POST /api/v1/alertviews/': {
+    access: 'Viewer',
+    body: (w) => json({ name: `view ${w.unique()}`, filters: { severity: 2, range: '24h' } }),
+  },
+  'PUT /api/v1/alertviews/{id}': {
+    access: 'Viewer',
+    body: (w) => json({ name: `view ${w.unique()}` }),
+    alsoAllowed: [404],
+  },
+  'DELETE /api/v1/alertviews/{id}': { access: 'Viewer', alsoAllowed: [404] },
   // firewall rulesets
   'GET /api/v1/fwruleset/': { access: 'Viewer' },
   'POST /api/v1/fwruleset/': {
@@ -275,6 +318,89 @@ export const ROUTE_TABLE: Record<string, Expectation> = {
     body: (w) => json({ name: `fw ${w.unique()}`, description: 'changed' }),
   },
   'DELETE /api/v1/fwruleset/{id}': { access: 'Operator' },
+  // change previews: the save's method, path + /preview and body (nothing is saved)
+  'PUT /api/v1/fwruleset/{id}/preview': {
+    access: 'Operator',
+    body: (w) => json({ name: `fw ${w.unique()}`, description: 'changed' }),
+  },
+  'PUT /api/v1/devices/{id}/preview': { access: 'Operator', body: () => json({ city: 'Oslo' }) },
+  'PUT /api/v1/devices/{id}/network/preview': {
+    access: 'Operator',
+    body: () => json({ l3_mode: false }),
+  },
+  'PUT /api/v1/policies/{id}/preview': {
+    access: 'Operator',
+    body: () => json({ description: 'changed' }),
+  },
+  'PUT /api/v1/deviceconfigurationprofiles/{id}/preview': {
+    access: 'Operator',
+    body: () => json({ description: 'changed' }),
+  },
+  'POST /api/v1/rules/preview': {
+    access: 'Operator',
+    body: (w) => json({ text: RULE_TEXT(9_300_000 + w.unique()) }),
+  },
+  'PUT /api/v1/rules/{id}/preview': { access: 'Operator', body: () => json({ enabled: true }) },
+  'PUT /api/v1/groups/{id}/preview': {
+    access: 'Operator',
+    body: () => json({ description: 'changed' }),
+  },
+  'POST /api/v1/alerts/{id}/tune/preview': {
+    access: 'Operator',
+    body: () => json({ action: 'suppress_source' }),
+    // The world's alert may have been tuned already by the tune route's own row.
+    alsoAllowed: [409],
+  },
+  'POST /api/v1/policies/{id}/rollback/preview': {
+    access: 'Operator',
+    body: () => json({ version: 1 }),
+  },
+  'POST /api/v1/fwruleset/{id}/rollback/preview': {
+    access: 'Operator',
+    body: () => json({ version: 1 }),
+  },
+  'POST /api/v1/deviceconfigurationprofiles/{id}/rollback/preview': {
+    access: 'Operator',
+    body: () => json({ version: 1 }),
+  },
+  'POST /api/v1/devices/{id}/network/rollback/preview': {
+    access: 'Operator',
+    body: () => json({ version: 1 }),
+  },
+  'POST /api/v1/rules/import/preview': {
+    access: 'Operator',
+    multipart: true,
+    body: (w) => upload('matrix.rules', `${RULE_TEXT(9_400_000 + w.unique())}\n`),
+  },
+  'POST /api/v1/policies/{id}/upload/preview': {
+    access: 'Operator',
+    multipart: true,
+    body: () => upload('disable.conf', '1:9000002\n'),
+  },
+  // changes with an end date
+  'GET /api/v1/expiring': { access: 'Viewer' },
+  // the audit log
+  'GET /api/v1/audit/': { access: 'Administrator' },
+  'GET /api/v1/audit/export': { access: 'Administrator' },
+  'GET /api/v1/fwruleset/{id}/versions': { access: 'Viewer' },
+  'GET /api/v1/fwruleset/{id}/versions/{a}/diff/{b}': { access: 'Viewer' },
+  'POST /api/v1/fwruleset/{id}/rollback': { access: 'Operator', body: () => json({ version: 1 }) },
+  // staged deploys
+  'GET /api/v1/organization/settings': { access: 'Administrator' },
+  'PUT /api/v1/organization/settings': {
+    access: 'Administrator',
+    body: () => json({ canary_wait_minutes: 20 }),
+  },
+  'GET /api/v1/deployments/pending': { access: 'Viewer' },
+  'GET /api/v1/devices/{id}/pending-deploy': { access: 'Viewer' },
+  'GET /api/v1/deployments/': { access: 'Viewer' },
+  'POST /api/v1/deployments/': {
+    access: 'Operator',
+    body: (w) => json({ device_ids: [w.ids.device] }),
+    // The world's organization applies every save at once: nothing to deploy.
+    alsoAllowed: [409],
+  },
+  'GET /api/v1/deployments/{id}': { access: 'Viewer' },
 };
 
 /**

@@ -32,7 +32,17 @@ export type Caller = (typeof CALLERS)[number];
 
 /** The kinds of object a path's `{id}` names. */
 export type Kind =
-  'user' | 'rule' | 'group' | 'policy' | 'profile' | 'device' | 'ruleset' | 'alert' | 'source';
+  | 'user'
+  | 'rule'
+  | 'group'
+  | 'policy'
+  | 'profile'
+  | 'device'
+  | 'ruleset'
+  | 'alert'
+  | 'source'
+  | 'deployment'
+  | 'alertview';
 
 /** Which kind of object the first path segment after /api/v1/ holds. */
 export const KIND_OF_SEGMENT: Record<string, Kind> = {
@@ -49,6 +59,8 @@ export const KIND_OF_SEGMENT: Record<string, Kind> = {
   alerts: 'alert',
   fwruleset: 'ruleset',
   rulesources: 'source',
+  deployments: 'deployment',
+  alertviews: 'alertview',
 };
 
 export const SECRET_KEY = 'route-table-tests-secret-key-0123456789';
@@ -112,7 +124,7 @@ export async function buildWorld(): Promise<World> {
     return { id: idOf(created), email };
   };
 
-  const factories: Record<Exclude<Kind, 'alert' | 'rule'>, () => Promise<number>> = {
+  const factories: Record<Exclude<Kind, 'alert' | 'rule' | 'deployment'>, () => Promise<number>> = {
     user: async () => (await member('Viewer')).id,
     group: async () => idOf(await call('POST', '/groups/', { name: `group ${unique()}` })),
     policy: async () => idOf(await call('POST', '/policies/', { name: `policy ${unique()}` })),
@@ -129,6 +141,8 @@ export async function buildWorld(): Promise<World> {
       ),
     ruleset: async () => idOf(await call('POST', '/fwruleset/', { name: `ruleset ${unique()}` })),
     source: async () => idOf(await call('POST', '/rulesources/', SOURCE_BODY(unique()))),
+    alertview: async () =>
+      idOf(await call('POST', '/alertviews/', { name: `view ${unique()}`, filters: {} })),
   };
 
   const rule = idOf(await call('POST', '/rules/', { text: RULE_TEXT(9_000_001) }));
@@ -184,9 +198,18 @@ export async function buildWorld(): Promise<World> {
   if (alert === undefined) throw new Error('the alert was not stored');
   const target = await member('Viewer');
   const source = await factories.source();
+  const alertview = await factories.alertview();
   const updateId = (await call('POST', `/rulesources/${source}/update`, {})).json<{
     update_id: number;
   }>().update_id;
+
+  // A deployment: staged for a moment, a profile change deployed, then at once again.
+  await call('PUT', '/organization/settings', { deploy_mode: 'staged' });
+  await call('PUT', `/deviceconfigurationprofiles/${profile}`, {
+    variables: { HOME_NET: '[10.0.0.0/16]' },
+  });
+  const deployment = idOf(await call('POST', '/deployments/', { all: true }));
+  await call('PUT', '/organization/settings', { deploy_mode: 'immediate' });
 
   const signedIn = async (role: 'Viewer' | 'Operator' | 'Administrator') =>
     signIn(app, (await member(role)).email, USER_PASSWORD);
@@ -214,7 +237,19 @@ export async function buildWorld(): Promise<World> {
     app,
     unique,
     updateId,
-    ids: { user: target.id, rule, group, policy, profile, device, ruleset, alert, source },
+    ids: {
+      user: target.id,
+      rule,
+      group,
+      policy,
+      profile,
+      device,
+      ruleset,
+      alert,
+      source,
+      deployment,
+      alertview,
+    },
     headers: {
       none: {},
       bad: { authorization: 'Bearer not.a.token' },
@@ -226,8 +261,8 @@ export async function buildWorld(): Promise<World> {
       otherAdministrator: await signIn(app, other, USER_PASSWORD),
     },
     fresh: (kind) => {
-      if (kind === 'alert' || kind === 'rule')
-        return Promise.resolve(kind === 'rule' ? rule : alert);
+      if (kind === 'alert' || kind === 'rule' || kind === 'deployment')
+        return Promise.resolve({ rule, alert, deployment }[kind]);
       return factories[kind]();
     },
   };
@@ -282,11 +317,16 @@ export async function operations(app: FastifyInstance): Promise<Operation[]> {
 
 /** The operation's path with its parameters filled in from `ids`. */
 export function concretePath(op: Operation, id: number | string, updateId = 0): string {
-  return op.path
-    .replace('{id}', String(id))
-    .replace('{updateId}', String(updateId))
-    .replace('{username}', encodeURIComponent(String(id)))
-    .replace('{name}', encodeURIComponent(String(id)));
+  return (
+    op.path
+      .replace('{id}', String(id))
+      .replace('{updateId}', String(updateId))
+      // Versions: every object has its version 1.
+      .replace('{a}', '1')
+      .replace('{b}', '1')
+      .replace('{username}', encodeURIComponent(String(id)))
+      .replace('{name}', encodeURIComponent(String(id)))
+  );
 }
 
 /** The kind of object `{id}` names in this operation's path, if it has one. */

@@ -120,6 +120,9 @@ describe('an agent one version older (0.1.0) against this server', () => {
       last_error: null,
       // It cannot act on the request: it stands until the agent is reinstalled or upgraded.
       upgrade: { version: '0.2.0' },
+      // It reports no Suricata stats: its health is unknown, not degraded.
+      sensor: null,
+      health: { status: 'unknown', reasons: [] },
     });
     const alerts = (await view(`/devicelogsnort/${deviceId}`)).json<{
       data: { sid: number; msg: string }[];

@@ -43,13 +43,19 @@ export interface HeartbeatRow {
 /** An agent's report on applying a bundle: its versions, or (null) the error it failed with. */
 export interface AppliedReport {
   deviceId: number;
+  /** The version of the token the report came with: a revoked token's report is refused. */
+  tokenVersion: number;
   versions: { config: number; policy: number } | null;
   error: string | null;
+  /** When the server received it: a heartbeat received earlier no longer sets the versions. */
+  received: Date;
 }
 
 /** A device's numbered batch of log lines. */
 export interface LogBatch {
   deviceId: number;
+  /** The version of the token the batch came with: a revoked token's batch is refused. */
+  tokenVersion: number;
   seq: number;
   lines: { time: string; level: string; msg: string }[];
 }
@@ -74,8 +80,27 @@ export interface AlertRecord {
   event: string;
 }
 
+/**
+ * What a device (`d`, its policy `p`) is served: in an organization that stages its changes,
+ * the versions last deployed to it (`device_deployed` as `dp`, see modules/deployments);
+ * without a pointer, what was saved last. One join on a primary key: the hot paths (heartbeats,
+ * bundle pulls, pushes) keep their statements.
+ */
+const SERVED = {
+  config_version: 'CASE WHEN dp.device_id IS NULL THEN d.config_version ELSE dp.config_version END',
+  config_sha256: 'CASE WHEN dp.device_id IS NULL THEN d.config_sha256 ELSE dp.config_sha256 END',
+  policy_id: 'CASE WHEN dp.device_id IS NULL THEN d.policy_id ELSE dp.policy_id END',
+  policy_version:
+    'CASE WHEN dp.device_id IS NULL THEN coalesce(p.version, 0) ELSE dp.policy_version END',
+  policy_sha256:
+    "CASE WHEN dp.device_id IS NULL THEN coalesce(p.rendered_sha256, '') ELSE dp.policy_sha256 END",
+} as const;
+
 /** A heartbeat `b` ends its device's upgrade request: it reports on it, or runs its version. */
 const UPGRADE_ENDED = '(b.upgrade_id = d.upgrade_id OR b.agent_version = d.upgrade_version)';
+
+/** The beat came after the device's last apply report (see migration local_reported_at). */
+const BEAT_IS_NEWER = `(d.local_reported_at IS NULL OR b.seen >= d.local_reported_at)`;
 
 export const agentRepository = {
   async credentials(db: Queryable, deviceId: number) {
@@ -86,22 +111,33 @@ export const agentRepository = {
     return row;
   },
 
+  /** A device's name, for the records of what its agent did. */
+  async deviceName(db: Queryable, deviceId: number): Promise<string | undefined> {
+    const [row] = await db.query<{ name: string }>('SELECT name FROM devices WHERE id = $1', [
+      deviceId,
+    ]);
+    return row?.name;
+  },
+
   /** The remote versions of many devices at once (a change reaches a whole fleet together). */
   async remotes(
     db: Queryable,
     deviceIds: readonly number[],
   ): Promise<(RemoteVersions & { id: number })[]> {
     return db.query<RemoteVersions & { id: number }>(
-      `SELECT d.id, d.token_version, d.config_version, coalesce(p.version, 0) AS policy_version, d.policy_id, d.flush_requested,
+      `SELECT d.id, d.token_version, ${SERVED.config_version} AS config_version,
+              ${SERVED.policy_version} AS policy_version, ${SERVED.policy_id} AS policy_id, d.flush_requested,
               d.config_version_local, d.policy_version_local, d.heartbeat_interval,
-              d.config_sha256, coalesce(p.rendered_sha256, '') AS policy_sha256
-         FROM devices d LEFT JOIN policies p ON p.id = d.policy_id WHERE d.id = ANY($1::int[])`,
+              ${SERVED.config_sha256} AS config_sha256, ${SERVED.policy_sha256} AS policy_sha256
+         FROM devices d LEFT JOIN device_deployed dp ON dp.device_id = d.id
+         LEFT JOIN policies p ON p.id = d.policy_id WHERE d.id = ANY($1::int[])`,
       [[...deviceIds]],
     );
   },
 
   /**
-   * Records many devices' heartbeats (state, local versions, metrics sample) and reads their
+   * Records many devices' heartbeats (state, local versions, metrics sample with the sensor's
+   * health rates, its latest Suricata stats) and reads their
    * remote versions back, in one statement: a fleet's heartbeats are the server's most frequent
    * call, so they are written together (see heartbeat-batch.ts). A beat counts only while its
    * token's version is still the device's: a revoked token or a deleted device gets no row.
@@ -118,6 +154,7 @@ export const agentRepository = {
         config_local: beat.local.config_version,
         policy_local: beat.local.policy_version,
         metrics: beat.metrics ?? null,
+        health: beat.health ?? null,
         set_error: beat.last_error !== undefined,
         last_error: beat.last_error ?? null,
         server_endpoint: beat.server_endpoint ?? null,
@@ -130,7 +167,7 @@ export const agentRepository = {
       `WITH input AS (
          SELECT * FROM json_to_recordset($1::json)
            AS b(id int, token_version int, seen timestamptz, state text, agent_version text,
-                config_local int, policy_local int, metrics jsonb, set_error boolean, last_error text,
+                config_local int, policy_local int, metrics jsonb, health jsonb, set_error boolean, last_error text,
                 server_endpoint jsonb, upgrade_id bigint, upgrade_failed boolean, upgrade_error text)
        ), latest AS (
          SELECT DISTINCT ON (id) * FROM input ORDER BY id, seen DESC
@@ -142,8 +179,13 @@ export const agentRepository = {
          -- An upgrade request ends when the agent reports it done or failed, or runs its version;
          -- a failure's reason becomes the device's last error.
          UPDATE devices d SET last_seen = b.seen, state = b.state, agent_version = b.agent_version,
-                config_version_local = b.config_local, policy_version_local = b.policy_local,
+                -- A beat received before the last apply report carries the versions from before it.
+                config_version_local = CASE WHEN ${BEAT_IS_NEWER} THEN b.config_local
+                                            ELSE d.config_version_local END,
+                policy_version_local = CASE WHEN ${BEAT_IS_NEWER} THEN b.policy_local
+                                            ELSE d.policy_version_local END,
                 metrics = coalesce(b.metrics, d.metrics),
+                sensor = coalesce(b.health, d.sensor),
                 server_endpoint = coalesce(b.server_endpoint, d.server_endpoint),
                 last_error = CASE
                   WHEN b.upgrade_failed AND b.upgrade_id = d.upgrade_id
@@ -157,18 +199,23 @@ export const agentRepository = {
           RETURNING d.id, d.org_id, d.token_version, d.config_version, d.policy_id, d.flush_requested,
                     d.heartbeat_interval, d.upgrade_id, d.upgrade_version
        ), sample AS (
-         INSERT INTO device_metrics (device_id, time, cpu, memory_used, memory_total, disk_used, disk_total, net_in, net_out)
+         INSERT INTO device_metrics (device_id, time, cpu, memory_used, memory_total, disk_used, disk_total, net_in, net_out,
+                                     drop_percent, alerts_per_min, rules_loaded, rules_failed)
          SELECT i.id, i.seen, (i.metrics->>'cpu')::real, (i.metrics->>'memory_used')::bigint,
                 (i.metrics->>'memory_total')::bigint, (i.metrics->>'disk_used')::bigint,
                 (i.metrics->>'disk_total')::bigint, (i.metrics->>'net_in')::float8,
-                (i.metrics->>'net_out')::float8
+                (i.metrics->>'net_out')::float8, (i.health->>'drop_percent')::real,
+                (i.health->>'alerts_per_min')::real, (i.health->>'rules_loaded')::int,
+                (i.health->>'rules_failed')::int
            FROM input i JOIN beat ON beat.id = i.id
           WHERE i.metrics IS NOT NULL
          ON CONFLICT DO NOTHING
        )
-       SELECT b.id, b.org_id, b.token_version, b.config_version, coalesce(p.version, 0) AS policy_version, b.policy_id,
-              b.flush_requested, b.heartbeat_interval, b.upgrade_id::float8 AS upgrade_id, b.upgrade_version
-         FROM beat b LEFT JOIN policies p ON p.id = b.policy_id`,
+       SELECT d.id, d.org_id, d.token_version, ${SERVED.config_version} AS config_version,
+              ${SERVED.policy_version} AS policy_version, ${SERVED.policy_id} AS policy_id,
+              d.flush_requested, d.heartbeat_interval, d.upgrade_id::float8 AS upgrade_id, d.upgrade_version
+         FROM beat d LEFT JOIN device_deployed dp ON dp.device_id = d.id
+         LEFT JOIN policies p ON p.id = d.policy_id`,
       [input],
     );
   },
@@ -179,40 +226,60 @@ export const agentRepository = {
 
   /**
    * Records many devices' apply reports in one statement (a change that reaches a fleet brings
-   * them together, see applied-batch.ts): an applied report sets the device's local versions and
-   * clears its error, a failed one sets its error. Of two reports of one device, the later one
-   * counts.
+   * them together): an applied report sets the device's local versions and clears its error, a
+   * failed one sets its error. Of two reports of one device, the later one counts. The token of
+   * each report is checked against the device's row in the same statement (a revoked token or a
+   * deleted device gets no row and nothing written): answers, per report in its order, the
+   * device's organization, or null when refused.
    */
-  async appliedMany(db: Queryable, reports: readonly AppliedReport[]): Promise<void> {
+  async appliedMany(
+    db: Queryable,
+    reports: readonly AppliedReport[],
+  ): Promise<({ orgId: number } | null)[]> {
     const input = JSON.stringify(
       reports.map((report, order) => ({
         id: report.deviceId,
+        tv: report.tokenVersion,
         ord: order,
         ok: report.versions !== null,
         config: report.versions?.config ?? null,
         policy: report.versions?.policy ?? null,
         error: report.error,
+        received: report.received,
       })),
     );
-    await db.query(
-      `WITH latest AS (
-         SELECT DISTINCT ON (id) *
-           FROM json_to_recordset($1::json) AS r(id int, ord int, ok boolean, config int, policy int, error text)
-          ORDER BY id, ord DESC
+    const rows = await db.query<{ ord: number; org_id: number }>(
+      `WITH input AS (
+         SELECT * FROM json_to_recordset($1::json)
+             AS r(id int, tv int, ord int, ok boolean, config int, policy int, error text,
+                  received timestamptz)
        ), locked AS (
          -- Rows locked in id order: group writes of heartbeats, apply reports and log batches
          -- run at once, and rows taken in any other order could deadlock them.
-         SELECT id FROM devices WHERE id IN (SELECT id FROM latest) ORDER BY id FOR NO KEY UPDATE
+         SELECT id, org_id, token_version FROM devices WHERE id IN (SELECT id FROM input)
+          ORDER BY id FOR NO KEY UPDATE
+       ), valid AS (
+         SELECT r.*, l.org_id FROM input r JOIN locked l ON l.id = r.id AND l.token_version = r.tv
+       ), latest AS (
+         SELECT DISTINCT ON (id) * FROM valid ORDER BY id, ord DESC
+       ), updated AS (
+         UPDATE devices d
+            SET config_version_local = CASE WHEN r.ok THEN r.config ELSE d.config_version_local END,
+                policy_version_local = CASE WHEN r.ok THEN r.policy ELSE d.policy_version_local END,
+                local_reported_at = CASE WHEN r.ok THEN r.received ELSE d.local_reported_at END,
+                last_error = CASE WHEN r.ok THEN NULL ELSE r.error END,
+                state = CASE WHEN r.ok THEN 'running' ELSE 'error' END
+           FROM latest r
+          WHERE d.id = r.id
        )
-       UPDATE devices d
-          SET config_version_local = CASE WHEN r.ok THEN r.config ELSE d.config_version_local END,
-              policy_version_local = CASE WHEN r.ok THEN r.policy ELSE d.policy_version_local END,
-              last_error = CASE WHEN r.ok THEN NULL ELSE r.error END,
-              state = CASE WHEN r.ok THEN 'running' ELSE 'error' END
-         FROM latest r
-        WHERE d.id = r.id AND d.id IN (SELECT id FROM locked)`,
+       SELECT ord, org_id FROM valid`,
       [input],
     );
+    const orgByOrder = new Map(rows.map((row) => [row.ord, row.org_id]));
+    return reports.map((_, order) => {
+      const orgId = orgByOrder.get(order);
+      return orgId === undefined ? null : { orgId };
+    });
   },
 
   /**
@@ -292,38 +359,54 @@ export const agentRepository = {
 
   /**
    * Stores many devices' log batches in one statement, each only if its seq is above the
-   * device's acknowledged one (raised in the same statement), and answers each batch's ack.
+   * device's acknowledged one (raised in the same statement), and answers each batch's ack and
+   * the device's organization. The token of each batch is checked against the device's row in
+   * the same statement: a revoked token or a deleted device gets no row and nothing stored.
    * A device appears at most once in `batches` (the caller splits repeats into rounds).
    */
   async storeLogBatches(
     db: Queryable,
     batches: readonly LogBatch[],
-  ): Promise<{ id: number; claimed: boolean; ack: number }[]> {
+  ): Promise<{ id: number; orgId: number; claimed: boolean; ack: number }[]> {
     const input = JSON.stringify(
-      batches.map(({ deviceId, seq, lines }) => ({ id: deviceId, seq, lines })),
+      batches.map(({ deviceId, tokenVersion, seq, lines }) => ({
+        id: deviceId,
+        tv: tokenVersion,
+        seq,
+        lines,
+      })),
     );
-    const rows = await db.query<{ id: number; claimed: boolean; ack: string }>(
+    const rows = await db.query<{ id: number; org_id: number; claimed: boolean; ack: string }>(
       `WITH input AS (
-         SELECT * FROM json_to_recordset($1::json) AS b(id int, seq bigint, lines json)
+         SELECT * FROM json_to_recordset($1::json) AS b(id int, tv int, seq bigint, lines json)
        ), locked AS (
          -- Rows locked in id order: group writes of heartbeats, apply reports and log batches
          -- run at once, and rows taken in any other order could deadlock them.
-         SELECT id FROM devices WHERE id IN (SELECT id FROM input) ORDER BY id FOR NO KEY UPDATE
+         SELECT id, org_id, token_version, logs_ack FROM devices
+          WHERE id IN (SELECT id FROM input) ORDER BY id FOR NO KEY UPDATE
+       ), valid AS (
+         SELECT i.*, l.org_id, l.logs_ack
+           FROM input i JOIN locked l ON l.id = i.id AND l.token_version = i.tv
        ), claimed AS (
-         UPDATE devices d SET logs_ack = i.seq FROM input i
-          WHERE d.id = i.id AND d.logs_ack < i.seq AND d.id IN (SELECT id FROM locked)
+         UPDATE devices d SET logs_ack = v.seq FROM valid v
+          WHERE d.id = v.id AND v.logs_ack < v.seq
           RETURNING d.id
        ), stored AS (
          INSERT INTO device_logs (device_id, time, level, msg)
-         SELECT i.id, l.time, l.level, l.msg
-           FROM input i JOIN claimed c ON c.id = i.id
-          CROSS JOIN LATERAL json_to_recordset(i.lines) AS l(time timestamptz, level text, msg text)
+         SELECT v.id, l.time, l.level, l.msg
+           FROM valid v JOIN claimed c ON c.id = v.id
+          CROSS JOIN LATERAL json_to_recordset(v.lines) AS l(time timestamptz, level text, msg text)
        )
-       SELECT i.id, c.id IS NOT NULL AS claimed,
-              (CASE WHEN c.id IS NOT NULL THEN i.seq ELSE d.logs_ack END)::text AS ack
-         FROM input i JOIN devices d ON d.id = i.id LEFT JOIN claimed c ON c.id = i.id`,
+       SELECT v.id, v.org_id, c.id IS NOT NULL AS claimed,
+              (CASE WHEN c.id IS NOT NULL THEN v.seq ELSE v.logs_ack END)::text AS ack
+         FROM valid v LEFT JOIN claimed c ON c.id = v.id`,
       [input],
     );
-    return rows.map((row) => ({ id: row.id, claimed: row.claimed, ack: Number(row.ack) }));
+    return rows.map((row) => ({
+      id: row.id,
+      orgId: row.org_id,
+      claimed: row.claimed,
+      ack: Number(row.ack),
+    }));
   },
 };

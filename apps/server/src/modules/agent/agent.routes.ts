@@ -66,30 +66,38 @@ export const agentRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/agent/bundle',
     {
-      ...asDevice,
+      // The token is checked against the device's row where the service reads its versions.
+      onRequest: app.requireDeviceToken,
+      // Encoded by the service, once per content (bundle-encoding.ts), not per request.
+      compress: false,
       schema: { tags, response: { 200: AgentBundle, 304: z.undefined(), ...errors } },
     },
     async (request, reply) => {
-      const bundle = await agent.bundle(deviceOf(request), request.headers['if-none-match']);
+      const { headers } = request;
+      const bundle = await agent.bundle(
+        deviceTokenOf(request),
+        headers['if-none-match'],
+        headers['accept-encoding'],
+      );
+      reply.header('vary', 'accept-encoding');
       if (!bundle) return reply.status(304).send();
-      // An AgentBundle already serialised by the bundle cache (from parts rendered once per
-      // content): Fastify sends a string with a JSON type as it is.
-      const serialised = bundle.json as unknown as AgentBundle;
-      return reply
-        .header('etag', bundle.etag)
-        .type('application/json; charset=utf-8')
-        .send(serialised);
+      if (bundle.encoding !== 'identity') reply.header('content-encoding', bundle.encoding);
+      // An AgentBundle already serialised (and compressed) from parts rendered once per
+      // content: Fastify sends a Buffer as it is.
+      const body = bundle.body as unknown as AgentBundle;
+      return reply.header('etag', bundle.etag).type('application/json; charset=utf-8').send(body);
     },
   );
 
   app.post(
     '/agent/applied',
     {
-      ...asDevice,
+      // The token is checked against the device's row in the report's own write.
+      onRequest: app.requireDeviceToken,
       schema: { tags, body: AgentApplied, response: { 200: MessageResponse, ...errors } },
     },
     async (request) => {
-      await agent.applied(deviceOf(request), request.body);
+      await agent.applied(deviceTokenOf(request), request.body);
       return { msg: 'Recorded' };
     },
   );
@@ -107,11 +115,12 @@ export const agentRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/agent/logs',
     {
-      ...asDevice,
+      // The token is checked against the device's row in the batch's own write.
+      onRequest: app.requireDeviceToken,
       bodyLimit: AGENT_BODY_LIMIT,
       schema: { tags, body: AgentLogBatch, response: { 200: AgentAck, ...errors } },
     },
-    (request) => agent.logs(deviceOf(request), request.body.seq, request.body.lines),
+    (request) => agent.logs(deviceTokenOf(request), request.body.seq, request.body.lines),
   );
 
   app.get('/agent/events', { ...asDevice, schema: { tags, hide: true } }, (request, reply) => {

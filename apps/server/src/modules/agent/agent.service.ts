@@ -13,6 +13,7 @@ import { AppError, rateLimited } from '../../lib/app-error.js';
 import { verifyDecoy, verifySecret } from '../../lib/passwords.js';
 import { notifyConsole, type ConsoleEventKind } from '../../plugins/console-events.js';
 import { noteStoredAlerts } from '../alerts/alerts.service.js';
+import { deviceActor, recordAudit } from '../audit/audit.service.js';
 import type { DevicePrincipal } from '../../plugins/device-auth.js';
 import type { AccessClaims } from '../../lib/tokens.js';
 import { GroupWrite } from '../../db/group-write.js';
@@ -24,6 +25,7 @@ import {
   type RemoteVersions,
 } from './agent.repository.js';
 import { BundleCache } from './bundle-cache.js';
+import { encodeBundle, negotiateEncoding, type EncodedBundle } from './bundle-encoding.js';
 import { readAlert } from './eve-alerts.js';
 import { HeartbeatBatch } from './heartbeat-batch.js';
 
@@ -44,6 +46,11 @@ const BUNDLE_ATTEMPTS = 3;
 const GATHER_MS = 5;
 /** Shortest time between two notices of agent writes of one kind to one organization. */
 const CONSOLE_NOTICE_MS = 1000;
+/**
+ * The same when a write changed what the console shows of a device (its state, versions or
+ * pending flag): every screen must show it within a second of the report (issue 19, item 7).
+ */
+const CONSOLE_CHANGE_MS = 250;
 
 /** A sensor's error texts may quote traffic or tool output: kept, escaped where they must be. */
 function storableBeat(beat: AgentHeartbeat): AgentHeartbeat {
@@ -57,6 +64,15 @@ function storableBeat(beat: AgentHeartbeat): AgentHeartbeat {
   };
 }
 
+const unauthorized = () => new AppError('unauthorized', 'Could not validate device credentials');
+
+/** The organizations of a group write's accepted items. */
+function orgsOf(results: readonly ({ orgId: number } | null | undefined)[]): Set<number> {
+  const orgIds = new Set<number>();
+  for (const result of results) if (result) orgIds.add(result.orgId);
+  return orgIds;
+}
+
 export const bundleEtag = (config: number, policy: number) => `"${config}-${policy}"`;
 
 export function createAgentService(ctx: AppContext, log: FastifyBaseLogger) {
@@ -65,53 +81,108 @@ export function createAgentService(ctx: AppContext, log: FastifyBaseLogger) {
 
   // A fleet heartbeats, logs and sends alerts constantly: consoles hear "devices changed" and
   // "new alerts" at most once a second per org and kind, and always after the last write (one
-  // that falls inside the second is told at its end). A NOTIFY per write would also serialise
-  // the writers' commits: PostgreSQL takes one lock for the notification queue at each commit.
-  const notices = new Map<string, { last: number; pending: NodeJS.Timeout | null }>();
-  function tellConsoles(orgIds: Iterable<number>, kind: ConsoleEventKind = 'devices') {
+  // that falls inside the second is told at its end). A change the console shows at once (a
+  // device's state, applied versions, pending flag) is told at once, or, within CONSOLE_CHANGE_MS
+  // of the last such notice, at the end of that spell (a routine notice due later comes with it).
+  // A NOTIFY per write would also serialise the writers' commits: PostgreSQL takes one lock for
+  // the notification queue at each commit.
+  const notices = new Map<
+    string,
+    { last: number; lastChange: number; pending: NodeJS.Timeout | null; due: number }
+  >();
+  function tellConsoles(
+    orgIds: Iterable<number>,
+    kind: ConsoleEventKind = 'devices',
+    changed = false,
+  ) {
     for (const orgId of orgIds) {
       const key = `${orgId}:${kind}`;
       let notice = notices.get(key);
       if (!notice) {
-        notice = { last: 0, pending: null };
+        notice = { last: 0, lastChange: 0, pending: null, due: 0 };
         notices.set(key, notice);
       }
-      if (notice.pending !== null) continue;
+      const now = Date.now();
+      const due = changed
+        ? Math.max(now, notice.lastChange + CONSOLE_CHANGE_MS)
+        : Math.max(now, notice.last + CONSOLE_NOTICE_MS);
+      if (notice.pending !== null) {
+        if (notice.due <= due) continue;
+        clearTimeout(notice.pending);
+        notice.pending = null;
+      }
       const current = notice;
       const send = () => {
         current.pending = null;
         current.last = Date.now();
+        if (changed) current.lastChange = current.last;
         notifyConsole(db, orgId, kind).catch((error: unknown) =>
           log.warn({ err: error, kind }, 'telling consoles of agent writes failed'),
         );
       };
-      const wait = current.last + CONSOLE_NOTICE_MS - Date.now();
-      if (wait <= 0) send();
-      else current.pending = setTimeout(send, wait);
+      if (due <= now) send();
+      else {
+        current.due = due;
+        current.pending = setTimeout(send, due - now);
+      }
     }
   }
-  const heartbeats = new HeartbeatBatch(db, tellConsoles, (error) =>
-    log.error({ err: error }, 'writing heartbeats that were already answered failed'),
+  /**
+   * The agent took a firewall change back by itself (agent-protocol.md, "commit confirmed"): a
+   * change of what the device runs, recorded as the device's own action. Sent until a beat
+   * carrying it is answered, so a lost answer may record it twice.
+   */
+  async function recordRollback(
+    orgId: number,
+    deviceId: number,
+    rollback: NonNullable<AgentHeartbeat['firewall_rollback']>,
+  ) {
+    await db.transaction(async (tx) => {
+      const name = (await repo.deviceName(tx, deviceId)) ?? `#${deviceId}`;
+      await recordAudit(tx, {
+        orgId,
+        actor: deviceActor({ id: deviceId, name }),
+        action: 'rollback',
+        object: { type: 'device', id: deviceId, name },
+        before: { firewall_config_version: rollback.config_version },
+        after: { reason: storableText(rollback.reason) },
+      });
+    });
+  }
+
+  const heartbeats = new HeartbeatBatch(
+    db,
+    (orgIds, changedOrgIds) => {
+      tellConsoles(changedOrgIds, 'devices', true);
+      tellConsoles(orgIds);
+    },
+    (error) => log.error({ err: error }, 'writing heartbeats that were already answered failed'),
   );
 
   // A change that reaches a fleet is applied by all its devices in the same moment: their
-  // reports are written together, each answered once its write committed.
-  const appliedReports = new GroupWrite<AppliedReport>(
+  // reports are written together, each answered once its write committed. The statement checks
+  // each report's token against its device's row (no query of its own): null, refused.
+  const appliedReports = new GroupWrite<AppliedReport, { orgId: number } | null>(
     async (reports) => {
-      await repo.appliedMany(db, reports);
-      return [];
+      const results = await repo.appliedMany(db, reports);
+      // The devices' versions, pending flag and state moved: consoles show it at once.
+      tellConsoles(orgsOf(results), 'devices', true);
+      return results;
     },
     { gatherMs: GATHER_MS },
   );
 
   // Log batches of many devices in one statement (a fleet-wide change makes every device log
   // its apply); a device's repeat of a batch in the same group goes into a later statement.
+  // Each batch's token is checked in that statement: undefined, refused.
   const logBatches = new GroupWrite<
-    LogBatch & { orgId: number },
-    { claimed: boolean; ack: number }
+    LogBatch,
+    { orgId: number; claimed: boolean; ack: number } | undefined
   >(
     async (batches) => {
-      const results = new Array<{ claimed: boolean; ack: number }>(batches.length);
+      const results = new Array<{ orgId: number; claimed: boolean; ack: number } | undefined>(
+        batches.length,
+      );
       let rest = batches.map((batch, index) => ({ batch, index }));
       while (rest.length > 0) {
         const seen = new Set<number>();
@@ -124,11 +195,9 @@ export function createAgentService(ctx: AppContext, log: FastifyBaseLogger) {
           round.map(({ batch }) => batch),
         );
         const byDevice = new Map(rows.map((row) => [row.id, row]));
-        for (const { batch, index } of round) {
-          results[index] = byDevice.get(batch.deviceId) ?? { claimed: false, ack: 0 };
-        }
+        for (const { batch, index } of round) results[index] = byDevice.get(batch.deviceId);
       }
-      tellConsoles(new Set(batches.map((batch) => batch.orgId)));
+      tellConsoles(orgsOf(results));
       return results;
     },
     { gatherMs: GATHER_MS },
@@ -144,9 +213,10 @@ export function createAgentService(ctx: AppContext, log: FastifyBaseLogger) {
     // Two milliseconds: the pulls read meanwhile join the same query.
     { cache: false, maxBatchSize: 5000, batchScheduleFn: (run) => setTimeout(run, 2) },
   );
-  async function remote(deviceId: number) {
-    const row = await remotes.load(deviceId);
-    if (!row) throw new AppError('unauthorized', 'Could not validate device credentials');
+  /** The device's versions, read for a token of it: a revoked token or a gone device is a 401. */
+  async function remote(token: AccessClaims) {
+    const row = await remotes.load(token.subject);
+    if (!row || row.token_version !== token.tokenVersion) throw unauthorized();
     return row;
   }
 
@@ -200,7 +270,10 @@ export function createAgentService(ctx: AppContext, log: FastifyBaseLogger) {
         seen: new Date(),
         beat: storableBeat(beat),
       });
-      if (!row) throw new AppError('unauthorized', 'Could not validate device credentials');
+      if (!row) throw unauthorized();
+      if (beat.firewall_rollback) {
+        await recordRollback(row.org_id, token.subject, beat.firewall_rollback);
+      }
       const reply: AgentHeartbeatReply = {
         remote: { config_version: row.config_version, policy_version: row.policy_version },
         pull:
@@ -222,26 +295,33 @@ export function createAgentService(ctx: AppContext, log: FastifyBaseLogger) {
     },
 
     /**
-     * The device's bundle as JSON, or null when the agent's copy (ETag) is current and no flush
-     * is asked. Rendered once per distinct content (bundle-cache.ts); a change that lands while
-     * it renders makes it read the versions again, so an answer never names a version whose
-     * content it does not carry.
+     * The device's bundle answer, encoded as the agent accepts, or null when the agent's copy
+     * (ETag) is current and no flush is asked. Rendered once per distinct content and encoded
+     * once per content and encoding (bundle-cache.ts); a change that lands while it renders
+     * makes it read the versions again, so an answer never names a version whose content it
+     * does not carry.
      */
     async bundle(
-      device: DevicePrincipal,
+      token: AccessClaims,
       ifNoneMatch: string | undefined,
-    ): Promise<{ etag: string; json: string } | null> {
-      let row = await remote(device.deviceId);
-      if (row.flush_requested) await repo.clearFlush(db, device.deviceId);
+      acceptEncoding: string | undefined,
+    ): Promise<(EncodedBundle & { etag: string }) | null> {
+      const encoding = negotiateEncoding(acceptEncoding);
+      const deviceId = token.subject;
+      // The token is checked against the same row as the versions (one query for the pulls
+      // that arrive together, where a separate device check made two).
+      let row = await remote(token);
+      if (row.flush_requested) await repo.clearFlush(db, deviceId);
       else if (ifNoneMatch === bundleEtag(row.config_version, row.policy_version)) return null;
       for (let attempt = 1; ; attempt++) {
         const etag = bundleEtag(row.config_version, row.policy_version);
-        const json = await bundles.json(device.deviceId, row);
-        if (json !== null) return { etag, json };
+        const encoded = await bundles.encoded(deviceId, row, encoding);
+        if (encoded !== null) return { etag, ...encoded };
         if (attempt === BUNDLE_ATTEMPTS) {
-          return { etag, json: await bundles.uncached(device.deviceId, row) };
+          const json = await bundles.uncached(deviceId, row);
+          return { etag, ...(await encodeBundle(json, encoding)) };
         }
-        row = await remote(device.deviceId);
+        row = await remote(token);
       }
     },
 
@@ -255,8 +335,9 @@ export function createAgentService(ctx: AppContext, log: FastifyBaseLogger) {
       return bundles.renders;
     },
 
+    /** Records an apply report; a revoked token (checked in the report's write) is a 401. */
     async applied(
-      device: DevicePrincipal,
+      token: AccessClaims,
       body: {
         config_version: number;
         policy_version: number;
@@ -264,11 +345,14 @@ export function createAgentService(ctx: AppContext, log: FastifyBaseLogger) {
         error?: string | null | undefined;
       },
     ) {
-      await appliedReports.add({
-        deviceId: device.deviceId,
+      const accepted = await appliedReports.add({
+        deviceId: token.subject,
+        tokenVersion: token.tokenVersion,
         versions: body.ok ? { config: body.config_version, policy: body.policy_version } : null,
         error: body.ok ? null : storableText(body.error ?? 'apply failed (no detail given)'),
+        received: new Date(),
       });
+      if (!accepted) throw unauthorized();
     },
 
     /**
@@ -293,7 +377,8 @@ export function createAgentService(ctx: AppContext, log: FastifyBaseLogger) {
             await repo.countRejectedAlerts(tx, device.deviceId, rejected.length);
           }
         }
-        return { claimed, ack: await repo.ack(tx, 'alerts_ack', device.deviceId) };
+        // A claimed batch raised the acknowledged number to its own seq: read it only when not.
+        return { claimed, ack: claimed ? seq : await repo.ack(tx, 'alerts_ack', device.deviceId) };
       });
       if (!stored.claimed) return { ack: stored.ack, rejected: [] };
       if (records.length > 0) tellConsoles([device.orgId], 'alerts');
@@ -313,8 +398,9 @@ export function createAgentService(ctx: AppContext, log: FastifyBaseLogger) {
       return { ack: stored.ack, rejected };
     },
 
+    /** Stores a log batch once; a revoked token (checked in the batch's write) is a 401. */
     async logs(
-      device: DevicePrincipal,
+      token: AccessClaims,
       seq: number,
       lines: { time: string; level: string; msg: string }[],
     ) {
@@ -324,16 +410,15 @@ export function createAgentService(ctx: AppContext, log: FastifyBaseLogger) {
         time: Number.isNaN(Date.parse(line.time)) ? now : line.time,
         msg: storableText(line.msg),
       }));
-      const { ack } = await logBatches.add({
-        deviceId: device.deviceId,
-        orgId: device.orgId,
+      const stored = await logBatches.add({
+        deviceId: token.subject,
+        tokenVersion: token.tokenVersion,
         seq,
         lines: stamped,
       });
-      return { ack };
+      if (!stored) throw unauthorized();
+      return { ack: stored.ack };
     },
-
-    remote,
 
     /**
      * The organization's devices changed (null: any organization's may have, as after a lost

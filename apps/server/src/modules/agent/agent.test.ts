@@ -353,6 +353,72 @@ describe('devices and their agents', () => {
     }
   });
 
+  it('writes apply reports and log batches arriving together, refusing a revoked token among them', async () => {
+    const fleet: { id: number; headers: Headers }[] = [];
+    for (let n = 0; n < 4; n += 1) {
+      const created = await console_('POST', '/devices/', {
+        name: `reports-${n}`,
+        password: 'reports-secret-1234',
+      });
+      const id = created.json<{ id: number }>().id;
+      const login = await agentLogin(id, 'reports-secret-1234');
+      fleet.push({
+        id,
+        headers: { authorization: `Bearer ${login.json<{ access_token: string }>().access_token}` },
+      });
+    }
+    const revoked = fleet[3];
+    if (!revoked) throw new Error('no device');
+    await console_('PUT', `/devices/${revoked.id}`, { password: 'rotated-secret-1234' });
+
+    // All in flight at once: the reports share a statement, as do the log batches.
+    const answers = await Promise.all(
+      fleet.flatMap((device, n) => [
+        asAgent(
+          'POST',
+          'applied',
+          { config_version: 40 + n, policy_version: 0, ok: true },
+          device.headers,
+        ).then((response) => ({ device: device.id, status: response.statusCode })),
+        asAgent(
+          'POST',
+          'logs',
+          { seq: 1, lines: [{ time: new Date().toISOString(), level: 'info', msg: `log ${n}` }] },
+          device.headers,
+        ).then((response) => ({
+          device: device.id,
+          status: response.statusCode,
+          ack: response.statusCode === 200 ? response.json<{ ack: number }>().ack : null,
+        })),
+      ]),
+    );
+    for (const answer of answers) {
+      expect(answer.status).toBe(answer.device === revoked.id ? 401 : 200);
+      if ('ack' in answer && answer.device !== revoked.id) expect(answer.ack).toBe(1);
+    }
+    for (const [n, device] of fleet.entries()) {
+      const seen = await view(device.id);
+      const log = (await console_('GET', `/devicelog/${device.id}`)).json<{
+        data: { msg: string }[];
+      }>();
+      if (device === revoked) {
+        expect(seen.config_version_local).toBeNull();
+        expect(log.data).toEqual([]);
+        continue;
+      }
+      expect(seen.config_version_local).toBe(40 + n);
+      expect(log.data.map((line) => line.msg)).toEqual([`log ${n}`]);
+    }
+    // A deleted device's token opens neither.
+    const gone = fleet[0];
+    if (!gone) throw new Error('no device');
+    await console_('DELETE', `/devices/${gone.id}`);
+    const report = { config_version: 1, policy_version: 0, ok: true };
+    expect((await asAgent('POST', 'applied', report, gone.headers)).statusCode).toBe(401);
+    const batch = { seq: 2, lines: [{ time: new Date().toISOString(), level: 'info', msg: 'x' }] };
+    expect((await asAgent('POST', 'logs', batch, gone.headers)).statusCode).toBe(401);
+  });
+
   it('answers routine beats before their write, a changed beat after it, and stops honouring a revoked token', async () => {
     const created = await console_('POST', '/devices/', {
       name: 'routine',
@@ -494,5 +560,31 @@ describe('devices and their agents', () => {
     // The second beat is told too, at the end of the second: the console shows its sample.
     expect(notices).toBe(2);
     expect((await view()).metrics).toMatchObject({ cpu: 72 });
+  });
+  it('tells consoles of an applied version at once, even right after a routine notice', async () => {
+    const events = await consoleEvents(server.app, admin);
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    const local = (await view()) as { config_version_local: number; policy_version_local: number };
+    // A routine notice goes out at once; the apply report comes 50 ms later, inside its second.
+    await asAgent('POST', 'heartbeat', {
+      state: 'running',
+      metrics: { ...METRICS, cpu: 5 },
+      local: { config_version: 1, policy_version: 1 },
+      agent_version: '0.1.0',
+      last_error: null,
+    });
+    expect(await events.count('devices', 1)).toBe(1);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const reported = Date.now();
+    await asAgent('POST', 'applied', {
+      config_version: local.config_version_local,
+      policy_version: local.policy_version_local,
+      ok: true,
+    });
+    expect(await events.count('devices', 2)).toBe(2);
+    const latency = Date.now() - reported;
+    events.close();
+    // Told at once, not at the end of the routine notices' second.
+    expect(latency).toBeLessThan(500);
   });
 });

@@ -3,9 +3,13 @@ import type { Queryable } from '../../db/client.js';
 import { deviceConfigDigest, renderDeviceConfig } from '../devices/device-config.js';
 import { renderPolicyById } from '../policies/policies.service.js';
 import { renderedSha256 } from '../policies/policy-refresh.js';
+import { encodeBundle, type BundleEncoding, type EncodedBundle } from './bundle-encoding.js';
+import { policyFiles, renderedContent } from '../versions/versions.service.js';
 
 /** Bytes of rendered bundle parts one replica keeps; the least recently served go first. */
 export const BUNDLE_CACHE_BYTES = 96 * 1024 * 1024;
+/** Bytes of encoded (compressed) bundle answers one replica keeps, beside the rendered parts. */
+export const ENCODED_BUNDLE_CACHE_BYTES = 32 * 1024 * 1024;
 
 /** What decides a device's bundle, read with its versions in one row (`agentRepository.remotes`). */
 export interface BundleSource {
@@ -41,6 +45,16 @@ export class BundleCache {
   });
   /** Renders under way, so a fleet pulling at once waits for one render, not one each. */
   private readonly pending = new Map<string, Promise<Part | null>>();
+  /**
+   * Whole answers as sent, compressed once per encoding and content: the versions and the two
+   * digests the answer is made of name its bytes, so 5,000 devices pulling one content cost one
+   * compression, not 5,000.
+   */
+  private readonly bodies = new LRUCache<string, EncodedBundle>({
+    maxSize: ENCODED_BUNDLE_CACHE_BYTES,
+    sizeCalculation: (encoded) => Math.max(1, encoded.body.length),
+  });
+  private readonly encoding = new Map<string, Promise<EncodedBundle | null>>();
   /** Renders done (misses): the tests count them. */
   renders = 0;
 
@@ -53,13 +67,43 @@ export class BundleCache {
   async json(deviceId: number, source: BundleSource): Promise<string | null> {
     const [policy, config] = await Promise.all([
       this.policy(source),
-      this.part(`config:${source.config_sha256}`, () => this.renderConfig(deviceId)),
+      this.part(`config:${source.config_sha256}`, () =>
+        this.stored('config', source.config_sha256, () => this.renderConfig(deviceId)),
+      ),
     ]);
     if (!policy || !config) return null;
     return (
       `{"config_version":${source.config_version},"policy_version":${source.policy_version},` +
       `${policy.json},${config.json}}`
     );
+  }
+
+  /**
+   * The device's bundle answer in `encoding`, or null as `json` answers null. Answers of one
+   * content are encoded once (concurrent pulls share the work) and served from memory after.
+   */
+  async encoded(
+    deviceId: number,
+    source: BundleSource,
+    encoding: BundleEncoding,
+  ): Promise<EncodedBundle | null> {
+    const key =
+      `${encoding}:${source.config_version}:${source.policy_version}:` +
+      `${source.policy_id === null ? '' : source.policy_sha256}:${source.config_sha256}`;
+    const cached = this.bodies.get(key);
+    if (cached) return cached;
+    let pending = this.encoding.get(key);
+    if (!pending) {
+      pending = (async () => {
+        const json = await this.json(deviceId, source);
+        if (json === null) return null;
+        const encoded = await encodeBundle(json, encoding);
+        this.bodies.set(key, encoded);
+        return encoded;
+      })().finally(() => this.encoding.delete(key));
+      this.encoding.set(key, pending);
+    }
+    return pending;
   }
 
   /**
@@ -92,7 +136,26 @@ export class BundleCache {
   private policy(source: BundleSource): Promise<Part | null> {
     const policyId = source.policy_id;
     if (policyId === null) return Promise.resolve(NO_POLICY);
-    return this.part(`policy:${source.policy_sha256}`, () => this.renderPolicy(policyId));
+    return this.part(`policy:${source.policy_sha256}`, () =>
+      this.stored('policy', source.policy_sha256, () => this.renderPolicy(policyId)),
+    );
+  }
+
+  /**
+   * The part as the version store keeps it under `digest`, else rendered from what is saved
+   * now. A device of an organization that stages its changes is served versions deployed to
+   * it, whose content may be older than what is saved: only the store still has it. (Device
+   * configurations are stored when they are deployed, policies with each version.)
+   */
+  private async stored(
+    kind: 'config' | 'policy',
+    digest: string,
+    render: () => Promise<Part>,
+  ): Promise<Part> {
+    const content = digest === '' ? null : await renderedContent(this.db, digest);
+    if (content === null) return render();
+    if (kind === 'config') return { digest, json: content.slice(1, -1) };
+    return { digest, json: JSON.stringify(policyFiles(content)).slice(1, -1) };
   }
 
   /** The cached part for `key` (`kind:digest`), rendering it when missing. */

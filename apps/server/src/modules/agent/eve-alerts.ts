@@ -48,7 +48,7 @@ export function readAlert(value: unknown): AlertReading {
   if (time.millis < EARLIEST || time.millis > LATEST) return { reason: 'timestamp out of range' };
   let json: string;
   try {
-    json = JSON.stringify(event);
+    json = JSON.stringify(capPayload(event));
   } catch {
     return { reason: 'event cannot be written as JSON' };
   }
@@ -72,6 +72,29 @@ export function readAlert(value: unknown): AlertReading {
       flowId: flowId(event['flow_id']),
       event: storableJson(json),
     },
+  };
+}
+
+/**
+ * The packet or stream payload Suricata logs (`payload`, base64; `payload_printable`) is kept
+ * with the event for the console's hex view, up to PAYLOAD_CAP bytes: a stream alert can carry
+ * far more, and one event should not weigh megabytes. A cut payload says so in
+ * `payload_truncated`.
+ */
+export const PAYLOAD_CAP = 16_384;
+const BASE64_CAP = (PAYLOAD_CAP / 3) * 4 + (PAYLOAD_CAP % 3 === 0 ? 0 : 4);
+
+function capPayload(event: Json): Json {
+  const payload = event['payload'];
+  const printable = event['payload_printable'];
+  const longPayload = typeof payload === 'string' && payload.length > BASE64_CAP;
+  const longPrintable = typeof printable === 'string' && printable.length > PAYLOAD_CAP;
+  if (!longPayload && !longPrintable) return event;
+  return {
+    ...event,
+    ...(longPayload && { payload: payload.slice(0, Math.floor(PAYLOAD_CAP / 3) * 4) }),
+    ...(longPrintable && { payload_printable: printable.slice(0, PAYLOAD_CAP) }),
+    payload_truncated: true,
   };
 }
 

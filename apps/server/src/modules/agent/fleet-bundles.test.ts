@@ -1,11 +1,13 @@
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { ReadableStreamReadResult } from 'node:stream/web';
+import zlib from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../app.js';
 import { loadConfig } from '../../config.js';
 import { notifyDevices } from '../../plugins/device-events.js';
+import { encodingStats } from './bundle-encoding.js';
 import { policyFromRules } from '../../test/fixtures.js';
 import {
   ADMIN_EMAIL,
@@ -25,10 +27,19 @@ interface Bundle {
   variables: Record<string, string>;
 }
 
-const RULES = 'alert tcp any any -> $HOME_NET 22 (msg:"SSH"; sid:7100001; rev:1;)\n';
+// Past the compression threshold, so that answers are compressed.
+const RULES = [
+  'alert tcp any any -> $HOME_NET 22 (msg:"SSH"; sid:7100001; rev:1;)',
+  ...Array.from(
+    { length: 20 },
+    (_, i) =>
+      `alert tcp any any -> $HOME_NET ${1000 + i} (msg:"Port ${i}"; sid:${7100100 + i}; rev:1;)`,
+  ),
+].join('\n');
 const PASSWORD = 'device-secret-1234';
 /** The query that reads devices' versions (agentRepository.remotes). */
-const REMOTES_SQL = /FROM devices d LEFT JOIN policies p ON p.id = d.policy_id WHERE d.id = ANY/;
+const REMOTES_SQL =
+  /FROM devices d LEFT JOIN device_deployed dp ON dp.device_id = d.id\s+LEFT JOIN policies p ON p.id = d.policy_id WHERE d.id = ANY/;
 
 /** A device's push stream, read event by event. */
 async function versionStream(app: FastifyInstance, headers: Headers) {
@@ -121,23 +132,70 @@ describe('bundles and pushes for a fleet', () => {
   afterAll(() => server.close());
 
   it('renders a bundle once per content however many devices pull it', async () => {
-    const counted = countQueries(
+    const parts =
+      /FROM policy_groups|FROM devices d LEFT JOIN device_profiles|FROM rendered_contents/;
+    const counted = countQueries(server, parts);
+    const auth = countQueries(
       server,
-      /FROM policy_groups|FROM devices d LEFT JOIN device_profiles/,
+      /SELECT id, org_id, token_version FROM devices WHERE id = ANY/,
     );
+    const versions = countQueries(server, REMOTES_SQL);
     const bundles = await Promise.all(devices.map(({ agent }) => pull(server.app, agent)));
+    // The pulls' tokens are checked in the one query that reads their versions.
+    expect(versions.stop().total).toBe(1);
+    expect(auth.stop().total).toBe(0);
     const renders = counted.stop();
     expect(new Set(bundles.map((b) => b.body.rules)).size).toBe(1);
     expect(bundles[0]?.body.rules).toContain('sid:7100001');
-    // One policy and one configuration (the devices share their profile): rendered once each.
-    expect(renders.policy).toBeGreaterThan(0);
+    // One policy and one configuration (the devices share their profile), each looked up once
+    // in the version store: the policy's text is there (stored with its version) and is not
+    // rendered; the configuration is not (it is stored when deployed) and is rendered once.
+    expect(renders.stored).toBe(2);
+    expect(renders.policy).toBe(0);
     expect(renders.config).toBe(1);
-    const again = countQueries(
-      server,
-      /FROM policy_groups|FROM devices d LEFT JOIN device_profiles/,
-    );
+    const again = countQueries(server, parts);
     await pull(server.app, devices[0]?.agent ?? admin);
     expect(again.stop().total).toBe(0);
+  });
+
+  it('compresses a bundle once per content and encoding however many devices pull it', async () => {
+    const pullEncoded = async (agent: Headers, accept: string) => {
+      const response = await api(server.app, {
+        method: 'GET',
+        url: '/agent/bundle',
+        headers: { ...agent, 'accept-encoding': accept },
+      });
+      expect(response.statusCode).toBe(200);
+      expect(response.headers['vary']).toContain('accept-encoding');
+      return response;
+    };
+    const plain = await Promise.all(devices.map(({ agent }) => pull(server.app, agent)));
+    const before = encodingStats.compressed;
+    const brotli = await Promise.all(devices.map(({ agent }) => pullEncoded(agent, 'br, gzip')));
+    const gzip = await Promise.all(devices.map(({ agent }) => pullEncoded(agent, 'gzip')));
+    // One content (the devices share their policy and profile) in two encodings.
+    expect(encodingStats.compressed - before).toBe(2);
+    for (const [i, answer] of brotli.entries()) {
+      expect(answer.headers['content-encoding']).toBe('br');
+      expect(answer.headers['etag']).toBe(plain[i]?.etag);
+      const json: unknown = JSON.parse(zlib.brotliDecompressSync(answer.rawPayload).toString());
+      expect(json).toEqual(plain[i]?.body);
+    }
+    for (const [i, answer] of gzip.entries()) {
+      expect(answer.headers['content-encoding']).toBe('gzip');
+      expect(JSON.parse(zlib.gunzipSync(answer.rawPayload).toString())).toEqual(plain[i]?.body);
+    }
+    // A client that takes no compression (or refuses it) gets the JSON as it is.
+    const identity = await pullEncoded(devices[0]?.agent ?? admin, 'br;q=0, identity');
+    expect(identity.headers['content-encoding']).toBeUndefined();
+    expect(identity.json()).toEqual(plain[0]?.body);
+    // A change is a new content: compressed once more, and served to every device.
+    expect((await suppress('10.9.0.9')).statusCode).toBe(200);
+    const changed = await Promise.all(devices.map(({ agent }) => pullEncoded(agent, 'br')));
+    expect(encodingStats.compressed - before).toBe(3);
+    for (const answer of changed) {
+      expect(zlib.brotliDecompressSync(answer.rawPayload).toString()).toContain('10.9.0.9');
+    }
   });
 
   it('never serves a stale bundle: the next pull after a change carries it, on any replica', async () => {
@@ -183,8 +241,11 @@ describe('bundles and pushes for a fleet', () => {
     }
   });
 
-  it('reads the devices of requests that arrive together in one query, and writes their apply reports in one', async () => {
-    const auth = countQueries(server, /SELECT id, org_id, token_version FROM devices/);
+  it('writes the apply reports of requests that arrive together in one statement, which checks their tokens', async () => {
+    const auth = countQueries(
+      server,
+      /SELECT id, org_id, token_version FROM devices WHERE id = ANY/,
+    );
     const writes = countQueries(server, /UPDATE devices d\s+SET config_version_local/);
     const answers = await Promise.all(
       devices.map(({ agent }, i) =>
@@ -197,7 +258,8 @@ describe('bundles and pushes for a fleet', () => {
       ),
     );
     expect(answers.map((a) => a.statusCode)).toEqual(devices.map(() => 200));
-    expect(auth.stop().total).toBe(1);
+    // No query of their own for the devices' tokens: the write checks them.
+    expect(auth.stop().total).toBe(0);
     expect(writes.stop().total).toBe(1);
     // Each device's report landed, on its own row and only there.
     const rows = await server.db.query<{ id: number; c: number; p: number; state: string }>(
@@ -265,7 +327,17 @@ describe('bundles and pushes for a fleet', () => {
 
   it('pushes only to the devices a notice names, reading them in one query', async () => {
     const streams = await Promise.all(devices.map(({ agent }) => versionStream(server.app, agent)));
+    const other = await asConsole('POST', '/devices/', { name: 'bystander', password: PASSWORD });
+    const login = await api(server.app, {
+      method: 'POST',
+      url: '/agent/login',
+      payload: { device_id: other.json<{ id: number }>().id, password: PASSWORD, protocol: 1 },
+    });
+    const bystander = await versionStream(server.app, {
+      authorization: `Bearer ${login.json<{ access_token: string }>().access_token}`,
+    });
     try {
+      expect(await bystander.next()).not.toBeNull();
       const initial = await Promise.all(streams.map((s) => s.next()));
       expect(initial.every((event) => event !== null)).toBe(true);
       const [first] = devices;
@@ -282,14 +354,19 @@ describe('bundles and pushes for a fleet', () => {
       expect(namedQueries.params).toEqual([[[first.id]]]);
       await server.db.query('UPDATE devices SET flush_requested = false WHERE id = $1', [first.id]);
 
-      // A change that reaches the whole fleet: one query for every stream.
+      // A policy save names the devices that run it: one query for their streams, none for
+      // the stream of a device of the organization that runs another policy.
       const fleetWide = countQueries(server, REMOTES_SQL);
       expect((await suppress('10.9.0.3')).statusCode).toBe(200);
       const pushed = await Promise.all(streams.map((s) => s.next()));
       expect(pushed.every((event) => event !== null)).toBe(true);
-      expect(fleetWide.stop().total).toBe(1);
+      expect(await bystander.next(300)).toBeNull();
+      const fleetQueries = fleetWide.stop();
+      expect(fleetQueries.total).toBe(1);
+      expect(fleetQueries.params).toEqual([[devices.map((d) => d.id)]]);
     } finally {
       for (const stream of streams) stream.close();
+      bystander.close();
     }
   });
 });
@@ -310,6 +387,7 @@ function countQueries(server: TestServer, pattern: RegExp) {
         total: seen.length,
         policy: seen.filter((q) => q.sql.includes('policy_groups')).length,
         config: seen.filter((q) => q.sql.includes('device_profiles')).length,
+        stored: seen.filter((q) => q.sql.includes('rendered_contents')).length,
         params: seen.map((q) => q.params),
       };
     },

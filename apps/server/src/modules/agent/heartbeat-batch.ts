@@ -67,8 +67,11 @@ export class HeartbeatBatch {
 
   constructor(
     private readonly db: Database,
-    /** Told the organizations whose devices just checked in, after each write. */
-    private readonly afterWrite: (orgIds: Set<number>) => void,
+    /**
+     * Told the organizations whose devices just checked in, after each write, and those of
+     * them where a beat may have changed what the console shows (state, versions, error).
+     */
+    private readonly afterWrite: (orgIds: Set<number>, changedOrgIds: Set<number>) => void,
     /** Told when a write of beats that were already answered failed. */
     private readonly onLostWrite: (error: unknown) => void,
   ) {}
@@ -128,7 +131,13 @@ export class HeartbeatBatch {
           const row = byDevice.get(w.write.deviceId);
           w.resolve?.(row?.token_version === w.write.tokenVersion ? row : undefined);
         }
-        this.afterWrite(new Set(rows.map((row) => row.org_id)));
+        // A beat answered after its write is one that was not routine (or a device's first).
+        const changed = new Set<number>();
+        for (const w of batch) {
+          const org = w.resolve === undefined ? undefined : byDevice.get(w.write.deviceId)?.org_id;
+          if (org !== undefined) changed.add(org);
+        }
+        this.afterWrite(new Set(rows.map((row) => row.org_id)), changed);
       } catch (error) {
         this.epoch += 1;
         this.written.clear();

@@ -151,4 +151,28 @@ describe('tuning from an alert refuses conflicts, each with its own code', () =>
       code: 'forbidden',
     });
   });
+
+  it('is previewed first: what the device would receive, and nothing changes', async () => {
+    const id = await alert(tunedDevice, { src_ip: '192.0.2.77' });
+    const version = await policyVersion();
+    const preview = await call('POST', `/alerts/${id}/tune/preview`, {
+      action: 'suppress_source',
+    });
+    expect(preview.statusCode).toBe(200);
+    const body = preview.json<{
+      devices_reached: number;
+      policy_changed: number;
+      devices: { name: string; policy: { thresholds_diff: string | null } | null }[];
+    }>();
+    expect(body).toMatchObject({ devices_reached: 1, policy_changed: 1 });
+    expect(body.devices.map((d) => d.name)).toEqual(['edge-1']);
+    expect(JSON.stringify(body.devices[0]?.policy)).toContain('192.0.2.77');
+    expect(await policyVersion()).toBe(version);
+    // The tuning itself is still to be made: it is not refused as already done.
+    expect((await tune(id, 'suppress_source')).status).toBe(200);
+    expect(await policyVersion()).toBe(version + 1);
+    // A preview is refused as the tuning is.
+    const again = await call('POST', `/alerts/${id}/tune/preview`, { action: 'suppress_source' });
+    expect(again.json<{ code: string }>().code).toBe('tune_source_already_suppressed');
+  });
 });

@@ -1,10 +1,20 @@
-import type { Alert, AlertDetail, AlertFilters, AlertTune } from '@palisade/contract';
+import type {
+  Alert,
+  AlertBulk,
+  AlertDetail,
+  AlertExportQuery,
+  AlertFilters,
+  AlertGroupsByQuery,
+  AlertTune,
+} from '@palisade/contract';
 import type { z } from 'zod';
 import type { Database, Queryable } from '../../db/client.js';
 import { isoFromEpochMicros } from '../../db/microsecond-time.js';
 import { AppError, notFound } from '../../lib/app-error.js';
+import { csvRow } from '../../lib/csv.js';
 import { assertRole, EDITOR_ROLES, type Principal } from '../../plugins/auth.js';
 import { notifyConsole } from '../../plugins/console-events.js';
+import { recordAudit, userActor } from '../audit/audit.service.js';
 import { createPoliciesService } from '../policies/policies.service.js';
 import { cursorOf, isSignatureText, type ResolvedAlertFilters } from './alert-filters.js';
 import {
@@ -12,7 +22,51 @@ import {
   rollupAnswers,
   type RollupAlert,
 } from './alert-rollup.repository.js';
+import { alertGroupingRepository as groupingRepo } from './alert-grouping.repository.js';
+import { alertTriageRepository as triageRepo } from './alert-triage.repository.js';
+import { alertComments } from './alert-triage.service.js';
 import { alertsRepository as repo, type AlertRow } from './alerts.repository.js';
+
+/** Columns of the CSV export, in order (the NDJSON export writes whole alerts). */
+const CSV_COLUMNS = [
+  'id',
+  'time',
+  'device_id',
+  'device',
+  'gid',
+  'sid',
+  'rev',
+  'msg',
+  'category',
+  'severity',
+  'action',
+  'proto',
+  'app_proto',
+  'src_ip',
+  'src_port',
+  'dest_ip',
+  'dest_port',
+  'acknowledged',
+  'starred',
+] as const satisfies readonly (keyof Alert)[];
+const EXPORT_CHUNK = 1000;
+
+/** The audit action and the state recorded for each bulk action. */
+const BULK_AUDIT = {
+  acknowledge: { action: 'acknowledge', after: { acknowledged: true } },
+  reopen: { action: 'acknowledge', after: { acknowledged: false } },
+  star: { action: 'star', after: { starred: true } },
+  unstar: { action: 'star', after: { starred: false } },
+  comment: { action: 'comment', after: {} },
+} as const;
+
+const BULK_DONE = {
+  acknowledge: 'acknowledged',
+  reopen: 'reopened',
+  star: 'starred',
+  unstar: 'unstarred',
+  comment: 'commented',
+} as const;
 
 const present = (row: AlertRow): Alert => ({
   id: Number(row.id),
@@ -33,6 +87,7 @@ const present = (row: AlertRow): Alert => ({
   dest_ip: row.dest_ip,
   dest_port: row.dest_port,
   acknowledged: row.acknowledged,
+  starred: row.starred,
 });
 
 /**
@@ -46,14 +101,26 @@ export const noteStoredAlerts = (
   alerts: readonly RollupAlert[],
 ) => rollupRepo.addBatch(tx, orgId, deviceId, alerts);
 
+/** For the canary gate: how many alerts each device raised in its window, by window key. */
+export async function countDeviceAlerts(
+  db: Queryable,
+  windows: readonly { key: string; deviceId: number; since: Date; until: Date }[],
+): Promise<Map<string, number>> {
+  const rows = await repo.countInWindows(db, windows);
+  return new Map(rows.map((row) => [row.key, row.n]));
+}
+
 export function createAlertsService(db: Database) {
   const policies = createPoliciesService(db);
 
-  /** A text signature filter gets the ids it is known under (one small lookup). */
+  /**
+   * A text signature filter is read in the signature catalogue first (one small lookup), so
+   * that the alerts are filtered by signature id, not by their messages one by one.
+   */
   async function resolve<F extends AlertFilters>(orgId: number, filters: F) {
     if (!isSignatureText(filters.signature)) return filters;
-    const ids = await repo.signatureIds(db, orgId, filters.signature);
-    return { ...filters, signature_ids: ids } satisfies ResolvedAlertFilters;
+    const match = await repo.signatureMatch(db, orgId, filters.signature);
+    return { ...filters, signature_match: match } satisfies ResolvedAlertFilters;
   }
 
   return {
@@ -88,14 +155,64 @@ export function createAlertsService(db: Database) {
         row.gid !== null && row.sid !== null
           ? await repo.ruleFor(db, principal.orgId, row.gid, Number(row.sid))
           : undefined;
+      const comments = await alertComments(db, principal.orgId, id);
       return {
         ...present(row),
         event: row.event,
+        comments,
         rule: rule ?? null,
         acknowledged_at: row.acknowledged_at?.toISOString() ?? null,
         acknowledged_by: row.acknowledged_by,
         policy_id: row.policy_id,
+        policy_name: row.policy_name,
+        flow_id: row.flow_id,
       };
+    },
+
+    /** The drawer's related events: the alert's flow, and its host pair within ±window minutes. */
+    async related(principal: Principal, id: number, query: { window: number; limit: number }) {
+      const row = await repo.detail(db, principal.orgId, id);
+      if (!row) throw notFound('Alert');
+      const orgId = principal.orgId;
+      const [flow, pair] = await Promise.all([
+        row.flow_id === null
+          ? []
+          : repo.sameFlow(
+              db,
+              { orgId, id, deviceId: row.device_id, flowId: row.flow_id },
+              query.limit,
+            ),
+        row.src_ip === null || row.dest_ip === null
+          ? []
+          : repo.sameHostPair(
+              db,
+              {
+                orgId,
+                id,
+                a: row.src_ip,
+                b: row.dest_ip,
+                timeUs: row.time_us,
+                minutes: query.window,
+              },
+              query.limit,
+            ),
+      ]);
+      const brief = (r: AlertRow) => {
+        const a = present(r);
+        return {
+          id: a.id,
+          time: a.time,
+          device: a.device,
+          sid: a.sid,
+          msg: a.msg,
+          severity: a.severity,
+          src_ip: a.src_ip,
+          src_port: a.src_port,
+          dest_ip: a.dest_ip,
+          dest_port: a.dest_port,
+        };
+      };
+      return { flow: flow.map(brief), host_pair: pair.map(brief), window: query.window };
     },
 
     async groups(principal: Principal, request: AlertFilters, limit: number) {
@@ -110,6 +227,72 @@ export function createAlertsService(db: Database) {
           sid: r.sid === null ? null : Number(r.sid),
           first_seen: isoFromEpochMicros(first_seen_us),
           last_seen: isoFromEpochMicros(last_seen_us),
+        })),
+      };
+    },
+
+    /**
+     * Every alert the filters match, newest first, as CSV or NDJSON text read a thousand at a
+     * time by keyset: memory stays flat however many alerts, and no transaction is held open
+     * while the client reads. Cells that look like formulas are prefixed with ' (lib/csv.ts).
+     */
+    async export(principal: Principal, request: AlertExportQuery) {
+      const { format, ...rest } = request;
+      const filters = await resolve(principal.orgId, rest);
+      const csv = format === 'csv';
+      return (async function* chunks() {
+        if (csv) yield `${CSV_COLUMNS.join(',')}\r\n`;
+        let before: string | undefined;
+        for (;;) {
+          const rows = await repo.page(db, principal.orgId, filters, EXPORT_CHUNK, before);
+          if (rows.length > 0)
+            yield rows
+              .map(present)
+              .map((alert) => (csv ? csvRow(alert, CSV_COLUMNS) : `${JSON.stringify(alert)}\n`))
+              .join('');
+          const last = rows.at(-1);
+          if (rows.length < EXPORT_CHUNK || !last) break;
+          before = cursorOf(last);
+        }
+      })();
+    },
+
+    /**
+     * Groups by source, destination, device or signature then source, the largest first, each
+     * with its first and last alert and a sparkline over the filter's window (or, when the
+     * filter leaves a bound open, the matching alerts' own range). Read from the alerts, not
+     * the rollup, which holds no addresses.
+     */
+    async groupsBy(principal: Principal, request: z.output<typeof AlertGroupsByQuery>) {
+      const { by, limit, buckets, ...rest } = request;
+      const filters = await resolve(principal.orgId, rest);
+      const range =
+        filters.since && filters.until ? undefined : await repo.range(db, principal.orgId, filters);
+      const start = filters.since ? new Date(filters.since) : range?.first;
+      // The data's own end is its last alert, which the range must hold (a bound is exclusive).
+      const end = filters.until
+        ? new Date(filters.until)
+        : range?.last && new Date(range.last.getTime() + 1);
+      if (!start || !end) return { start: null, interval: 0, data: [] };
+      const span = Math.max(0.001, (end.getTime() - start.getTime()) / 1000);
+      const seconds = Math.max(1, Math.ceil(span / buckets));
+      const used = Math.max(1, Math.min(buckets, Math.ceil(span / seconds)));
+      const rows = await groupingRepo.groups(db, principal.orgId, filters, {
+        by,
+        limit,
+        start,
+        seconds,
+        buckets: used,
+      });
+      return {
+        start: start.toISOString(),
+        interval: seconds,
+        data: rows.map(({ first_seen_us, last_seen_us, series, sid, ...r }) => ({
+          ...r,
+          sid: sid === null ? null : Number(sid),
+          first_seen: isoFromEpochMicros(first_seen_us),
+          last_seen: isoFromEpochMicros(last_seen_us),
+          series: series ?? [],
         })),
       };
     },
@@ -149,9 +332,54 @@ export function createAlertsService(db: Database) {
         );
         // Other consoles show the new state live.
         await notifyConsole(tx, principal.orgId, 'alerts');
+        // One record per request with its count; the ids named, the first hundred of them.
+        await recordAudit(tx, {
+          orgId: principal.orgId,
+          actor: userActor(principal),
+          action: 'acknowledge',
+          object: { type: 'alert', id: ids.length === 1 ? (ids[0] ?? null) : null, name: null },
+          after: { acknowledged, count, ids: ids.slice(0, 100) },
+        });
         return count;
       });
       return { msg: `${changed} alert(s) ${acknowledged ? 'acknowledged' : 'reopened'}` };
+    },
+
+    /**
+     * Acknowledge, reopen, star, unstar or comment every alert matching the filter, in one
+     * transaction with one audit record carrying the filter and the count. A dry run answers
+     * the count alone and changes nothing.
+     */
+    async bulk(principal: Principal, request: z.infer<typeof AlertBulk>) {
+      assertRole(principal, ...EDITOR_ROLES);
+      const filters = await resolve(principal.orgId, request.filter);
+      const { action } = request;
+      if (request.dry_run) {
+        const count = await triageRepo.count(db, principal.orgId, filters, action);
+        return { count, dry_run: true, msg: `${count} alert(s) would be ${BULK_DONE[action]}` };
+      }
+      const count = await db.transaction(async (tx) => {
+        const changed = await triageRepo.apply(tx, principal.orgId, filters, {
+          action,
+          userId: principal.userId,
+          ...(request.comment === undefined ? {} : { comment: request.comment }),
+        });
+        if (changed > 0) await notifyConsole(tx, principal.orgId, 'alerts');
+        await recordAudit(tx, {
+          orgId: principal.orgId,
+          actor: userActor(principal),
+          action: BULK_AUDIT[action].action,
+          object: { type: 'alert', id: null, name: null },
+          after: {
+            ...BULK_AUDIT[action].after,
+            count: changed,
+            filter: request.filter,
+            ...(request.comment === undefined ? {} : { comment: request.comment }),
+          },
+        });
+        return changed;
+      });
+      return { count, dry_run: false, msg: `${count} alert(s) ${BULK_DONE[action]}` };
     },
 
     /**
@@ -191,7 +419,7 @@ export function createAlertsService(db: Database) {
           ...policy.overrides.filter((o) => o.rule_id !== ruleId),
           { rule_id: ruleId, action: 'disable' as const },
         ];
-        await policies.update(principal, policy.id, { overrides });
+        await policies.update(principal, policy.id, { overrides }, { tunedFrom: alert.id });
         msg = `Rule ${signature} disabled in policy '${policy.name}'`;
       } else {
         const source = alert.src_ip;
@@ -213,9 +441,12 @@ export function createAlertsService(db: Database) {
           ip: source,
           comment: `from alert ${alert.id} by ${principal.email}`,
         };
-        await policies.update(principal, policy.id, {
-          thresholds: [...policy.thresholds, suppress],
-        });
+        await policies.update(
+          principal,
+          policy.id,
+          { thresholds: [...policy.thresholds, suppress] },
+          { tunedFrom: alert.id },
+        );
         msg = `Alerts of ${signature} from ${source} suppressed in policy '${policy.name}'`;
       }
       const updated = await policies.get(principal, policy.id);

@@ -2,8 +2,12 @@ import type { FastifyReply } from 'fastify';
 import type { ConsoleEventHub, ConsoleEventKind } from '../../plugins/console-events.js';
 
 const KEEPALIVE_MS = 15_000;
-/** Many agents report at once: tell a console at most this often per kind. */
-const COALESCE_MS = 500;
+/**
+ * Many agents report at once: tell a console at most this often per kind. The first event after
+ * a quiet spell goes out at once (a device's change shows within a second, issue 19 item 7);
+ * those within the spell are told once, at its end.
+ */
+const COALESCE_MS = 250;
 
 /**
  * A console's live channel (server-sent events). Events carry no data beyond their kind: the
@@ -27,15 +31,17 @@ export function openConsoleStream(options: {
   out.write('retry: 3000\n\n');
 
   const pending = new Map<ConsoleEventKind, NodeJS.Timeout>();
+  const lastSent = new Map<ConsoleEventKind, number>();
   const unsubscribe = hub.subscribe(orgId, (kind) => {
     if (pending.has(kind)) return;
-    pending.set(
-      kind,
-      setTimeout(() => {
-        pending.delete(kind);
-        out.write(`event: ${kind}\ndata: {}\n\n`);
-      }, COALESCE_MS),
-    );
+    const send = () => {
+      pending.delete(kind);
+      lastSent.set(kind, Date.now());
+      out.write(`event: ${kind}\ndata: {}\n\n`);
+    };
+    const wait = (lastSent.get(kind) ?? 0) + COALESCE_MS - Date.now();
+    if (wait <= 0) send();
+    else pending.set(kind, setTimeout(send, wait));
   });
   const keepalive = setInterval(() => out.write(': keepalive\n\n'), KEEPALIVE_MS);
   const end = () => {

@@ -21,7 +21,13 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/login/access-token',
     { schema: { tags, body: LoginForm, response: { 200: AccessToken, ...errors } } },
-    (request) => auth.login(request.body.username, request.body.password, request.ip),
+    (request) =>
+      auth.login({
+        email: request.body.username,
+        password: request.body.password,
+        address: request.ip,
+        requestId: request.id,
+      }),
   );
 
   app.post(
@@ -43,7 +49,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     '/reset-password/',
     { schema: { tags, body: ResetPassword, response: { 200: MessageResponse, ...errors } } },
     async (request) => {
-      await auth.resetPassword(request.body.token, request.body.new_password);
+      await auth.resetPassword(request.body.token, request.body.new_password, request.id);
       return { msg: 'Password updated successfully' };
     },
   );

@@ -6,6 +6,7 @@ import { AppError, rateLimited } from '../../lib/app-error.js';
 import { verifyDecoy, verifySecret } from '../../lib/passwords.js';
 import type { UsersService } from '../users/users.service.js';
 import { authAttempts as repo, type AttemptCount } from '../../db/auth-attempts.js';
+import { recordAudit, type AuditEntry } from '../audit/audit.service.js';
 
 /** Limits on guessing: per e-mail from one address, and per address over all e-mails. */
 export const LOGIN_LIMITS = {
@@ -24,11 +25,19 @@ function throwIfLimited(exceeded: (AttemptCount | undefined)[]): void {
 }
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
+/** A sign-in attempt: the form's fields, where it came from, and the request making it. */
+export interface SignInAttempt {
+  email: string;
+  password: string;
+  address: string;
+  requestId?: string;
+}
+
 export function createAuthService(ctx: AppContext, users: UsersService) {
   const { db, tokens, mailer, config } = ctx;
 
   return {
-    async login(email: string, password: string, address: string): Promise<AccessToken> {
+    async login({ email, password, address, requestId }: SignInAttempt): Promise<AccessToken> {
       const userKey = `login:user:${email.toLowerCase()}|${address}`;
       const addressKey = `login:ip:${address}`;
       const window = LOGIN_LIMITS.windowSeconds;
@@ -46,13 +55,36 @@ export function createAuthService(ctx: AppContext, users: UsersService) {
       const valid = user
         ? await verifySecret(user.password_hash, password)
         : (await verifyDecoy(password), false);
+      const attempt = (ok: boolean, orgId: number): AuditEntry => ({
+        orgId,
+        // A failed attempt names the e-mail tried, not the user: whoever typed it is unknown.
+        actor: {
+          kind: 'user',
+          id: ok ? (user?.id ?? null) : null,
+          name: email,
+          ...(requestId ? { requestId } : {}),
+        },
+        action: ok ? 'sign_in' : 'sign_in_failed',
+        object: { type: 'session', id: user?.id ?? null, name: email },
+        after: { address },
+      });
       if (!user || !valid) {
-        await repo.recordFailure(db, userKey, window);
-        await repo.recordFailure(db, addressKey, window);
+        await db.transaction(async (tx) => {
+          await repo.recordFailure(tx, userKey, window);
+          await repo.recordFailure(tx, addressKey, window);
+          // An e-mail no user has belongs to no organization: that attempt has no log to go to.
+          if (user) await recordAudit(tx, attempt(false, user.org_id));
+        });
         throw new AppError('bad_request', 'Incorrect email or password');
       }
-      if (!user.is_active) throw new AppError('bad_request', 'Inactive user');
-      await repo.clear(db, userKey);
+      if (!user.is_active) {
+        await recordAudit(db, attempt(false, user.org_id));
+        throw new AppError('bad_request', 'Inactive user');
+      }
+      await db.transaction(async (tx) => {
+        await repo.clear(tx, userKey);
+        await recordAudit(tx, attempt(true, user.org_id));
+      });
       return {
         access_token: await tokens.issue({ subject: user.id, tokenVersion: user.token_version }),
         token_type: 'bearer',
@@ -96,11 +128,11 @@ export function createAuthService(ctx: AppContext, users: UsersService) {
       });
     },
 
-    async resetPassword(token: string, newPassword: string): Promise<void> {
+    async resetPassword(token: string, newPassword: string, requestId?: string): Promise<void> {
       await db.transaction(async (tx) => {
         const userId = await repo.consumeResetToken(tx, sha256(token));
         if (userId === undefined) throw new AppError('bad_request', 'Invalid token');
-        await users.setPassword(tx, userId, newPassword);
+        await users.setPassword(tx, userId, newPassword, requestId);
         await repo.revokeResetTokens(tx, userId);
       });
     },

@@ -4,7 +4,7 @@ import type { Queryable } from '../../db/client.js';
 import { notifyDevices } from '../../plugins/device-events.js';
 import { renderDeviceFirewall } from '../firewall/firewall-render.js';
 import type { LockoutGuard, ReportedEndpoint } from '../firewall/lockout.js';
-import { assertNoLockout } from '../firewall/lockout.js';
+import { checkNoLockout } from '../firewall/lockout.js';
 
 /** What a device runs besides its policy: profile variables, firewall, routes. */
 export interface DeviceConfig {
@@ -80,6 +80,22 @@ export function deviceConfigDigest(config: DeviceConfig): string {
 }
 
 /**
+ * A device as refreshDeviceConfigs reads it: id, profile, ruleset, network, managed marks, then,
+ * only when a lock-out check is to be made, its name, stored digest and reported endpoint.
+ */
+type DeviceShape = [
+  number,
+  number | null,
+  number | null,
+  DeviceNetwork,
+  boolean,
+  boolean,
+  string?,
+  (string | null)?,
+  (ReportedEndpoint | null)?,
+];
+
+/**
  * Re-renders the configuration of an organization's devices (or the given ones); a device's
  * config version moves exactly when its rendered configuration does. A device that gets an
  * nftables script or routes is marked as managed, so that it gets their removal once it has
@@ -97,30 +113,19 @@ export async function refreshDeviceConfigs(
   /** Given for a firewall change: refuse it when it would cut a device off (see lockout.ts). */
   lockout?: LockoutGuard,
 ): Promise<void> {
+  // What only the lock-out check needs is read when there is a check to make.
+  const checked = lockout ? ', name, config_sha256, server_endpoint' : '';
   const [read] = await tx.query<{
-    devices:
-      | [
-          number,
-          number | null,
-          number | null,
-          DeviceNetwork,
-          boolean,
-          boolean,
-          string,
-          string | null,
-          ReportedEndpoint | null,
-        ][]
-      | null;
+    devices: DeviceShape[] | null;
     profiles: Record<string, Record<string, string> | null> | null;
     rulesets: Record<string, [FirewallRule[], ChainPolicies]> | null;
   }>(
     // One JSON value rather than a row per device: the embedded database decodes rows one value
     // at a time in JavaScript.
-    `WITH d AS (SELECT id, profile_id, firewall_id, network, nftables_managed, routes_managed, name,
-                       config_sha256, server_endpoint
+    `WITH d AS (SELECT id, profile_id, firewall_id, network, nftables_managed, routes_managed${checked}
                   FROM devices WHERE org_id = $1 AND ($2::int[] IS NULL OR id = ANY($2::int[])))
      SELECT (SELECT json_agg(json_build_array(id, profile_id, firewall_id, network, nftables_managed,
-                                              routes_managed, name, config_sha256, server_endpoint)
+                                              routes_managed${checked})
                          ORDER BY id) FROM d) AS devices,
             (SELECT json_object_agg(f.id, f.variables) FROM device_profiles f
               WHERE f.id IN (SELECT profile_id FROM d)) AS profiles,
@@ -128,6 +133,10 @@ export async function refreshDeviceConfigs(
               WHERE s.id IN (SELECT firewall_id FROM d)) AS rulesets`,
     [orgId, deviceIds ?? null],
   );
+  const variablesOf = (profileId: number | null) =>
+    profileId === null ? null : (read?.profiles?.[profileId] ?? null);
+  const rulesetOf = (firewallId: number | null) =>
+    firewallId === null ? undefined : read?.rulesets?.[firewallId];
   const shaByShape = new Map<string, { sha256: string; nftables: boolean; routes: boolean }>();
   // Devices of one shape that reach the server the same way need one lock-out check.
   const lockoutChecked = new Set<string>();
@@ -135,23 +144,14 @@ export async function refreshDeviceConfigs(
   const shas: string[] = [];
   const nftables: boolean[] = [];
   const routes: boolean[] = [];
-  for (const [
-    id,
-    profileId,
-    firewallId,
-    network,
-    nftManaged,
-    routesManaged,
-    name,
-    storedSha,
-    endpoint,
-  ] of read?.devices ?? []) {
+  for (const device of read?.devices ?? []) {
+    const [id, profileId, firewallId, network, nftManaged, routesManaged] = device;
     const shape = JSON.stringify([profileId, firewallId, nftManaged, routesManaged, network]);
     let rendered = shaByShape.get(shape);
     if (!rendered) {
-      const ruleset = firewallId === null ? undefined : read?.rulesets?.[firewallId];
+      const ruleset = rulesetOf(firewallId);
       const config = renderConfigOf({
-        variables: profileId === null ? null : (read?.profiles?.[profileId] ?? null),
+        variables: variablesOf(profileId),
         network,
         rules: ruleset?.[0] ?? null,
         policies: ruleset?.[1] ?? null,
@@ -165,25 +165,22 @@ export async function refreshDeviceConfigs(
       };
       shaByShape.set(shape, rendered);
     }
-    const ruleset = firewallId === null ? undefined : read?.rulesets?.[firewallId];
-    const lockoutKey = `${shape} ${JSON.stringify(endpoint)}`;
-    if (
-      lockout &&
-      ruleset &&
-      rendered.nftables &&
-      rendered.sha256 !== storedSha &&
-      !lockoutChecked.has(lockoutKey)
-    ) {
-      lockoutChecked.add(lockoutKey);
-      assertNoLockout(lockout, {
-        name,
-        rules: ruleset[0],
-        policies: ruleset[1],
-        variables: sortedVariables(
-          profileId === null ? null : (read?.profiles?.[profileId] ?? null),
-        ),
-        endpoint,
-      });
+    const ruleset = rulesetOf(firewallId);
+    // Only a device whose firewall script is about to change is checked.
+    if (lockout && ruleset && rendered.nftables) {
+      const [, , , , , , name = '', storedSha = null, endpoint = null] = device;
+      const lockoutKey = `${shape} ${JSON.stringify(endpoint)}`;
+      if (rendered.sha256 !== storedSha && !lockoutChecked.has(lockoutKey)) {
+        lockoutChecked.add(lockoutKey);
+        checkNoLockout(tx, lockout, {
+          id,
+          name,
+          rules: ruleset[0],
+          policies: ruleset[1],
+          variables: sortedVariables(variablesOf(profileId)),
+          endpoint,
+        });
+      }
     }
     ids.push(id);
     shas.push(rendered.sha256);

@@ -1,7 +1,9 @@
-import type { DeviceMetrics, DeviceNetwork } from '@palisade/contract';
+import type { DeviceMetrics, DeviceNetwork, SensorHealth } from '@palisade/contract';
 import type { Queryable } from '../../db/client.js';
+import type { ServerEndpoint } from '@palisade/firewall';
 import { epochMicrosSql } from '../../db/microsecond-time.js';
 import { pagedList, type ListSql, type ListSpec } from '../../db/list-query.js';
+import { DEFAULT_HEALTH_DROP_PERCENT } from './device-health.js';
 
 export interface DeviceRow {
   id: number;
@@ -25,6 +27,7 @@ export interface DeviceRow {
   state: string | null;
   agent_version: string | null;
   metrics: DeviceMetrics | null;
+  sensor: SensorHealth | null;
   alerts_rejected: number;
   heartbeat_interval: number;
   upgrade_version: string | null;
@@ -34,18 +37,40 @@ export interface DeviceRow {
 
 const ONLINE =
   'coalesce(d.last_seen > now() - make_interval(secs => d.heartbeat_interval * 3), false)';
-const PENDING = `(d.flush_requested OR d.config_version_local IS DISTINCT FROM d.config_version
-  OR d.policy_version_local IS DISTINCT FROM coalesce(p.version, 0))`;
+/**
+ * The remote versions are those the device is served: what was saved last, or, in an
+ * organization that stages its changes, what was last deployed to it (`device_deployed`, see
+ * modules/deployments): "update pending" waits for the agent, not for a deploy.
+ */
+const REMOTE_CONFIG = 'coalesce(dp.config_version, d.config_version)';
+const REMOTE_POLICY =
+  'CASE WHEN dp.device_id IS NULL THEN coalesce(p.version, 0) ELSE dp.policy_version END';
+const FROM_DEVICES = `FROM devices d LEFT JOIN policies p ON p.id = d.policy_id
+  LEFT JOIN device_deployed dp ON dp.device_id = d.id`;
+const PENDING = `(d.flush_requested OR d.config_version_local IS DISTINCT FROM ${REMOTE_CONFIG}
+  OR d.policy_version_local IS DISTINCT FROM ${REMOTE_POLICY})`;
 
 export const SELECT_DEVICE = `SELECT d.id, d.org_id, d.name, d.description, d.address, d.city, d.licensed,
     d.profile_id, d.policy_id, d.firewall_id, ${ONLINE} AS online, d.last_seen,
-    d.config_version_local, d.config_version AS config_version_remote, d.policy_version_local,
-    coalesce(p.version, 0) AS policy_version_remote, d.flush_requested, d.last_error, d.state,
-    d.agent_version, d.metrics, d.alerts_rejected::float8 AS alerts_rejected,
+    d.config_version_local, ${REMOTE_CONFIG} AS config_version_remote, d.policy_version_local,
+    ${REMOTE_POLICY} AS policy_version_remote, d.flush_requested, d.last_error, d.state,
+    d.agent_version, d.metrics, d.sensor, d.alerts_rejected::float8 AS alerts_rejected,
     d.heartbeat_interval, d.upgrade_version, d.upgrade_requested_at, d.updated_at
-  FROM devices d LEFT JOIN policies p ON p.id = d.policy_id`;
+  ${FROM_DEVICES}`;
 
-export const DEVICE_LIST_SPEC: ListSpec = {
+/**
+ * The device's health as deviceHealth (device-health.ts) finds it: unknown without Suricata
+ * stats, degraded when an engine failed to load rules or it drops more than `dropPercent`.
+ */
+const healthSql = (dropPercent: number) => `CASE
+    WHEN d.sensor IS NULL OR jsonb_typeof(d.sensor) = 'null' THEN 'unknown'
+    WHEN coalesce((d.sensor->>'rules_failed')::float8, 0) > 0
+      OR coalesce((d.sensor->>'drop_percent')::float8, 0) > ${Number(dropPercent)}::float8
+      THEN 'degraded'
+    ELSE 'ok' END`;
+
+/** The device list's fields; `dropPercent` is HEALTH_DROP_PERCENT, for `health:degraded`. */
+export const deviceListSpec = (dropPercent = DEFAULT_HEALTH_DROP_PERCENT): ListSpec => ({
   sortable: {
     id: 'd.id',
     name: 'lower(d.name)',
@@ -56,8 +81,12 @@ export const DEVICE_LIST_SPEC: ListSpec = {
     update_pending: PENDING,
     licensed: 'd.licensed',
     updated_at: 'd.updated_at',
+    drop_percent: "(d.sensor->>'drop_percent')::real",
+    alerts_per_min: "(d.sensor->>'alerts_per_min')::real",
+    rules_loaded: "(d.sensor->>'rules_loaded')::int",
+    rules_failed: "(d.sensor->>'rules_failed')::int",
   },
-  nullable: ['last_seen'],
+  nullable: ['last_seen', 'drop_percent', 'alerts_per_min', 'rules_loaded', 'rules_failed'],
   filterable: {
     name: { sql: 'd.name', type: 'text' },
     city: { sql: 'd.city', type: 'text' },
@@ -67,10 +96,19 @@ export const DEVICE_LIST_SPEC: ListSpec = {
     policy_id: { sql: 'd.policy_id', type: 'int' },
     profile_id: { sql: 'd.profile_id', type: 'int' },
     firewall_id: { sql: 'd.firewall_id', type: 'int' },
+    id: { sql: 'd.id', type: 'ids' },
+    /** The last apply failed (the agent reported an error). */
+    error: { sql: 'd.last_error IS NOT NULL', type: 'bool' },
+    health: {
+      type: 'custom',
+      cast: 'text',
+      values: ['ok', 'degraded', 'unknown'],
+      condition: (param) => `${healthSql(dropPercent)} = ${param}`,
+    },
   },
   searchable: ['d.name', 'd.description', 'd.address', 'd.city', 'd.last_error'],
   defaultSort: 'd.id ASC',
-};
+});
 
 export interface DeviceFields {
   name?: string;
@@ -84,17 +122,75 @@ export interface DeviceFields {
   firewallId?: number | null;
 }
 
+/** A device as the dashboard names it: [id, name]. */
+export type NamedDevice = [number, string];
+
+export interface DeviceSummaryRow {
+  total: number;
+  offline: number;
+  pending: number;
+  errors: number;
+  unhealthy: number;
+  offline_devices: NamedDevice[];
+  pending_devices: NamedDevice[];
+  errors_devices: NamedDevice[];
+  unhealthy_devices: NamedDevice[];
+}
+
+/**
+ * The first `$2` devices of `f` (the summary's devices) meeting `where`, in `order`, as one
+ * JSON array of [id, name].
+ */
+const namedSql = (where: string, order: string) => `(SELECT coalesce(
+    json_agg(json_build_array(x.id, x.name) ORDER BY x.rank), '[]'::json)
+  FROM (SELECT f.id, f.name, row_number() OVER (ORDER BY ${order}) AS rank
+          FROM f WHERE ${where} ORDER BY ${order} LIMIT $2) x)`;
+
+/**
+ * The dashboard's figures in one statement: each problem's count over the whole fleet (the
+ * list's own filters: online, update_pending, error, health) and its first `named` devices.
+ */
+const summarySql = (dropPercent: number) => `WITH f AS MATERIALIZED (
+    SELECT d.id, d.name, d.last_seen, ${ONLINE} AS online, ${PENDING} AS pending,
+           d.last_error IS NOT NULL AS error, ${healthSql(dropPercent)} = 'degraded' AS degraded
+      ${FROM_DEVICES} WHERE d.org_id = $1),
+  c AS (SELECT count(*)::int AS total, count(*) FILTER (WHERE NOT f.online)::int AS offline,
+               count(*) FILTER (WHERE f.pending)::int AS pending,
+               count(*) FILTER (WHERE f.error)::int AS errors,
+               count(*) FILTER (WHERE f.degraded)::int AS unhealthy
+          FROM f)
+  SELECT c.*,
+    ${namedSql('NOT f.online', 'f.last_seen DESC NULLS LAST, f.id DESC')} AS offline_devices,
+    ${namedSql('f.pending', 'f.id DESC')} AS pending_devices,
+    ${namedSql('f.error', 'f.id DESC')} AS errors_devices,
+    ${namedSql('f.degraded', 'f.id DESC')} AS unhealthy_devices
+  FROM c`;
+
 export const devicesRepository = {
   list(db: Queryable, sql: ListSql) {
     return pagedList<DeviceRow>(
       db,
       {
         select: SELECT_DEVICE,
-        countFrom: 'FROM devices d LEFT JOIN policies p ON p.id = d.policy_id',
+        countFrom: FROM_DEVICES,
         scope: 'd.org_id = $1',
       },
       sql,
     );
+  },
+
+  /** The organization's device figures; `named` devices of each, newest first (offline: last seen). */
+  async summary(
+    db: Queryable,
+    orgId: number,
+    options: { dropPercent: number; named: number },
+  ): Promise<DeviceSummaryRow> {
+    const [row] = await db.query<DeviceSummaryRow>(summarySql(options.dropPercent), [
+      orgId,
+      options.named,
+    ]);
+    if (!row) throw new Error('the device summary gave no row');
+    return row;
   },
 
   async find(db: Queryable, orgId: number, id: number): Promise<DeviceRow | undefined> {
@@ -207,6 +303,15 @@ export const devicesRepository = {
     return row?.network ?? { l3_mode: false, routes: [], source_nat: [], port_forwards: [] };
   },
 
+  /** The server's address and port as the device's agent last reported reaching it. */
+  async serverEndpoint(db: Queryable, id: number): Promise<ServerEndpoint | null> {
+    const [row] = await db.query<{ server_endpoint: ServerEndpoint | null }>(
+      'SELECT server_endpoint FROM devices WHERE id = $1',
+      [id],
+    );
+    return row?.server_endpoint ?? null;
+  },
+
   async setNetwork(db: Queryable, id: number, network: DeviceNetwork) {
     await db.query('UPDATE devices SET network = $2::jsonb, updated_at = now() WHERE id = $1', [
       id,
@@ -230,7 +335,8 @@ export const devicesRepository = {
   /** The newest `limit` samples since `since`, newest first. */
   async metrics(db: Queryable, deviceId: number, since: Date, limit: number) {
     return db.query<MetricRow>(
-      `SELECT time, cpu, memory_used, memory_total, disk_used, disk_total, net_in, net_out
+      `SELECT time, cpu, memory_used, memory_total, disk_used, disk_total, net_in, net_out,
+              drop_percent, alerts_per_min, rules_loaded, rules_failed
          FROM device_metrics WHERE device_id = $1 AND time >= $2 ORDER BY time DESC LIMIT $3`,
       [deviceId, since, limit],
     );
@@ -250,7 +356,8 @@ export const devicesRepository = {
   /**
    * Samples since `since` averaged per epoch-aligned bucket of `seconds`: the newest `limit`
    * buckets, newest first. Gauges and rates are averaged (net_in/net_out are bytes per
-   * second, so the average is the bucket's mean rate); totals take the bucket's largest.
+   * second, so the average is the bucket's mean rate); totals take the bucket's largest. Of
+   * the sensor's rules a bucket shows the worst: fewest loaded, most failed.
    */
   async metricBuckets(
     db: Queryable,
@@ -261,7 +368,9 @@ export const devicesRepository = {
               avg(cpu)::real AS cpu,
               round(avg(memory_used))::bigint AS memory_used, max(memory_total) AS memory_total,
               round(avg(disk_used))::bigint AS disk_used, max(disk_total) AS disk_total,
-              avg(net_in) AS net_in, avg(net_out) AS net_out
+              avg(net_in) AS net_in, avg(net_out) AS net_out,
+              avg(drop_percent)::real AS drop_percent, avg(alerts_per_min)::real AS alerts_per_min,
+              min(rules_loaded) AS rules_loaded, max(rules_failed) AS rules_failed
          FROM device_metrics WHERE device_id = $1 AND time >= $2
         GROUP BY 1 ORDER BY 1 DESC LIMIT $4`,
       [query.deviceId, query.since, query.seconds, query.limit],
@@ -285,7 +394,14 @@ export const devicesRepository = {
   },
 };
 
-export type MetricRow = { time: Date } & DeviceMetrics;
+export type MetricRow = { time: Date } & DeviceMetrics & HealthSeries;
+
+export interface HealthSeries {
+  drop_percent: number | null;
+  alerts_per_min: number | null;
+  rules_loaded: number | null;
+  rules_failed: number | null;
+}
 
 export interface DeviceAlertRow {
   id: number;

@@ -3,9 +3,12 @@ import {
   DeviceAlerts,
   DeviceFirewallPreview,
   DeviceNetwork,
+  DeviceNetworkWrite,
   DeviceLog,
   DeviceMonitor,
   DeviceMonitorQuery,
+  DeviceSummary,
+  DeviceSummaryQuery,
   DeviceUpdate,
   DeviceUpgradeRequest,
   DeviceUpgradeResult,
@@ -24,7 +27,12 @@ const errors = errorResponses(401, 403, 404, 409, 422);
 const HOUR_MS = 3_600_000;
 
 export const devicesRoutes: FastifyPluginAsyncZod = async (app) => {
-  const devices = createDevicesService(app.ctx.db, app.ctx.agentVersion, app.ctx.config.publicUrl);
+  const devices = createDevicesService(
+    app.ctx.db,
+    app.ctx.agentVersion,
+    app.ctx.config.publicUrl,
+    app.ctx.config.healthDropPercent,
+  );
   const signedIn = { onRequest: app.requireUser };
   const tags = ['devices'];
 
@@ -35,6 +43,18 @@ export const devicesRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: { tags, querystring: ListQuery, response: { 200: listResponse(Device), ...errors } },
     },
     (request) => devices.list(principalOf(request), request.query),
+  );
+  app.get(
+    '/devices/summary',
+    {
+      ...signedIn,
+      schema: {
+        tags,
+        querystring: DeviceSummaryQuery,
+        response: { 200: DeviceSummary, ...errors },
+      },
+    },
+    (request) => devices.summary(principalOf(request), request.query),
   );
   app.get(
     '/devices/:id',
@@ -104,7 +124,7 @@ export const devicesRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags,
         params: IdParams,
-        body: DeviceNetwork,
+        body: DeviceNetworkWrite,
         response: { 200: DeviceNetwork, ...errors },
       },
     },

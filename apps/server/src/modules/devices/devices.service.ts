@@ -2,12 +2,16 @@ import {
   DEVICE_ALERTS_SHOWN,
   type Device,
   type DeviceNetwork,
+  type DeviceNetworkWrite,
   type DeviceUpdate,
   type DeviceUpgradeRequest,
+  type DeviceSummary,
+  type DeviceSummaryQuery,
   type DeviceUpgradeResult,
   type DeviceWrite,
   type ListQuery,
   type ListResponse,
+  type RollbackResponse,
 } from '@palisade/contract';
 import type { z } from 'zod';
 import type { Database, Queryable } from '../../db/client.js';
@@ -19,20 +23,79 @@ import { AppError, notFound } from '../../lib/app-error.js';
 import { hashSecret } from '../../lib/passwords.js';
 import { assertRole, EDITOR_ROLES, type Principal } from '../../plugins/auth.js';
 import { notifyDevices } from '../../plugins/device-events.js';
-import { lockoutGuard } from '../firewall/lockout.js';
+import { pinNewDevice } from '../deployments/deployments.service.js';
+import { changedFields, recordAudit, userActor, type AuditEntry } from '../audit/audit.service.js';
+import { checkNoRouteLockout, lockoutGuard, lockoutOverrideRecords } from '../firewall/lockout.js';
+import {
+  latestVersion,
+  recordVersions,
+  rollbackAnswer,
+  versionAt,
+} from '../versions/versions.service.js';
 import { refreshDeviceConfigs, renderDeviceConfig } from './device-config.js';
+import { DEFAULT_HEALTH_DROP_PERCENT, deviceHealth } from './device-health.js';
 import { readMonitor } from './device-monitor.js';
 import { routeProblems } from './routes-check.js';
 import {
-  DEVICE_LIST_SPEC,
+  deviceListSpec,
   devicesRepository as repo,
   type DeviceRow,
+  type DeviceSummaryRow,
+  type NamedDevice,
 } from './devices.repository.js';
 
 const LOG_LINES_SHOWN = 500;
 
-/** A device as the console sees it; `agentVersion` is the one this server serves. */
-export function presentDevice(row: DeviceRow, agentVersion: string | null): Device {
+/** What a record keeps of a device: its settings, not what its agent reports. */
+const auditedDevice = (row: DeviceRow) => ({
+  name: row.name,
+  description: row.description,
+  address: row.address,
+  city: row.city,
+  licensed: row.licensed,
+  profile_id: row.profile_id,
+  policy_id: row.policy_id,
+  firewall_id: row.firewall_id,
+});
+
+/** A record of a device change by a console user. */
+const deviceEntry = (
+  principal: Principal,
+  device: { id: number; name: string },
+  change: Pick<AuditEntry, 'action' | 'before' | 'after'>,
+): AuditEntry => ({
+  orgId: principal.orgId,
+  actor: userActor(principal),
+  object: { type: 'device', id: device.id, name: device.name },
+  ...change,
+});
+
+/** A device's routes/NAT version: its network settings (what a rollback restores). */
+export const networkVersion = (
+  orgId: number,
+  actor: string,
+  id: number,
+  network: DeviceNetwork,
+) => ({
+  orgId,
+  id,
+  definition: { network },
+  summary: {
+    route_count: network.routes.length,
+    nat_count: network.source_nat.length + network.port_forwards.length,
+  },
+  actor,
+});
+
+/**
+ * A device as the console sees it; `agentVersion` is the one this server serves,
+ * `healthDropPercent` HEALTH_DROP_PERCENT.
+ */
+export function presentDevice(
+  row: DeviceRow,
+  agentVersion: string | null,
+  healthDropPercent = DEFAULT_HEALTH_DROP_PERCENT,
+): Device {
   return {
     id: row.id,
     name: row.name,
@@ -57,6 +120,8 @@ export function presentDevice(row: DeviceRow, agentVersion: string | null): Devi
     state: row.state,
     agent_version: row.agent_version,
     metrics: row.metrics,
+    sensor: row.sensor,
+    health: deviceHealth(row.sensor, healthDropPercent),
     alerts_rejected: row.alerts_rejected,
     agent_outdated: isOutdated(row.agent_version, agentVersion),
     upgrade:
@@ -69,6 +134,22 @@ export function presentDevice(row: DeviceRow, agentVersion: string | null): Devi
     updated_at: row.updated_at.toISOString(),
   };
 }
+
+const figure = (count: number, devices: NamedDevice[]) => ({
+  count,
+  devices: devices.map(([id, name]) => ({ id, name })),
+});
+
+/** The dashboard's device figures as the console sees them. */
+export const presentSummary = (row: DeviceSummaryRow): DeviceSummary => ({
+  total: row.total,
+  problems: {
+    offline: figure(row.offline, row.offline_devices),
+    pending: figure(row.pending, row.pending_devices),
+    errors: figure(row.errors, row.errors_devices),
+    unhealthy: figure(row.unhealthy, row.unhealthy_devices),
+  },
+});
 
 /** For other modules: the organization's device; undefined when it has none such. */
 export const findDevice = (db: Queryable, orgId: number, id: number) =>
@@ -94,8 +175,12 @@ export function createDevicesService(
   agentVersion: () => Promise<string | null>,
   /** PUBLIC_URL: the server for devices whose agent reports no endpoint of it. */
   publicUrl = 'http://localhost',
+  /** HEALTH_DROP_PERCENT: above this drop share a sensor is degraded. */
+  healthDropPercent = DEFAULT_HEALTH_DROP_PERCENT,
 ) {
-  const present = async (row: DeviceRow) => presentDevice(row, await agentVersion());
+  const listSpec = deviceListSpec(healthDropPercent);
+  const present = async (row: DeviceRow) =>
+    presentDevice(row, await agentVersion(), healthDropPercent);
 
   async function load(tx: Queryable, orgId: number, id: number): Promise<DeviceRow> {
     const row = await repo.find(tx, orgId, id);
@@ -122,15 +207,88 @@ export function createDevicesService(
   const named = <T>(write: () => Promise<T>, name: string | undefined) =>
     orConflict(write, `A device named '${name ?? ''}' already exists`);
 
+  async function saveNetwork(
+    principal: Principal,
+    id: number,
+    network: DeviceNetwork,
+    options: { restoredFrom?: number; overrideLockout?: boolean } = {},
+  ) {
+    const { restoredFrom } = options;
+    assertRole(principal, ...EDITOR_ROLES);
+    const problems = routeProblems(network);
+    if (problems.length > 0)
+      throw new AppError('validation_failed', problems[0]?.msg ?? 'Invalid routes', problems);
+    const lockout = await lockoutGuard(principal, options.overrideLockout, publicUrl);
+    return db.transaction(async (tx) => {
+      const device = await load(tx, principal.orgId, id);
+      const before = await repo.network(tx, id);
+      // Moving the path to the server onto another route may cut the device off.
+      checkNoRouteLockout(tx, lockout, {
+        id,
+        name: device.name,
+        before,
+        after: network,
+        endpoint: await repo.serverEndpoint(tx, id),
+      });
+      await repo.setNetwork(tx, id, network);
+      const rendered = await renderDeviceConfig(tx, id);
+      if (rendered.problems.length > 0) {
+        const first = rendered.problems[0];
+        throw new AppError(
+          'validation_failed',
+          `${first?.field ?? 'network'}: ${first?.message ?? 'cannot render'}`,
+          rendered.problems.map((p) => ({ field: p.field, msg: p.message })),
+        );
+      }
+      await refreshDeviceConfigs(tx, principal.orgId, [id]);
+      const stored = await repo.network(tx, id);
+      // A new version when the routes or NAT changed (a no-op save adds none).
+      const [recorded] = await recordVersions(tx, 'device_network', [
+        {
+          ...networkVersion(principal.orgId, principal.email, id, stored),
+          ...(restoredFrom === undefined ? {} : { cause: 'rollback' as const, restoredFrom }),
+        },
+      ]);
+      const object = { type: 'device_network', id, name: device.name } as const;
+      await recordAudit(
+        tx,
+        {
+          orgId: principal.orgId,
+          actor: userActor(principal),
+          object,
+          ...(restoredFrom === undefined
+            ? { action: 'update', ...changedFields(before, stored) }
+            : {
+                action: 'rollback',
+                before,
+                after: {
+                  restored_from: restoredFrom,
+                  version: recorded?.version ?? null,
+                  ...stored,
+                },
+              }),
+        },
+        ...lockoutOverrideRecords(lockout, principal, object),
+      );
+      return { stored, recorded };
+    });
+  }
+
   return {
     async list(principal: Principal, query: ListQuery): Promise<ListResponse<Device>> {
-      const { rows, total } = await repo.list(
-        db,
-        buildListSql(query, DEVICE_LIST_SPEC, [principal.orgId]),
-      );
+      const { rows, total } = await repo.list(db, buildListSql(query, listSpec, [principal.orgId]));
       const current = await agentVersion();
-      return { data: rows.map((row) => presentDevice(row, current)), recordsTotal: total };
+      return {
+        data: rows.map((row) => presentDevice(row, current, healthDropPercent)),
+        recordsTotal: total,
+      };
     },
+
+    /** The Home dashboard's figures: any signed-in user, their organization's devices. */
+    summary: async (principal: Principal, query: DeviceSummaryQuery): Promise<DeviceSummary> =>
+      presentSummary(
+        await repo.summary(db, principal.orgId, { dropPercent: healthDropPercent, ...query }),
+      ),
 
     get: async (principal: Principal, id: number) => present(await load(db, principal.orgId, id)),
 
@@ -155,7 +313,17 @@ export function createDevicesService(
           body.name,
         );
         await refreshDeviceConfigs(tx, principal.orgId, [id]);
-        return present(await load(tx, principal.orgId, id));
+        await recordVersions(tx, 'device_network', [
+          networkVersion(principal.orgId, principal.email, id, await repo.network(tx, id)),
+        ]);
+        // Staged organizations: later saves wait for a deploy, as for every other device.
+        await pinNewDevice(tx, principal.orgId, id);
+        const row = await load(tx, principal.orgId, id);
+        await recordAudit(
+          tx,
+          deviceEntry(principal, row, { action: 'create', after: auditedDevice(row) }),
+        );
+        return present(row);
       });
     },
 
@@ -167,13 +335,14 @@ export function createDevicesService(
       assertRole(principal, ...EDITOR_ROLES);
       const passwordHash =
         body.password === undefined ? undefined : await hashSecret(body.password);
-      // Assigning a ruleset is a firewall change: it must not cut the device off.
+      // Assigning a ruleset or a profile (whose variables its rules use) is a firewall change:
+      // it must not cut the device off.
       const lockout =
-        body.firewall_id === undefined
+        body.firewall_id === undefined && body.profile_id === undefined
           ? undefined
           : await lockoutGuard(principal, body.override_lockout, publicUrl);
       return db.transaction(async (tx) => {
-        await load(tx, principal.orgId, id);
+        const before = await load(tx, principal.orgId, id);
         await assertAssignable(tx, principal.orgId, body);
         await named(
           () =>
@@ -191,16 +360,37 @@ export function createDevicesService(
           body.name,
         );
         await refreshDeviceConfigs(tx, principal.orgId, [id], lockout);
-        return present(await load(tx, principal.orgId, id));
+        const after = await load(tx, principal.orgId, id);
+        const diff = changedFields(auditedDevice(before), auditedDevice(after));
+        // A new ruleset, profile or policy is an assignment; the agent password never shows.
+        const assigned = ['profile_id', 'policy_id', 'firewall_id'].some((k) => k in diff.after);
+        await recordAudit(
+          tx,
+          deviceEntry(principal, after, {
+            action: assigned ? 'assign' : 'update',
+            before: diff.before,
+            after: passwordHash ? { ...diff.after, password: 'changed' } : diff.after,
+          }),
+          ...lockoutOverrideRecords(lockout, principal, {
+            type: 'device',
+            id,
+            name: after.name,
+          }),
+        );
+        return present(after);
       });
     },
 
     async remove(principal: Principal, id: number): Promise<void> {
       assertRole(principal, ...EDITOR_ROLES);
       await db.transaction(async (tx) => {
-        await load(tx, principal.orgId, id);
+        const row = await load(tx, principal.orgId, id);
         await repo.delete(tx, id);
         await notifyDevices(tx, principal.orgId, [id]);
+        await recordAudit(
+          tx,
+          deviceEntry(principal, row, { action: 'delete', before: auditedDevice(row) }),
+        );
       });
     },
 
@@ -235,6 +425,14 @@ export function createDevicesService(
         );
         // Heartbeats answered from remembered rows must hear of the request: they forget them.
         if (requested > 0) await notifyDevices(tx, principal.orgId);
+        // One record per request, naming the devices asked (not one per device).
+        await recordAudit(tx, {
+          orgId: principal.orgId,
+          actor: userActor(principal),
+          action: 'upgrade',
+          object: { type: 'device', id: null, name: null },
+          after: { version, requested, device_ids: chosen.map((device) => device.id) },
+        });
         return { requested, version };
       });
     },
@@ -243,9 +441,10 @@ export function createDevicesService(
     async flush(principal: Principal, id: number): Promise<void> {
       assertRole(principal, ...EDITOR_ROLES);
       await db.transaction(async (tx) => {
-        await load(tx, principal.orgId, id);
+        const row = await load(tx, principal.orgId, id);
         await repo.requestFlush(tx, id);
         await notifyDevices(tx, principal.orgId, [id]);
+        await recordAudit(tx, deviceEntry(principal, row, { action: 'flush' }));
       });
     },
 
@@ -258,27 +457,36 @@ export function createDevicesService(
     async setNetwork(
       principal: Principal,
       id: number,
-      network: DeviceNetwork,
+      body: DeviceNetworkWrite,
     ): Promise<DeviceNetwork> {
+      const { override_lockout: overrideLockout, ...network } = body;
+      return (await saveNetwork(principal, id, network, { overrideLockout })).stored;
+    },
+
+    /** Restores a version's routes and NAT as the device's next network version, audited. */
+    async rollbackNetwork(
+      principal: Principal,
+      id: number,
+      version: number,
+      overrideLockout = false,
+    ): Promise<RollbackResponse> {
       assertRole(principal, ...EDITOR_ROLES);
-      const problems = routeProblems(network);
-      if (problems.length > 0)
-        throw new AppError('validation_failed', problems[0]?.msg ?? 'Invalid routes', problems);
-      return db.transaction(async (tx) => {
-        await load(tx, principal.orgId, id);
-        await repo.setNetwork(tx, id, network);
-        const rendered = await renderDeviceConfig(tx, id);
-        if (rendered.problems.length > 0) {
-          const first = rendered.problems[0];
-          throw new AppError(
-            'validation_failed',
-            `${first?.field ?? 'network'}: ${first?.message ?? 'cannot render'}`,
-            rendered.problems.map((p) => ({ field: p.field, msg: p.message })),
-          );
-        }
-        await refreshDeviceConfigs(tx, principal.orgId, [id]);
-        return repo.network(tx, id);
+      await load(db, principal.orgId, id);
+      const target = await versionAt(db, 'device_network', principal.orgId, id, version);
+      if (!target) throw notFound(`Version ${version}`);
+      const { network } = target.definition as { network: DeviceNetwork };
+      const { recorded } = await saveNetwork(principal, id, network, {
+        restoredFrom: version,
+        overrideLockout,
       });
+      const latest = recorded ?? (await latestVersion(db, 'device_network', principal.orgId, id));
+      return rollbackAnswer(version, recorded?.version, latest?.version, 1, 'routes and NAT');
+    },
+
+    /** Checks the device is the caller's organization's (a network reaches that one device). */
+    async versionContext(principal: Principal, id: number) {
+      await load(db, principal.orgId, id);
+      return { deviceCount: 1 };
     },
 
     /** The exact nftables script and route commands the device will receive. */

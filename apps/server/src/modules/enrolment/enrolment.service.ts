@@ -13,6 +13,7 @@ import type { Database } from '../../db/client.js';
 import { AppError, notFound, rateLimited } from '../../lib/app-error.js';
 import { hashSecret, verifyDecoy, verifySecret } from '../../lib/passwords.js';
 import { assertRole, EDITOR_ROLES, type Principal } from '../../plugins/auth.js';
+import { deviceActor, recordAudit, userActor } from '../audit/audit.service.js';
 import { findDevice, lockDevice, replaceDevicePassword } from '../devices/devices.service.js';
 import { enrolmentRepository as repo } from './enrolment.repository.js';
 
@@ -48,13 +49,22 @@ export function createEnrolmentService(db: Database, log: FastifyBaseLogger) {
       const secretHash = await hashSecret(secret);
       return db.transaction(async (tx) => {
         // The device's row first, as an enrolment does: the two never wait on each other in turn.
-        if (!(await lockDevice(tx, principal.orgId, deviceId))) throw notFound('Device');
+        const device = await lockDevice(tx, principal.orgId, deviceId);
+        if (!device) throw notFound('Device');
         const token = await repo.replaceUnused(tx, {
           orgId: principal.orgId,
           deviceId,
           secretHash,
           createdBy: principal.userId,
           ttlHours,
+        });
+        // The token's id and expiry, never its secret.
+        await recordAudit(tx, {
+          orgId: principal.orgId,
+          actor: userActor(principal),
+          action: 'token_issued',
+          object: { type: 'device', id: deviceId, name: device.name },
+          after: { token_id: token.id, expires_at: token.expires_at.toISOString() },
         });
         return {
           token: `${ENROLMENT_TOKEN_PREFIX}${token.id}_${secret}`,
@@ -95,6 +105,14 @@ export function createEnrolmentService(db: Database, log: FastifyBaseLogger) {
         const locked = await lockDevice(tx, token.org_id, token.device_id);
         if (!locked || !(await repo.claim(tx, token.id, address))) return undefined;
         await replaceDevicePassword(tx, { orgId: token.org_id, id: locked.id, passwordHash });
+        // The agent set its device's password: a change by the device, with its token's id.
+        await recordAudit(tx, {
+          orgId: token.org_id,
+          actor: deviceActor(locked),
+          action: 'enrol',
+          object: { type: 'enrolment', id: locked.id, name: locked.name },
+          after: { token_id: token.id, address, hostname: request.hostname ?? null },
+        });
         return locked;
       });
       if (!device) throw await failed();

@@ -83,8 +83,38 @@ export const firewallRepository = {
     );
   },
 
+  /** The organization's rulesets with a rule that has an end date (locked, for the expiry). */
+  withRuleExpiries(db: Queryable, orgId: number, lock = false): Promise<RulesetRow[]> {
+    return db.query<RulesetRow>(
+      `${SELECT_RULESET} WHERE s.org_id = $1
+          AND EXISTS (SELECT 1 FROM jsonb_array_elements(s.rules) r WHERE r->>'expires_at' IS NOT NULL)
+        ORDER BY s.id${lock ? ' FOR UPDATE OF s' : ''}`,
+      [orgId],
+    );
+  },
+
+  /** Organizations with a firewall rule due by `now`. */
+  async orgsWithExpiredRules(db: Queryable, now: Date): Promise<number[]> {
+    const rows = await db.query<{ org_id: number }>(
+      `SELECT DISTINCT s.org_id FROM firewall_rulesets s, jsonb_array_elements(s.rules) r
+        WHERE r->>'expires_at' IS NOT NULL AND (r->>'expires_at')::timestamptz <= $1`,
+      [now],
+    );
+    return rows.map((r) => r.org_id);
+  },
+
   async delete(db: Queryable, id: number) {
     await db.query('DELETE FROM firewall_rulesets WHERE id = $1', [id]);
+  },
+
+  /** The variables of the profile of the first device using the ruleset (to render it as one). */
+  async variablesOfADevice(db: Queryable, id: number): Promise<Record<string, string> | undefined> {
+    const [row] = await db.query<{ variables: Record<string, string> }>(
+      `SELECT f.variables FROM devices d JOIN device_profiles f ON f.id = d.profile_id
+        WHERE d.firewall_id = $1 ORDER BY d.id LIMIT 1`,
+      [id],
+    );
+    return row?.variables;
   },
 
   async deviceIdsUsing(db: Queryable, id: number): Promise<number[]> {

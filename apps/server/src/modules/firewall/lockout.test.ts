@@ -1,6 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, ADMIN_EMAIL, ADMIN_PASSWORD, signIn, startTestServer } from '../../test/harness.js';
 import type { TestServer } from '../../test/harness.js';
+import {
+  DROP_ALL_POLICIES,
+  MANAGEMENT_RULE,
+  deviceReachingServer,
+  signInNewOperator,
+} from '../../test/fixtures.js';
 
 type Headers = { authorization: string };
 
@@ -8,14 +14,8 @@ const SAFE = [
   { chain: 'input', action: 'accept', in_interface: 'lo', comment: 'loopback' },
   { chain: 'input', action: 'accept', states: ['established', 'related'], comment: 'replies' },
 ];
-const POLICIES = { input: 'drop', forward: 'drop', output: 'drop' };
-const MANAGEMENT = {
-  chain: 'output',
-  action: 'accept',
-  protocol: 'tcp',
-  destination: '10.0.0.5',
-  destination_ports: '8443',
-};
+const POLICIES = DROP_ALL_POLICIES;
+const MANAGEMENT = MANAGEMENT_RULE;
 const OUT_SAFE = [
   { chain: 'output', action: 'accept', out_interface: 'lo' },
   { chain: 'output', action: 'accept', states: ['established', 'related'] },
@@ -34,12 +34,7 @@ describe('the lock-out check of firewall changes', () => {
   beforeAll(async () => {
     server = await startTestServer({ PUBLIC_URL: 'https://10.0.0.9:9443' });
     admin = await signIn(server.app, ADMIN_EMAIL, ADMIN_PASSWORD);
-    await call('POST', '/users/', {
-      email: 'op@example.com',
-      password: 'Operator#2026',
-      role: 'Operator',
-    });
-    operator = await signIn(server.app, 'op@example.com', 'Operator#2026');
+    operator = await signInNewOperator(server.app, admin);
     const ruleset = await call('POST', '/fwruleset/', {
       name: 'Edge',
       policies: POLICIES,
@@ -47,32 +42,7 @@ describe('the lock-out check of firewall changes', () => {
     });
     expect(ruleset.statusCode).toBe(201);
     rulesetId = ruleset.json<{ id: number }>().id;
-    const device = await call('POST', '/devices/', {
-      name: 'router-1',
-      password: 'device-secret-1234',
-    });
-    deviceId = device.json<{ id: number }>().id;
-    const login = await api(server.app, {
-      method: 'POST',
-      url: '/agent/login',
-      payload: { device_id: deviceId, password: 'device-secret-1234', protocol: 1 },
-    });
-    const agent = {
-      authorization: `Bearer ${login.json<{ access_token: string }>().access_token}`,
-    };
-    // The agent reaches the server at 10.0.0.5:8443, not at PUBLIC_URL's address.
-    const beat = await call(
-      'POST',
-      '/agent/heartbeat',
-      {
-        state: 'running',
-        local: { config_version: null, policy_version: null },
-        agent_version: '0.2.0',
-        server_endpoint: { address: '10.0.0.5', port: 8443 },
-      },
-      agent,
-    );
-    expect(beat.statusCode).toBe(200);
+    deviceId = await deviceReachingServer(server.app, admin, 'router-1');
   }, 120_000);
 
   afterAll(async () => {
@@ -140,5 +110,89 @@ describe('the lock-out check of firewall changes', () => {
     expect(refused.json<{ msg: string }>().msg).toMatch(
       /^old-agent would lose its connection to the server \(10\.0\.0\.9:9443\/tcp\): /,
     );
+  });
+
+  describe('routes: a change that moves the path to the server', () => {
+    const network = (...routes: object[]) => ({
+      l3_mode: true,
+      routes,
+      source_nat: [],
+      port_forwards: [],
+    });
+    const LAN = { address: '172.16.0.0/12', gateway: '192.0.2.9', interface: 'lan' };
+    const DEFAULT = { address: 'default', gateway: '192.0.2.1', interface: 'wan' };
+    const stored = async () =>
+      (await call('GET', `/devices/${deviceId}/network`, {})).json<{ routes: unknown[] }>();
+    const overrides = async () =>
+      (
+        await server.db.query(
+          `SELECT after FROM audit_log WHERE action = 'lockout_override' AND object_type = 'device_network'`,
+        )
+      ).length;
+
+    it('saves routes that leave the server to the device (10.0.0.5 is not in 172.16/12)', async () => {
+      const saved = await call('PUT', `/devices/${deviceId}/network`, network(LAN));
+      expect(saved.statusCode, saved.body).toBe(200);
+    });
+
+    it('refuses a default route that would carry the connection, naming it; saves nothing', async () => {
+      const refused = await call('PUT', `/devices/${deviceId}/network`, network(LAN, DEFAULT));
+      expect(refused.statusCode).toBe(422);
+      expect(refused.json<{ msg: string; code: string }>()).toMatchObject({
+        code: 'lockout',
+        msg:
+          'router-1 may lose its connection to the server (10.0.0.5:8443/tcp): route 2 ' +
+          "(default via 192.0.2.1 dev wan) would carry it instead of the device's own routes: " +
+          'check its gateway and interface',
+      });
+      expect(refused.json<{ details: { field: string }[] }>().details[0]?.field).toBe('routes.1');
+      expect((await stored()).routes).toHaveLength(1);
+
+      // The preview shows it before Save, and refuses nothing.
+      const preview = await call(
+        'PUT',
+        `/devices/${deviceId}/network/preview`,
+        network(LAN, DEFAULT),
+      );
+      expect(preview.statusCode).toBe(200);
+      expect(
+        preview.json<{ lockout: { device_name: string; message: string }[] }>().lockout,
+      ).toEqual([
+        expect.objectContaining({
+          device_name: 'router-1',
+          message: refused.json<{ msg: string }>().msg,
+        }),
+      ]);
+    });
+
+    it('only an Administrator overrides it, and the override is audited', async () => {
+      const body = { ...network(LAN, DEFAULT), override_lockout: true };
+      const byOperator = await call('PUT', `/devices/${deviceId}/network`, body, operator);
+      expect(byOperator.statusCode).toBe(422);
+      expect(byOperator.json<{ msg: string }>().msg).toMatch(/only an Administrator/);
+      const before = await overrides();
+      const saved = await call('PUT', `/devices/${deviceId}/network`, body);
+      expect(saved.statusCode, saved.body).toBe(200);
+      expect(saved.json()).not.toHaveProperty('override_lockout');
+      expect((await stored()).routes).toHaveLength(2);
+      expect(await overrides()).toBe(before + 1);
+    });
+
+    it('taking the route away, or rolling back to before it, is checked too', async () => {
+      const removed = await call('PUT', `/devices/${deviceId}/network`, network(LAN));
+      expect(removed.statusCode).toBe(422);
+      expect(removed.json<{ msg: string }>().msg).toMatch(
+        /without the route default via 192\.0\.2\.1 dev wan the device's own routes would carry it again/,
+      );
+      const versions = (await call('GET', `/devices/${deviceId}/network/versions`, {})).json<{
+        data: { version: number }[];
+      }>().data;
+      const first = Math.min(...versions.map((v) => v.version));
+      const rollback = await call('POST', `/devices/${deviceId}/network/rollback`, {
+        version: first,
+      });
+      expect(rollback.statusCode).toBe(422);
+      expect(rollback.json<{ code: string }>().code).toBe('lockout');
+    });
   });
 });

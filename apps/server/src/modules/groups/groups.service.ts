@@ -11,6 +11,7 @@ import { orConflict } from '../../db/errors.js';
 import { buildListSql } from '../../db/list-query.js';
 import { AppError, notFound } from '../../lib/app-error.js';
 import { assertRole, EDITOR_ROLES, type Principal } from '../../plugins/auth.js';
+import { changedFields, recordAudit, userActor } from '../audit/audit.service.js';
 import { refreshPoliciesHolding } from '../policies/policies.service.js';
 import { GROUP_LIST_SPEC, groupsRepository as repo, type GroupRow } from './groups.repository.js';
 
@@ -60,7 +61,15 @@ export function createGroupsService(db: Database) {
           body.name,
         );
         await repo.addMembers(tx, id, [...new Set(body.rule_ids)]);
-        return present(await load(tx, principal.orgId, id));
+        const created = present(await load(tx, principal.orgId, id));
+        await recordAudit(tx, {
+          orgId: principal.orgId,
+          actor: userActor(principal),
+          action: 'create',
+          object: { type: 'group', id, name: created.name },
+          after: created,
+        });
+        return created;
       });
     },
 
@@ -99,8 +108,25 @@ export function createGroupsService(db: Database) {
           body.rule_ids !== undefined ||
           (body.add_rule_ids?.length ?? 0) > 0 ||
           (body.remove_rule_ids?.length ?? 0) > 0;
-        if (membersChanged) await refreshPoliciesHolding(tx, principal.orgId, { groupIds: [id] });
-        return present(await load(tx, principal.orgId, id));
+        if (membersChanged)
+          await refreshPoliciesHolding(tx, principal.orgId, { groupIds: [id] }, principal.email);
+        const updated = present(await load(tx, principal.orgId, id));
+        const diff = changedFields(present(current), updated, ['updated_at']);
+        await recordAudit(tx, {
+          orgId: principal.orgId,
+          actor: userActor(principal),
+          action: 'update',
+          object: { type: 'group', id, name: updated.name },
+          before: diff.before,
+          // Member changes as counts: a group can hold a whole rule file.
+          after: {
+            ...diff.after,
+            ...(body.rule_ids ? { rules_set: new Set(body.rule_ids).size } : {}),
+            ...(body.add_rule_ids?.length ? { rules_added: body.add_rule_ids.length } : {}),
+            ...(body.remove_rule_ids?.length ? { rules_removed: body.remove_rule_ids.length } : {}),
+          },
+        });
+        return updated;
       });
     },
 
@@ -116,6 +142,13 @@ export function createGroupsService(db: Database) {
           );
         }
         await repo.delete(tx, id);
+        await recordAudit(tx, {
+          orgId: principal.orgId,
+          actor: userActor(principal),
+          action: 'delete',
+          object: { type: 'group', id, name: group.name },
+          before: present(group),
+        });
       });
     },
   };

@@ -1,4 +1,4 @@
-import type { OverrideAction, PolicyMatcher, Threshold } from '@palisade/contract';
+import type { OverrideAction, PolicyMatcher, RuleOverride, Threshold } from '@palisade/contract';
 import { parseRule } from '@palisade/rules';
 import type { Queryable } from '../../db/client.js';
 import { pagedList, type ListSql, type ListSpec } from '../../db/list-query.js';
@@ -15,9 +15,23 @@ export interface PolicyRow {
   updated_at: Date;
 }
 
+/** An override or threshold with an end date, with what names it to an operator. */
+export interface ExpiringRow {
+  kind: 'override' | 'threshold';
+  policy_id: number;
+  policy_name: string;
+  /** Override: the rule's gid:sid and the action; threshold: its spec. */
+  gid: number | null;
+  sid: number | null;
+  action: OverrideAction | null;
+  spec: Threshold | null;
+  expires_at: Date;
+  reason: string | null;
+}
+
 export interface PolicyParts {
   groups: { id: number; name: string }[];
-  overrides: { rule_id: number; action: OverrideAction }[];
+  overrides: RuleOverride[];
   matchers: PolicyMatcher[];
   thresholds: Threshold[];
   editors: number[];
@@ -70,7 +84,53 @@ const emptyParts = (): PolicyParts => ({
   resolveFlowbits: true,
 });
 
+const EXPIRING_SQL = `
+  SELECT 'override' AS kind, o.policy_id, p.name AS policy_name, r.gid, r.sid::float8 AS sid,
+         o.action, NULL::jsonb AS spec, o.expires_at, o.reason
+    FROM policy_overrides o JOIN policies p ON p.id = o.policy_id JOIN rules r ON r.id = o.rule_id
+   WHERE p.org_id = $1 AND o.expires_at <= $2
+  UNION ALL
+  SELECT 'threshold', t.policy_id, p.name, NULL, NULL, NULL, t.spec, t.expires_at, t.reason
+    FROM policy_thresholds t JOIN policies p ON p.id = t.policy_id
+   WHERE p.org_id = $1 AND t.expires_at <= $2
+   ORDER BY expires_at, policy_id`;
+
 export const policiesRepository = {
+  /** The organization's overrides and thresholds that expire by `until` (or have). */
+  expiring(db: Queryable, orgId: number, until: Date): Promise<ExpiringRow[]> {
+    return db.query<ExpiringRow>(EXPIRING_SQL, [orgId, until]);
+  },
+
+  /** Organizations with an override or threshold due by `now`. */
+  async orgsWithExpired(db: Queryable, now: Date): Promise<number[]> {
+    const rows = await db.query<{ org_id: number }>(
+      `SELECT p.org_id FROM policy_overrides o JOIN policies p ON p.id = o.policy_id
+        WHERE o.expires_at <= $1
+       UNION
+       SELECT p.org_id FROM policy_thresholds t JOIN policies p ON p.id = t.policy_id
+        WHERE t.expires_at <= $1`,
+      [now],
+    );
+    return rows.map((r) => r.org_id);
+  },
+
+  /** Deletes the organization's overrides and thresholds due by `now`; answers what went. */
+  async deleteExpired(db: Queryable, orgId: number, now: Date): Promise<ExpiringRow[]> {
+    const due = await db.query<ExpiringRow>(EXPIRING_SQL, [orgId, now]);
+    if (due.length === 0) return due;
+    await db.query(
+      `DELETE FROM policy_overrides o USING policies p
+        WHERE p.id = o.policy_id AND p.org_id = $1 AND o.expires_at <= $2`,
+      [orgId, now],
+    );
+    await db.query(
+      `DELETE FROM policy_thresholds t USING policies p
+        WHERE p.id = t.policy_id AND p.org_id = $1 AND t.expires_at <= $2`,
+      [orgId, now],
+    );
+    return due;
+  },
+
   list(db: Queryable, sql: ListSql) {
     return pagedList<PolicyRow>(
       db,
@@ -103,9 +163,15 @@ export const policiesRepository = {
           WHERE pg.policy_id = ANY($1::int[]) ORDER BY lower(g.name), g.id`,
         [ids],
       ),
-      db.query<{ policy_id: number; rule_id: number; action: OverrideAction }>(
-        `SELECT policy_id, rule_id, action FROM policy_overrides WHERE policy_id = ANY($1::int[])
-          ORDER BY rule_id`,
+      db.query<{
+        policy_id: number;
+        rule_id: number;
+        action: OverrideAction;
+        expires_at: Date | null;
+        reason: string | null;
+      }>(
+        `SELECT policy_id, rule_id, action, expires_at, reason FROM policy_overrides
+          WHERE policy_id = ANY($1::int[]) ORDER BY rule_id`,
         [ids],
       ),
       db.query<{
@@ -140,8 +206,14 @@ export const policiesRepository = {
     const byPolicy = new Map(ids.map((id) => [id, emptyParts()]));
     const of = (policyId: number) => byPolicy.get(policyId) ?? emptyParts();
     for (const g of groups) of(g.policy_id).groups.push({ id: g.id, name: g.name });
-    for (const o of overrides)
-      of(o.policy_id).overrides.push({ rule_id: o.rule_id, action: o.action });
+    for (const o of overrides) {
+      of(o.policy_id).overrides.push({
+        rule_id: o.rule_id,
+        action: o.action,
+        ...(o.expires_at === null ? {} : { expires_at: o.expires_at.toISOString() }),
+        ...(o.reason === null ? {} : { reason: o.reason }),
+      });
+    }
     for (const m of matchers) {
       of(m.policy_id).matchers.push({
         kind: m.kind,
@@ -256,25 +328,26 @@ export const policiesRepository = {
   },
 
   /**
-   * recordRender for many policies in one statement; a policy whose hash and count are as
-   * stored is not written. The ids whose version moved.
+   * Records renders of many policies in one statement; a policy whose hash and count are as
+   * stored is not written. A new policy's first render (no hash yet) is its version 1; each
+   * change after adds one. The policies whose version moved, with it.
    */
   async recordRenders(
     db: Queryable,
     renders: { id: number; sha256: string; ruleCount: number }[],
-  ): Promise<number[]> {
+  ): Promise<{ id: number; org_id: number; version: number }[]> {
     if (renders.length === 0) return [];
-    const rows = await db.query<{ id: number; moved: boolean }>(
+    const rows = await db.query<{ id: number; org_id: number; version: number; moved: boolean }>(
       `UPDATE policies p
           SET version = CASE WHEN p.rendered_sha256 IN (u.sha256, '') THEN p.version ELSE p.version + 1 END,
               rendered_sha256 = u.sha256, rule_count = u.rule_count
          FROM unnest($1::int[], $2::text[], $3::int[]) AS u(id, sha256, rule_count), policies old
         WHERE p.id = u.id AND old.id = u.id
           AND (old.rendered_sha256 IS DISTINCT FROM u.sha256 OR old.rule_count IS DISTINCT FROM u.rule_count)
-       RETURNING p.id, old.rendered_sha256 IS DISTINCT FROM u.sha256 AS moved`,
+       RETURNING p.id, p.org_id, p.version, old.rendered_sha256 IS DISTINCT FROM u.sha256 AS moved`,
       [renders.map((r) => r.id), renders.map((r) => r.sha256), renders.map((r) => r.ruleCount)],
     );
-    return rows.filter((r) => r.moved).map((r) => r.id);
+    return rows.filter((r) => r.moved).map(({ id, org_id, version }) => ({ id, org_id, version }));
   },
 
   async insert(
@@ -323,16 +396,20 @@ export const policiesRepository = {
     );
   },
 
-  async setOverrides(
-    db: Queryable,
-    id: number,
-    overrides: { rule_id: number; action: OverrideAction }[],
-  ) {
+  async setOverrides(db: Queryable, id: number, overrides: RuleOverride[]) {
     await db.query('DELETE FROM policy_overrides WHERE policy_id = $1', [id]);
     await db.query(
-      `INSERT INTO policy_overrides (policy_id, rule_id, action) SELECT $1, * FROM unnest($2::int[], $3::text[])
-       ON CONFLICT (policy_id, rule_id) DO UPDATE SET action = excluded.action`,
-      [id, overrides.map((o) => o.rule_id), overrides.map((o) => o.action)],
+      `INSERT INTO policy_overrides (policy_id, rule_id, action, expires_at, reason)
+       SELECT $1, * FROM unnest($2::int[], $3::text[], $4::timestamptz[], $5::text[])
+       ON CONFLICT (policy_id, rule_id) DO UPDATE
+         SET action = excluded.action, expires_at = excluded.expires_at, reason = excluded.reason`,
+      [
+        id,
+        overrides.map((o) => o.rule_id),
+        overrides.map((o) => o.action),
+        overrides.map((o) => o.expires_at ?? null),
+        overrides.map((o) => o.reason || null),
+      ],
     );
   },
 
@@ -355,8 +432,15 @@ export const policiesRepository = {
   async setThresholds(db: Queryable, id: number, thresholds: Threshold[]) {
     await db.query('DELETE FROM policy_thresholds WHERE policy_id = $1', [id]);
     await db.query(
-      'INSERT INTO policy_thresholds (policy_id, position, spec) SELECT $1, * FROM unnest($2::int[], $3::jsonb[])',
-      [id, thresholds.map((_, i) => i), thresholds.map((t) => JSON.stringify(t))],
+      `INSERT INTO policy_thresholds (policy_id, position, spec, expires_at, reason)
+       SELECT $1, * FROM unnest($2::int[], $3::jsonb[], $4::timestamptz[], $5::text[])`,
+      [
+        id,
+        thresholds.map((_, i) => i),
+        thresholds.map((t) => JSON.stringify(t)),
+        thresholds.map((t) => t.expires_at ?? null),
+        thresholds.map((t) => t.reason || null),
+      ],
     );
   },
 
@@ -368,15 +452,6 @@ export const policiesRepository = {
     );
   },
 
-  /** A new policy's first render (no hash yet) is its version 1; each change after adds one. */
-  async recordRender(db: Queryable, id: number, sha256: string, ruleCount: number) {
-    await db.query(
-      `UPDATE policies SET version = CASE WHEN rendered_sha256 IN ($2, '') THEN version ELSE version + 1 END,
-              rendered_sha256 = $2, rule_count = $3 WHERE id = $1`,
-      [id, sha256, ruleCount],
-    );
-  },
-
   /** How many devices run the policy (a policy in use cannot be deleted). */
   async deviceCount(db: Queryable, id: number): Promise<number> {
     const [row] = await db.query<{ count: number }>(
@@ -384,6 +459,15 @@ export const policiesRepository = {
       [id],
     );
     return row?.count ?? 0;
+  },
+
+  /** The devices that run the policy: a save tells their agents alone. */
+  async deviceIds(db: Queryable, id: number): Promise<number[]> {
+    const rows = await db.query<{ id: number }>(
+      'SELECT id FROM devices WHERE policy_id = $1 ORDER BY id',
+      [id],
+    );
+    return rows.map((row) => row.id);
   },
 
   async delete(db: Queryable, id: number) {
@@ -401,6 +485,21 @@ export const policiesRepository = {
       [orgId, ids],
     );
     return row?.n ?? 0;
+  },
+
+  /** Those of the ids that still exist in the organization (sorted). */
+  async existingIds(
+    db: Queryable,
+    table: 'rule_groups' | 'rules',
+    orgId: number,
+    ids: number[],
+  ): Promise<number[]> {
+    if (ids.length === 0) return [];
+    const rows = await db.query<{ id: number }>(
+      `SELECT id FROM ${table} WHERE org_id = $1 AND id = ANY($2::int[]) ORDER BY id`,
+      [orgId, ids],
+    );
+    return rows.map((r) => r.id);
   },
 
   async groupIdsByName(

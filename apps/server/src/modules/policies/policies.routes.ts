@@ -1,5 +1,6 @@
 import multipart from '@fastify/multipart';
 import {
+  ChangePreview,
   IdParams,
   ListQuery,
   listResponse,
@@ -12,17 +13,12 @@ import {
   PolicyWrite,
 } from '@palisade/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { FastifyRequest } from 'fastify';
 import { errorResponses } from '../../plugins/errors.js';
 import { z } from 'zod';
-import { AppError } from '../../lib/app-error.js';
-import {
-  decodeText,
-  multipartFiles,
-  tooLarge,
-  UploadBudget,
-  uploadError,
-} from '../../lib/uploads.js';
+import { decodeText, readUploadedFiles, tooLarge, UploadBudget } from '../../lib/uploads.js';
 import { principalOf } from '../../plugins/auth.js';
+import { previewChange } from '../preview/preview.service.js';
 import { createPoliciesService, type UploadedPolicyFile } from './policies.service.js';
 
 const errors = errorResponses(400, 401, 403, 404, 409, 413, 422);
@@ -129,20 +125,35 @@ export const policiesRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
   /**
-   * 'Upload custom policies': enable/disable/drop/modify.conf or a policy export (.json). Who may
-   * change the policy is checked before the body is read; each file has a limit, the request too.
+   * Reads a policy upload's multipart body ('Upload custom policies': enable/disable/drop/
+   * modify.conf or a policy export, .json) as texts; each file has a limit, the request too.
    */
+  const readPolicyFiles = (request: FastifyRequest): Promise<UploadedPolicyFile[]> => {
+    const budget = new UploadBudget(MAX_POLICY_UPLOAD_BYTES);
+    return readUploadedFiles(request, 'the policy files', async (part) => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of part.file as AsyncIterable<Buffer>) {
+        budget.take(chunk.length, part.filename);
+        chunks.push(chunk);
+      }
+      if (part.file.truncated) throw tooLarge(part.filename, MAX_POLICY_FILE_BYTES, 'is over');
+      return { name: part.filename, text: decodeText(part.filename, Buffer.concat(chunks)) };
+    });
+  };
+  // Who may change the policy is checked before the body is read.
+  const mayUpload = [
+    app.requireUser,
+    async (request: FastifyRequest) => {
+      // A malformed id is left to the params schema (422) that runs after this hook.
+      const params = IdParams.safeParse(request.params);
+      if (params.success) await policies.mayUpload(principalOf(request), params.data.id);
+    },
+  ];
+
   app.post(
     '/policies/:id/upload',
     {
-      onRequest: [
-        app.requireUser,
-        async (request) => {
-          // A malformed id is left to the params schema (422) that runs after this hook.
-          const params = IdParams.safeParse(request.params);
-          if (params.success) await policies.mayUpload(principalOf(request), params.data.id);
-        },
-      ],
+      onRequest: mayUpload,
       schema: {
         tags,
         params: IdParams,
@@ -150,30 +161,31 @@ export const policiesRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: PolicyUploadReport, ...errors },
       },
     },
+    async (request) =>
+      policies.upload(principalOf(request), request.params.id, await readPolicyFiles(request)),
+  );
+
+  /**
+   * The upload's preview (see modules/preview): the same body, applied in a transaction that is
+   * rolled back, answering what the policy's devices would receive. It stands here rather than in
+   * preview.routes.ts because it reads the same multipart body.
+   */
+  app.post(
+    '/policies/:id/upload/preview',
+    {
+      onRequest: mayUpload,
+      schema: {
+        tags: ['preview'],
+        params: IdParams,
+        consumes: ['multipart/form-data'],
+        response: { 200: ChangePreview, ...errors },
+      },
+    },
     async (request) => {
-      const budget = new UploadBudget(MAX_POLICY_UPLOAD_BYTES);
-      const files: UploadedPolicyFile[] = [];
-      try {
-        for await (const part of multipartFiles(request, 'the policy files')) {
-          const chunks: Buffer[] = [];
-          for await (const chunk of part.file as AsyncIterable<Buffer>) {
-            budget.take(chunk.length, part.filename);
-            chunks.push(chunk);
-          }
-          if (part.file.truncated) throw tooLarge(part.filename, MAX_POLICY_FILE_BYTES, 'is over');
-          files.push({
-            name: part.filename,
-            text: decodeText(part.filename, Buffer.concat(chunks)),
-          });
-        }
-      } catch (error) {
-        throw uploadError(error);
-      }
-      if (files.length === 0)
-        throw new AppError('validation_failed', 'No file in the upload', [
-          { field: 'file', msg: 'Required' },
-        ]);
-      return policies.upload(principalOf(request), request.params.id, files);
+      const files = await readPolicyFiles(request);
+      return previewChange(app.ctx.db, principalOf(request), (dry) =>
+        createPoliciesService(dry).upload(principalOf(request), request.params.id, files),
+      );
     },
   );
 };

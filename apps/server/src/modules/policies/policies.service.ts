@@ -1,10 +1,12 @@
 import {
   PolicyExport,
+  type ExpiringItem,
   type ListQuery,
   type ListResponse,
   type Policy,
   type PolicyMatcher,
   type PolicyRender,
+  type RollbackResponse,
   type PolicyUpdate,
   type PolicyWrite,
 } from '@palisade/contract';
@@ -15,13 +17,23 @@ import { buildListSql } from '../../db/list-query.js';
 import { AppError, notFound } from '../../lib/app-error.js';
 import { SLICE_MS, timeSlices } from '../../lib/time-slices.js';
 import { assertRole, EDITOR_ROLES, type Principal } from '../../plugins/auth.js';
+import { rulesDiff } from '../../lib/render-diff.js';
+import { policyFiles, renderedContent, versionAt } from '../versions/versions.service.js';
 import { notifyDevices } from '../../plugins/device-events.js';
+import { changedFields, recordAudit, userActor } from '../audit/audit.service.js';
 import { compileMatcher, modifyError, parseConfFile, regexError } from './policy-matchers.js';
-import { rerenderPolicies, renderedSha256 } from './policy-refresh.js';
+import {
+  policyContent,
+  recordPolicyRenders,
+  rerenderPolicies,
+  type PolicyDefinition,
+  renderedSha256,
+} from './policy-refresh.js';
 import { renderPolicy } from './policy-render.js';
 import {
   POLICY_LIST_SPEC,
   policiesRepository as repo,
+  type ExpiringRow,
   type PolicyParts,
   type PolicyRow,
 } from './policies.repository.js';
@@ -57,10 +69,30 @@ export async function renderPolicyById(tx: Queryable, id: number) {
   });
 }
 
-/** Renders a policy from the database and records its version; shared by every writer. */
-export async function renderStored(tx: Queryable, id: number) {
+/**
+ * Renders a policy from the database and records its version (and, when it moved, the version
+ * in the version store); shared by every writer. `actor` is who caused it.
+ */
+export async function renderStored(
+  tx: Queryable,
+  id: number,
+  actor = 'server',
+  rollback?: { restoredFrom: number },
+) {
   const output = await renderPolicyById(tx, id);
-  await repo.recordRender(tx, id, renderedSha256(output), output.ruleCount);
+  await recordPolicyRenders(
+    tx,
+    [
+      {
+        id,
+        sha256: renderedSha256(output),
+        ruleCount: output.ruleCount,
+        body: policyContent(output),
+      },
+    ],
+    actor,
+    rollback,
+  );
   return output;
 }
 
@@ -74,18 +106,72 @@ export async function refreshPoliciesHolding(
   tx: Queryable,
   orgId: number,
   touched: { groupIds?: number[]; ruleIds?: number[] },
+  /** Who caused it (a user's e-mail, a job's name), recorded with each new version. */
+  actor = 'server',
 ): Promise<number> {
   const ids = await repo.idsHolding(tx, orgId, {
     groupIds: touched.groupIds ?? [],
     ruleIds: touched.ruleIds ?? [],
   });
-  const moved = await rerenderPolicies(tx, ids);
+  const moved = await rerenderPolicies(tx, ids, { actor });
   if (moved.length > 0) await notifyDevices(tx, orgId);
   return moved.length;
 }
 
+const VERSIONS_MIGRATION = '20261127020000_versions';
+
+function expiringItem(row: ExpiringRow): ExpiringItem {
+  const label =
+    row.kind === 'override'
+      ? `${row.gid ?? 1}:${row.sid ?? 0} ${row.action ?? ''}`
+      : `${row.spec?.kind ?? 'threshold'} ${row.spec?.gid ?? 1}:${row.spec?.sid ?? 0}`;
+  return {
+    kind: row.kind,
+    object_type: 'policy',
+    object_id: row.policy_id,
+    object_name: row.policy_name,
+    label,
+    expires_at: row.expires_at.toISOString(),
+    reason: row.reason,
+  };
+}
+
+/** The organization's overrides and thresholds that expire by `until` (or are past it). */
+export async function expiringPolicyItems(
+  db: Queryable,
+  orgId: number,
+  until: Date,
+): Promise<ExpiringItem[]> {
+  return (await repo.expiring(db, orgId, until)).map(expiringItem);
+}
+
+/** Organizations with an override or threshold due by `now`. */
+export function orgsWithExpiredPolicyItems(db: Queryable, now: Date): Promise<number[]> {
+  return repo.orgsWithExpired(db, now);
+}
+
+/**
+ * Removes the organization's overrides and thresholds due by `now` and re-renders the policies
+ * that held them, as an edit does (devices hear of the versions that moved). Answers what went.
+ */
+export async function removeExpiredPolicyItems(
+  tx: Queryable,
+  orgId: number,
+  now: Date,
+): Promise<ExpiringItem[]> {
+  const removed = await repo.deleteExpired(tx, orgId, now);
+  if (removed.length === 0) return [];
+  for (const id of new Set(removed.map((r) => r.policy_id))) await renderStored(tx, id, 'expiry');
+  await notifyDevices(tx, orgId);
+  return removed.map(expiringItem);
+}
+
 /** Migrations after which a policy may render other text from the same rows. */
-const RENDER_CHANGING_MIGRATIONS = new Set(['20261126120000_policy_resolve_flowbits']);
+const RENDER_CHANGING_MIGRATIONS = new Set([
+  '20261126120000_policy_resolve_flowbits',
+  // Not a change of what renders: the version store's baselines need each policy's text.
+  VERSIONS_MIGRATION,
+]);
 
 /**
  * After migrations that change what policies render: re-renders every policy, so that a version
@@ -94,8 +180,9 @@ const RENDER_CHANGING_MIGRATIONS = new Set(['20261126120000_policy_resolve_flowb
  */
 export async function rerenderAfterMigrations(tx: Queryable, applied: string[]): Promise<void> {
   if (!applied.some((version) => RENDER_CHANGING_MIGRATIONS.has(version))) return;
+  const storeAll = applied.includes(VERSIONS_MIGRATION);
   for (const [orgId, ids] of await repo.idsByOrganization(tx)) {
-    const moved = await rerenderPolicies(tx, ids);
+    const moved = await rerenderPolicies(tx, ids, { actor: 'migration', storeAll });
     if (moved.length > 0) await notifyDevices(tx, orgId);
   }
 }
@@ -157,7 +244,36 @@ async function matcherProblems(
   return problems;
 }
 
+/** What a record keeps of a policy: not the caller's view of it nor its stamp. */
+const auditedPolicy = ({ can_edit: _can, updated_at: _stamp, ...policy }: Policy) => policy;
+
 export function createPoliciesService(db: Database) {
+  /** Records a change to a policy: the fields of its presented form that differ. */
+  async function recordChange(
+    tx: Queryable,
+    principal: Principal,
+    change: { before: Policy | null; after: Policy | null; tunedFrom?: number },
+  ) {
+    const { before, after, tunedFrom } = change;
+    const named = after ?? before;
+    if (!named) return;
+    const diff =
+      before && after
+        ? changedFields(auditedPolicy(before), auditedPolicy(after))
+        : {
+            before: before ? auditedPolicy(before) : null,
+            after: after ? auditedPolicy(after) : null,
+          };
+    await recordAudit(tx, {
+      orgId: principal.orgId,
+      actor: userActor(principal),
+      action: tunedFrom !== undefined ? 'tune' : !before ? 'create' : !after ? 'delete' : 'update',
+      object: { type: 'policy', id: named.id, name: named.name },
+      before: diff.before,
+      after: tunedFrom !== undefined ? { ...diff.after, tuned_from_alert: tunedFrom } : diff.after,
+    });
+  }
+
   async function load(tx: Queryable, principal: Principal, id: number) {
     const row = await repo.find(tx, principal.orgId, id);
     if (!row) throw notFound('Policy');
@@ -193,7 +309,13 @@ export function createPoliciesService(db: Database) {
       );
   }
 
-  async function write(tx: Queryable, orgId: number, id: number, changes: Changes) {
+  async function write(
+    tx: Queryable,
+    principal: Principal,
+    id: number,
+    changes: Changes,
+    rollback?: { restoredFrom: number },
+  ) {
     await orConflict(
       () => repo.updateFields(tx, id, changes),
       `A policy named '${changes.name ?? ''}' already exists`,
@@ -203,8 +325,11 @@ export function createPoliciesService(db: Database) {
     if (changes.matchers) await repo.setMatchers(tx, id, changes.matchers);
     if (changes.thresholds) await repo.setThresholds(tx, id, changes.thresholds);
     if (changes.editors) await repo.setEditors(tx, id, [...new Set(changes.editors)]);
-    await renderStored(tx, id);
-    await notifyDevices(tx, orgId);
+    const output = await renderStored(tx, id, principal.email, rollback);
+    // Only the streams of the devices that run it look again, not the organization's fleet
+    // (past NOTIFY's size the notice names the organization, and every stream looks).
+    await notifyDevices(tx, principal.orgId, await repo.deviceIds(tx, id));
+    return output;
   }
 
   async function editable(tx: Queryable, principal: Principal, id: number) {
@@ -247,8 +372,10 @@ export function createPoliciesService(db: Database) {
         const editors = body.restricted
           ? [...new Set([...body.editors, principal.userId])]
           : body.editors;
-        await write(tx, principal.orgId, id, { ...body, editors });
-        return view(tx, principal, id);
+        await write(tx, principal, id, { ...body, editors });
+        const created = await view(tx, principal, id);
+        await recordChange(tx, principal, { before: null, after: created });
+        return created;
       });
     },
 
@@ -256,13 +383,106 @@ export function createPoliciesService(db: Database) {
       principal: Principal,
       id: number,
       body: z.output<typeof PolicyUpdate>,
+      /** A change made from an alert (POST /alerts/{id}/tune): recorded as a tuning. */
+      via: { tunedFrom?: number } = {},
     ): Promise<Policy> {
       return db.transaction(async (tx) => {
         await editable(tx, principal, id);
         await assertOwned(tx, principal, body);
-        await write(tx, principal.orgId, id, body);
-        return view(tx, principal, id);
+        const before = await view(tx, principal, id);
+        await write(tx, principal, id, body);
+        const after = await view(tx, principal, id);
+        await recordChange(tx, principal, { before, after, ...via });
+        return after;
       });
+    },
+
+    /**
+     * Restores a version's settings (groups, overrides, matchers, thresholds, flowbits) as the
+     * policy's next version, in one transaction, audited. Groups or rules deleted since are
+     * left out and named; when the rules of its groups changed since, the restored settings
+     * render other text than that version did, and the answer says how many rules differ.
+     */
+    async rollback(principal: Principal, id: number, version: number): Promise<RollbackResponse> {
+      return db.transaction(async (tx) => {
+        const row = await editable(tx, principal, id);
+        const target = await versionAt(tx, 'policy', principal.orgId, id, version);
+        if (!target) throw notFound(`Version ${version}`);
+        const definition = target.definition as PolicyDefinition;
+        const groups = await repo.existingIds(
+          tx,
+          'rule_groups',
+          principal.orgId,
+          definition.group_ids,
+        );
+        const rules = new Set(
+          await repo.existingIds(
+            tx,
+            'rules',
+            principal.orgId,
+            definition.overrides.map((o) => o.rule_id),
+          ),
+        );
+        const skipped = [
+          ...definition.group_ids.filter((g) => !groups.includes(g)).map((g) => `group ${g}`),
+          ...definition.overrides
+            .filter((o) => !rules.has(o.rule_id))
+            .map((o) => `override of rule ${o.rule_id}`),
+        ];
+        const changes: Changes = {
+          group_ids: groups,
+          overrides: definition.overrides.filter((o) => rules.has(o.rule_id)),
+          matchers: definition.matchers,
+          thresholds: definition.thresholds,
+          resolve_flowbits: definition.resolve_flowbits,
+        };
+        await assertOwned(tx, principal, { matchers: changes.matchers });
+        const output = await write(tx, principal, id, changes, { restoredFrom: version });
+        const after = await load(tx, principal, id);
+        let renderDiffers: RollbackResponse['render_differs'] = null;
+        if (after.rendered_sha256 !== target.sha256) {
+          // A baseline whose text was never stored cannot be compared: say nothing rather than
+          // count every rule as new.
+          const was = await renderedContent(tx, target.sha256);
+          if (was !== null) {
+            const counts = rulesDiff(policyFiles(was).rules, output.rules, { limit: 0 }).counts;
+            renderDiffers = {
+              added: counts.added,
+              removed: counts.removed,
+              changed: counts.changed,
+            };
+          }
+        }
+        const changed = after.version !== row.version;
+        await recordAudit(tx, {
+          orgId: principal.orgId,
+          actor: userActor(principal),
+          action: 'rollback',
+          object: { type: 'policy', id, name: row.name },
+          before: { version: row.version },
+          after: {
+            version: after.version,
+            restored_from: version,
+            ...(skipped.length ? { skipped } : {}),
+          },
+        });
+        const deviceCount = await repo.deviceCount(tx, id);
+        return {
+          version: after.version,
+          restored_from: version,
+          changed,
+          device_count: deviceCount,
+          render_differs: renderDiffers,
+          skipped,
+          msg: rollbackMessage(version, after.version, changed, renderDiffers),
+        };
+      });
+    },
+
+    /** Checks the policy is the caller's organization's; how many devices run it. */
+    async versionContext(principal: Principal, id: number) {
+      await load(db, principal, id);
+      return { deviceCount: await repo.deviceCount(db, id) };
     },
 
     async remove(principal: Principal, id: number): Promise<void> {
@@ -271,14 +491,16 @@ export function createPoliciesService(db: Database) {
         const devices = await repo.deviceCount(tx, id);
         if (devices > 0)
           throw new AppError('conflict', `Policy '${row.name}' is used by ${devices} device(s)`);
+        const before = await view(tx, principal, id);
         await repo.delete(tx, id);
+        await recordChange(tx, principal, { before, after: null });
       });
     },
 
     async render(principal: Principal, id: number): Promise<PolicyRender> {
       return db.transaction(async (tx) => {
         await load(tx, principal, id);
-        const output = await renderStored(tx, id);
+        const output = await renderStored(tx, id, principal.email);
         const row = await load(tx, principal, id);
         return {
           version: row.version,
@@ -328,6 +550,7 @@ export function createPoliciesService(db: Database) {
     async upload(principal: Principal, id: number, files: UploadedPolicyFile[]) {
       return db.transaction(async (tx) => {
         await editable(tx, principal, id);
+        const before = await view(tx, principal, id);
         const parts = await repo.parts(tx, id);
         const added = { enable: 0, disable: 0, drop: 0, modify: 0 };
         let matchers = parts.matchers;
@@ -366,7 +589,7 @@ export function createPoliciesService(db: Database) {
             report.unknown_rules = exported.overrides
               .map((o) => `${o.gid}:${o.sid}`)
               .filter((key) => !rules.has(key));
-            await write(tx, principal.orgId, id, {
+            await write(tx, principal, id, {
               description: exported.description,
               group_ids: [...groups.values()],
               overrides: exported.overrides.flatMap((o) => {
@@ -389,11 +612,27 @@ export function createPoliciesService(db: Database) {
         const problems = await matcherProblems(matchers);
         if (problems.length > 0)
           throw new AppError('validation_failed', `${problems[0]?.msg}`, problems);
-        await write(tx, principal.orgId, id, { matchers });
-        return { policy: await view(tx, principal, id), added, ...report };
+        await write(tx, principal, id, { matchers });
+        const policy = await view(tx, principal, id);
+        await recordChange(tx, principal, { before, after: policy });
+        return { policy, added, ...report };
       });
     },
   };
+}
+
+function rollbackMessage(
+  restored: number,
+  now: number,
+  changed: boolean,
+  differs: RollbackResponse['render_differs'],
+): string {
+  if (!changed)
+    return `The policy already renders as version ${restored} would now: nothing changed`;
+  const base = `Version ${restored}'s settings restored as version ${now}`;
+  if (!differs) return base;
+  const n = differs.added + differs.removed + differs.changed;
+  return `${base}; ${n} rule(s) render differently than in version ${restored}, because the rules of its groups changed since`;
 }
 
 const matcherKey = (m: PolicyMatcher) => JSON.stringify([m.kind, m.matcher, m.from, m.to]);

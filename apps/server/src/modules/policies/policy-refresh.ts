@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Queryable } from '../../db/client.js';
 import { renderPolicy, type RenderOutput } from './policy-render.js';
 import { policiesRepository as repo, type PolicyParts } from './policies.repository.js';
+import { recordVersions, storeContents } from '../versions/versions.service.js';
 
 /** What a policy's version follows: its rules file and its threshold.config. */
 export function renderedSha256(output: Pick<RenderOutput, 'rules' | 'thresholds'>): string {
@@ -29,7 +30,11 @@ const contentKey = (parts: PolicyParts) =>
  * content renders once (an organization often runs one policy shape on many device groups).
  * Returns the ids whose version moved.
  */
-export async function rerenderPolicies(tx: Queryable, ids: number[]): Promise<number[]> {
+export async function rerenderPolicies(
+  tx: Queryable,
+  ids: number[],
+  options: RerenderOptions = {},
+): Promise<number[]> {
   if (ids.length === 0) return [];
   const partsById = await repo.partsOf(tx, ids);
   const shapes = new Map<string, { parts: PolicyParts; ids: number[] }>();
@@ -53,7 +58,7 @@ export async function rerenderPolicies(tx: Queryable, ids: number[]): Promise<nu
     ...(enables ? {} : { enabledOr: [...new Set(enabledByOverride)] }),
   });
 
-  const renders: { id: number; sha256: string; ruleCount: number }[] = [];
+  const renders: PolicyRenderRecord[] = [];
   for (const { parts, ids: same } of shapes.values()) {
     const groups = new Set(groupIdsOf(parts));
     const output = await renderPolicy({
@@ -64,14 +69,90 @@ export async function rerenderPolicies(tx: Queryable, ids: number[]): Promise<nu
       resolveFlowbits: parts.resolveFlowbits,
     });
     const sha256 = renderedSha256(output);
-    for (const id of same) renders.push({ id, sha256, ruleCount: output.ruleCount });
+    const body = policyContent(output);
+    for (const id of same) renders.push({ id, sha256, ruleCount: output.ruleCount, body, parts });
   }
+  // Baselines recorded by the versions migration name a hash whose text is stored here.
+  if (options.storeAll) await storeContents(tx, renders);
   // In id order, as every writer locks them: two writers reaching the same policies then wait
   // for each other instead of deadlocking.
-  return repo.recordRenders(
+  return recordPolicyRenders(
     tx,
     renders.sort((a, b) => a.id - b.id),
+    options.actor ?? 'server',
   );
+}
+
+export interface RerenderOptions {
+  /** Who caused the render (a user's e-mail, a job's name): recorded with each new version. */
+  actor?: string;
+  /** Store every rendered text, not only those of new versions (after the versions migration). */
+  storeAll?: boolean;
+}
+
+export interface PolicyRenderRecord {
+  id: number;
+  sha256: string;
+  ruleCount: number;
+  /** policyContent(output): what the version store keeps under sha256. */
+  body: string;
+  /** What it rendered from; read only for a version that moved when not given. */
+  parts?: PolicyParts;
+}
+
+/** The stored form of a render: its SHA-256 is renderedSha256 of the same output. */
+export const policyContent = (output: Pick<RenderOutput, 'rules' | 'thresholds'>): string =>
+  `${output.rules}\0${output.thresholds}`;
+
+export type PolicyDefinition = ReturnType<typeof policyDefinition>;
+
+/** What a policy's rollback restores: everything its rendering depends on besides the rules. */
+export function policyDefinition(parts: PolicyParts) {
+  return {
+    group_ids: groupIdsOf(parts).sort((a, b) => a - b),
+    overrides: parts.overrides,
+    matchers: parts.matchers,
+    thresholds: parts.thresholds,
+    resolve_flowbits: parts.resolveFlowbits,
+  };
+}
+
+/**
+ * Writes the renders' hashes and counts (one UPDATE) and records a version in the version store
+ * for each policy whose version moved (one statement). Answers the ids whose version moved.
+ */
+export async function recordPolicyRenders(
+  tx: Queryable,
+  renders: PolicyRenderRecord[],
+  actor: string,
+  rollback?: { restoredFrom: number },
+): Promise<number[]> {
+  const moved = await repo.recordRenders(tx, renders);
+  if (moved.length === 0) return [];
+  const byId = new Map(renders.map((r) => [r.id, r]));
+  const unread = moved.filter((m) => byId.get(m.id)?.parts === undefined).map((m) => m.id);
+  const read = unread.length > 0 ? await repo.partsOf(tx, unread) : new Map<number, PolicyParts>();
+  await recordVersions(
+    tx,
+    'policy',
+    moved.flatMap((m) => {
+      const render = byId.get(m.id);
+      const parts = render?.parts ?? read.get(m.id);
+      if (!render || !parts) return [];
+      return [
+        {
+          orgId: m.org_id,
+          id: m.id,
+          definition: policyDefinition(parts),
+          summary: { rule_count: render.ruleCount },
+          actor,
+          ...(rollback ? { cause: 'rollback' as const, restoredFrom: rollback.restoredFrom } : {}),
+          rendered: { version: m.version, sha256: render.sha256, body: render.body },
+        },
+      ];
+    }),
+  );
+  return moved.map((m) => m.id);
 }
 
 const groupIdsOf = (parts: PolicyParts) => parts.groups.map((g) => g.id);

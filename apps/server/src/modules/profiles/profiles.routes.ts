@@ -15,7 +15,7 @@ import { createProfilesService } from './profiles.service.js';
 const errors = errorResponses(401, 403, 404, 409, 422);
 
 export const profilesRoutes: FastifyPluginAsyncZod = async (app) => {
-  const profiles = createProfilesService(app.ctx.db);
+  const profiles = createProfilesService(app.ctx.db, app.ctx.config.publicUrl);
   const signedIn = { onRequest: app.requireUser };
   const tags = ['profiles'];
   const path = '/deviceconfigurationprofiles/';

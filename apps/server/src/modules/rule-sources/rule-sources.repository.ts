@@ -1,4 +1,4 @@
-import type { RuleSourceSchedule } from '@palisade/contract';
+import { RULE_SOURCE_STATUS_FILTERS, type RuleSourceSchedule } from '@palisade/contract';
 import type { Queryable } from '../../db/client.js';
 import { pagedList, type ListSql, type ListSpec } from '../../db/list-query.js';
 
@@ -69,6 +69,14 @@ const SELECT_SOURCE = `SELECT s.*, counts.rule_count, counts.enabled_count, coun
      WHERE u.source_id = s.id AND u.status IN ('succeeded', 'unchanged')
   ) checked`;
 
+/** The `status:` filter's values (RULE_SOURCE_STATUS_FILTERS), from the source's newest update. */
+const LAST_STATUS = `CASE (SELECT u.status FROM rule_source_updates u
+    WHERE u.source_id = s.id ORDER BY u.id DESC LIMIT 1)
+  WHEN 'failed' THEN 'failed'
+  WHEN 'succeeded' THEN 'succeeded' WHEN 'unchanged' THEN 'succeeded'
+  WHEN 'queued' THEN 'running' WHEN 'running' THEN 'running'
+  ELSE 'never' END`;
+
 export const SOURCE_LIST_SPEC: ListSpec = {
   sortable: {
     id: 's.id',
@@ -83,6 +91,13 @@ export const SOURCE_LIST_SPEC: ListSpec = {
   filterable: {
     name: { sql: 's.name', type: 'text' },
     enabled: { sql: 's.enabled', type: 'bool' },
+    /** The newest update's outcome: `status:failed`, `succeeded`, `running` or `never`. */
+    status: {
+      type: 'custom',
+      cast: 'text',
+      values: RULE_SOURCE_STATUS_FILTERS,
+      condition: (param) => `${LAST_STATUS} = ${param}`,
+    },
   },
   searchable: ['s.name', 's.url'],
   defaultSort: 's.id ASC',

@@ -18,6 +18,7 @@ import { buildListSql } from '../../db/list-query.js';
 import { AppError, notFound } from '../../lib/app-error.js';
 import type { SecretBox } from '../../lib/secret-box.js';
 import { assertRole, EDITOR_ROLES, type Principal } from '../../plugins/auth.js';
+import { changedFields, recordAudit, userActor } from '../audit/audit.service.js';
 import { presentChange, presentSource, presentUpdate } from './rule-sources.presenter.js';
 import {
   CHANGE_LIST_SPEC,
@@ -47,6 +48,21 @@ function checkSecret(url: string, checksumUrl: string | null, hasSecret: boolean
     );
   }
 }
+
+/**
+ * What a record keeps of a source: its settings, not its fetch state (which the runner moves).
+ * `has_secret` and `header_names` say a secret is there; its value is never read here.
+ */
+const auditedSource = (source: RuleSource) => ({
+  name: source.name,
+  url: source.url,
+  checksum_url: source.checksum_url,
+  catalogue_id: source.catalogue_id,
+  has_secret: source.has_secret,
+  header_names: source.header_names,
+  schedule: source.schedule,
+  enabled: source.enabled,
+});
 
 export function createRuleSourcesService(deps: {
   db: Database;
@@ -135,6 +151,13 @@ export function createRuleSourcesService(deps: {
             );
           }
           const created = await present(tx, await load(tx, principal.orgId, id));
+          await recordAudit(tx, {
+            orgId: principal.orgId,
+            actor: userActor(principal),
+            action: 'create',
+            object: { type: 'rule_source', id, name: created.name },
+            after: auditedSource(created),
+          });
           return created;
         })
         .finally(() => runner.kick());
@@ -178,25 +201,63 @@ export function createRuleSourcesService(deps: {
             write.enabled !== current.enabled,
         };
         await orConflict(() => repo.update(tx, id, write, changed), nameTaken(write.name));
-        return present(tx, await load(tx, principal.orgId, id));
+        const updated = await present(tx, await load(tx, principal.orgId, id));
+        const diff = changedFields(
+          auditedSource(await present(tx, current)),
+          auditedSource(updated),
+        );
+        // A new secret or header value says so, and never what it is.
+        const secrets = {
+          ...(body.secret_code !== undefined ? { secret_code: 'secret changed' } : {}),
+          ...(body.headers !== undefined ? { header_values: 'secret changed' } : {}),
+        };
+        await recordAudit(tx, {
+          orgId: principal.orgId,
+          actor: userActor(principal),
+          action: 'update',
+          object: { type: 'rule_source', id, name: updated.name },
+          before: diff.before,
+          after: { ...diff.after, ...secrets },
+        });
+        return updated;
       });
     },
 
     /** Deletes the source and its history; its groups stay, as ordinary file groups. */
     async remove(principal: Principal, id: number): Promise<void> {
       assertRole(principal, ...EDITOR_ROLES);
-      if (!(await repo.remove(db, principal.orgId, id))) throw notFound('Rule source');
+      await db.transaction(async (tx) => {
+        const source = await load(tx, principal.orgId, id);
+        if (!(await repo.remove(tx, principal.orgId, id))) throw notFound('Rule source');
+        await recordAudit(tx, {
+          orgId: principal.orgId,
+          actor: userActor(principal),
+          action: 'delete',
+          object: { type: 'rule_source', id, name: source.name },
+          before: auditedSource(await present(tx, source)),
+        });
+      });
     },
 
     /** Queues an update now (or answers the one already queued or running). */
     async requestUpdate(principal: Principal, id: number): Promise<{ update_id: number }> {
       assertRole(principal, ...EDITOR_ROLES);
-      const source = await load(db, principal.orgId, id);
-      const updateId = await updates.enqueue(
-        db,
-        { orgId: principal.orgId, sourceId: source.id },
-        principal.email,
-      );
+      const updateId = await db.transaction(async (tx) => {
+        const source = await load(tx, principal.orgId, id);
+        const queued = await updates.enqueue(
+          tx,
+          { orgId: principal.orgId, sourceId: source.id },
+          principal.email,
+        );
+        await recordAudit(tx, {
+          orgId: principal.orgId,
+          actor: userActor(principal),
+          action: 'update_now',
+          object: { type: 'rule_source', id, name: source.name },
+          after: { update_id: queued },
+        });
+        return queued;
+      });
       runner.kick();
       return { update_id: updateId };
     },

@@ -2,6 +2,7 @@ import { SECRET_CODE_PLACEHOLDER, type RejectedLine } from '@palisade/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/client.js';
 import { AppError } from '../../lib/app-error.js';
+import { recordAudit, serverActor } from '../audit/audit.service.js';
 import { SecretUnreadable, type SecretBox } from '../../lib/secret-box.js';
 import { UploadBudget } from '../../lib/uploads.js';
 import { refreshPoliciesHolding } from '../policies/policies.service.js';
@@ -111,7 +112,12 @@ export async function runUpdate(engine: UpdateEngine, claim: ClaimedUpdate): Pro
         source: { id: source.id, name: source.name },
         collectChanges: true,
       });
-      const policiesBumped = await refreshPoliciesHolding(tx, claim.org_id, touched);
+      const policiesBumped = await refreshPoliciesHolding(
+        tx,
+        claim.org_id,
+        touched,
+        `rule source ${source.name}`,
+      );
       // A rule two files hold with different texts is written twice by every import; when it
       // ends as it was stored, nothing changed.
       const records = changes
@@ -134,6 +140,14 @@ export async function runUpdate(engine: UpdateEngine, claim: ClaimedUpdate): Pro
         warningCount: report.rejected.length + report.warning_count,
       });
       if (!finished) throw new LostClaim();
+      // The server changed the organization's rules: its record, with the update's counts.
+      await recordAudit(tx, {
+        orgId: claim.org_id,
+        actor: serverActor('rule source update'),
+        action: 'import',
+        object: { type: 'rule_source', id: source.id, name: source.name },
+        after: { update_id: claim.id, ...countKinds(records), policies_bumped: policiesBumped },
+      });
     });
   } catch (error) {
     if (error instanceof LostClaim) {

@@ -1,5 +1,6 @@
 import multipart from '@fastify/multipart';
 import {
+  ChangePreview,
   IdParams,
   ImportReport,
   ListQuery,
@@ -12,12 +13,13 @@ import {
   RuleWrite,
 } from '@palisade/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { FastifyRequest } from 'fastify';
 import { errorResponses } from '../../plugins/errors.js';
 import { z } from 'zod';
-import { AppError } from '../../lib/app-error.js';
 import { principalOf } from '../../plugins/auth.js';
-import { multipartFiles, UploadBudget, uploadError } from '../../lib/uploads.js';
+import { readUploadedFiles, UploadBudget } from '../../lib/uploads.js';
 import { UploadStage, unpackUpload, type UnpackedUpload } from './rule-archive.js';
+import { previewChange } from '../preview/preview.service.js';
 import { createRulesService } from './rules.service.js';
 
 const errors = errorResponses(400, 401, 403, 404, 409, 413, 422);
@@ -94,14 +96,35 @@ export const rulesRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 
   /**
-   * multipart/form-data with one or more files: .rules, .tar.gz/.tgz/.tar, .zip,
-   * classification.config. The role is checked before the body is read; the files stream to
-   * DATA_DIR/uploads, each unpacked byte drawn from IMPORT_MAX_BYTES for the whole request.
+   * Reads a rule import's multipart body: one or more files (.rules, .tar.gz/.tgz/.tar, .zip,
+   * classification.config) stream to DATA_DIR/uploads, each unpacked byte drawn from
+   * IMPORT_MAX_BYTES for the whole request, and `use` gets them; the staging folder goes after.
    */
+  const withUploads = async <T>(
+    request: FastifyRequest,
+    use: (uploads: UnpackedUpload[]) => Promise<T>,
+  ): Promise<T> => {
+    const budget = new UploadBudget(importMaxBytes);
+    const stage = await UploadStage.open(app.ctx.config.dataDir);
+    try {
+      const uploads = await readUploadedFiles(request, 'the rule files', (part) =>
+        unpackUpload(part.filename, part.file, { budget, stage }),
+      );
+      return await use(uploads);
+    } finally {
+      await stage.remove();
+    }
+  };
+  // The role is checked before the body is read.
+  const mayImport = [
+    app.requireUser,
+    async (request: FastifyRequest) => rules.mayImport(principalOf(request)),
+  ];
+
   app.post(
     '/rules/import',
     {
-      onRequest: [app.requireUser, async (request) => rules.mayImport(principalOf(request))],
+      onRequest: mayImport,
       schema: {
         tags,
         querystring: ImportQuery,
@@ -109,26 +132,37 @@ export const rulesRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: ImportReport, ...errors },
       },
     },
-    async (request) => {
-      const budget = new UploadBudget(importMaxBytes);
-      const stage = await UploadStage.open(app.ctx.config.dataDir);
-      try {
-        const uploads: UnpackedUpload[] = [];
-        for await (const part of multipartFiles(request, 'the rule files')) {
-          uploads.push(
-            await unpackUpload(part.filename, part.file, { budget, stage }).catch((error) => {
-              throw uploadError(error);
-            }),
-          );
-        }
-        if (uploads.length === 0)
-          throw new AppError('validation_failed', 'No file in the upload', [
-            { field: 'file', msg: 'Required' },
-          ]);
-        return await rules.import(principalOf(request), uploads, request.query.strict === 'true');
-      } finally {
-        await stage.remove();
-      }
+    (request) =>
+      withUploads(request, (uploads) =>
+        rules.import(principalOf(request), uploads, request.query.strict === 'true'),
+      ),
+  );
+
+  /**
+   * The import's preview (see modules/preview): the same body, imported in a transaction that
+   * is rolled back, answering what the devices whose policies hold the rules would receive. It
+   * stands here rather than in preview.routes.ts because it reads the same multipart body.
+   */
+  app.post(
+    '/rules/import/preview',
+    {
+      onRequest: mayImport,
+      schema: {
+        tags: ['preview'],
+        querystring: ImportQuery,
+        consumes: ['multipart/form-data'],
+        response: { 200: ChangePreview, ...errors },
+      },
     },
+    (request) =>
+      withUploads(request, (uploads) =>
+        previewChange(app.ctx.db, principalOf(request), (dry) =>
+          createRulesService(dry).import(
+            principalOf(request),
+            uploads,
+            request.query.strict === 'true',
+          ),
+        ),
+      ),
   );
 };

@@ -13,6 +13,7 @@ import type { Database, Queryable } from '../../db/client.js';
 import { buildListSql } from '../../db/list-query.js';
 import { AppError, notFound } from '../../lib/app-error.js';
 import { assertRole, EDITOR_ROLES, type Principal } from '../../plugins/auth.js';
+import { changedFields, recordAudit, userActor } from '../audit/audit.service.js';
 import { refreshPoliciesHolding } from '../policies/policies.service.js';
 import type { UnpackedUpload } from './rule-archive.js';
 import { toRecord } from './rule-record.js';
@@ -29,6 +30,18 @@ function parseOrReject(text: string): Rule {
   const first = diagnostics[0];
   const msg = first ? `column ${first.column}: ${first.message}` : 'not a valid rule';
   throw new AppError('validation_failed', `Invalid rule: ${msg}`, [{ field: 'text', msg }]);
+}
+
+/** A rule's name in the log: its key and message. */
+const ruleName = (rule: RuleDetail) => `${rule.gid}:${rule.sid} ${rule.msg}`;
+/** What a record keeps of a rule: not its stamp, which changes on every write. */
+const auditedRule = ({ updated_at: _stamp, ...rule }: RuleDetail) => rule;
+
+/** An import's name in the log: its files, the first few of an archive that holds many. */
+function importName(uploads: UnpackedUpload[]): string {
+  const names = uploads.flatMap((upload) => upload.ruleFiles.map((file) => file.name));
+  const shown = names.slice(0, 5).join(', ');
+  return names.length > 5 ? `${shown} and ${names.length - 5} more` : shown;
 }
 
 export function createRulesService(db: Database) {
@@ -78,7 +91,25 @@ export function createRulesService(db: Database) {
       assertRole(principal, ...EDITOR_ROLES);
       return db.transaction(async (tx) => {
         const { report, touched } = await importRules(tx, principal.orgId, uploads, { strict });
-        await refreshPoliciesHolding(tx, principal.orgId, touched);
+        await refreshPoliciesHolding(tx, principal.orgId, touched, principal.email);
+        // One record per import, with its counts: a rule file holds tens of thousands of rules.
+        const { added, updated, unchanged, removed, classifications } = report;
+        await recordAudit(tx, {
+          orgId: principal.orgId,
+          actor: userActor(principal),
+          action: 'import',
+          object: { type: 'rule', id: null, name: importName(uploads) },
+          after: {
+            files: report.files.length,
+            added,
+            updated,
+            unchanged,
+            removed,
+            classifications,
+            rejected: report.rejected.length,
+            warnings: report.warning_count,
+          },
+        });
         return report;
       });
     },
@@ -101,8 +132,16 @@ export function createRulesService(db: Database) {
           'INSERT INTO group_rules (group_id, rule_id) SELECT unnest($1::int[]), $2 ON CONFLICT DO NOTHING',
           [groupIds, id ?? -1],
         );
-        await refreshPoliciesHolding(tx, principal.orgId, { groupIds });
-        return detail(principal.orgId, id ?? -1, tx);
+        await refreshPoliciesHolding(tx, principal.orgId, { groupIds }, principal.email);
+        const created = await detail(principal.orgId, id ?? -1, tx);
+        await recordAudit(tx, {
+          orgId: principal.orgId,
+          actor: userActor(principal),
+          action: 'create',
+          object: { type: 'rule', id: created.id, name: ruleName(created) },
+          after: auditedRule(created),
+        });
+        return created;
       });
     },
 
@@ -133,8 +172,16 @@ export function createRulesService(db: Database) {
           rule.sid,
         ]);
         await repo.upsert(tx, principal.orgId, [toRecord(rule, current.source)]);
-        await refreshPoliciesHolding(tx, principal.orgId, { ruleIds: [id] });
-        return detail(principal.orgId, id, tx);
+        await refreshPoliciesHolding(tx, principal.orgId, { ruleIds: [id] }, principal.email);
+        const updated = await detail(principal.orgId, id, tx);
+        await recordAudit(tx, {
+          orgId: principal.orgId,
+          actor: userActor(principal),
+          action: 'update',
+          object: { type: 'rule', id, name: ruleName(updated) },
+          ...changedFields(auditedRule(current), auditedRule(updated)),
+        });
+        return updated;
       });
     },
   };

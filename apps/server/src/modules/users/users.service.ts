@@ -13,6 +13,7 @@ import { buildListSql } from '../../db/list-query.js';
 import { AppError, forbidden, notFound } from '../../lib/app-error.js';
 import { hashSecret, verifySecret } from '../../lib/passwords.js';
 import { assertRole, type Principal } from '../../plugins/auth.js';
+import { changedFields, recordAudit, userActor, type AuditEntry } from '../audit/audit.service.js';
 import { presentUser } from './users.presenter.js';
 import {
   USER_LIST_SPEC,
@@ -20,6 +21,27 @@ import {
   type UserRow,
   usersRepository as repo,
 } from './users.repository.js';
+
+/** A password change shows as this, never as a hash. */
+const PASSWORD_CHANGED = { password: 'changed' };
+
+/** The record of a change to a user: what differs in the presented user, never a hash. */
+function userChange(
+  principal: Principal,
+  before: User,
+  after: User,
+  passwordChanged: boolean,
+): AuditEntry {
+  const diff = changedFields(before, after);
+  return {
+    orgId: after.organization_id,
+    actor: userActor(principal),
+    action: 'update',
+    object: { type: 'user', id: after.id, name: after.email },
+    before: passwordChanged ? { ...diff.before, password: '' } : diff.before,
+    after: passwordChanged ? { ...diff.after, ...PASSWORD_CHANGED } : diff.after,
+  };
+}
 
 export const EMAIL_TAKEN = 'User already exist';
 const LAST_ADMINISTRATOR = 'An organization needs at least one active Administrator';
@@ -84,11 +106,16 @@ export function createUsersService(db: Database) {
         }
         patch.passwordHash = await hashSecret(body.password);
       }
-      await orConflict(
-        () => repo.update(db, row.id, patch),
-        'The user with this e-mail already exists',
-      );
-      return reload(row.id);
+      return db.transaction(async (tx) => {
+        await orConflict(
+          () => repo.update(tx, row.id, patch),
+          'The user with this e-mail already exists',
+        );
+        const after = await reload(row.id, tx);
+        const changed = patch.passwordHash !== undefined;
+        await recordAudit(tx, userChange(principal, presentUser(row), after, changed));
+        return after;
+      });
     },
 
     async list(principal: Principal, query: ListQuery): Promise<ListResponse<User>> {
@@ -109,20 +136,30 @@ export function createUsersService(db: Database) {
     async create(principal: Principal, body: z.output<typeof UserCreate>): Promise<User> {
       assertRole(principal, 'Administrator');
       const passwordHash = await hashSecret(body.password);
-      const id = await orConflict(
-        () =>
-          repo.insert(db, {
-            orgId: principal.orgId,
-            email: body.email,
-            passwordHash,
-            firstName: body.first_name,
-            lastName: body.last_name,
-            role: body.role,
-            isActive: body.is_active,
-          }),
-        'The user with this e-mail already exists',
-      );
-      return reload(id);
+      return db.transaction(async (tx) => {
+        const id = await orConflict(
+          () =>
+            repo.insert(tx, {
+              orgId: principal.orgId,
+              email: body.email,
+              passwordHash,
+              firstName: body.first_name,
+              lastName: body.last_name,
+              role: body.role,
+              isActive: body.is_active,
+            }),
+          'The user with this e-mail already exists',
+        );
+        const user = await reload(id, tx);
+        await recordAudit(tx, {
+          orgId: principal.orgId,
+          actor: userActor(principal),
+          action: 'create',
+          object: { type: 'user', id, name: user.email },
+          after: user,
+        });
+        return user;
+      });
     },
 
     async update(
@@ -133,7 +170,7 @@ export function createUsersService(db: Database) {
       assertRole(principal, 'Administrator');
       const passwordHash =
         body.password === undefined ? undefined : await hashSecret(body.password);
-      await db.transaction(async (tx) => {
+      return db.transaction(async (tx) => {
         const target = await lockForAdministration(tx, principal, id);
         await keepAnAdministrator(tx, target, {
           role: body.role ?? target.role,
@@ -151,8 +188,11 @@ export function createUsersService(db: Database) {
             }),
           'The user with this e-mail already exists',
         );
+        const after = await reload(id, tx);
+        const changed = passwordHash !== undefined;
+        await recordAudit(tx, userChange(principal, presentUser(target), after, changed));
+        return after;
       });
-      return reload(id);
     },
 
     async remove(principal: Principal, id: number): Promise<void> {
@@ -163,6 +203,13 @@ export function createUsersService(db: Database) {
         const target = await lockForAdministration(tx, principal, id);
         await keepAnAdministrator(tx, target, null);
         await repo.delete(tx, id);
+        await recordAudit(tx, {
+          orgId: principal.orgId,
+          actor: userActor(principal),
+          action: 'delete',
+          object: { type: 'user', id, name: target.email },
+          before: presentUser(target),
+        });
       });
     },
 
@@ -173,7 +220,7 @@ export function createUsersService(db: Database) {
       const id = await db
         .transaction(async (tx) => {
           const orgId = await repo.insertOrganization(tx, body.organization, false);
-          return orConflict(
+          const userId = await orConflict(
             () =>
               repo.insert(tx, {
                 orgId,
@@ -186,6 +233,26 @@ export function createUsersService(db: Database) {
               }),
             EMAIL_TAKEN,
           );
+          const created = await reload(userId, tx);
+          // The new organization's first records: it was opened, by the user it opened with.
+          const actor = { kind: 'user' as const, id: userId, name: body.email };
+          await recordAudit(
+            tx,
+            {
+              orgId,
+              actor,
+              action: 'create',
+              object: { type: 'organization', id: orgId, name: body.organization },
+            },
+            {
+              orgId,
+              actor,
+              action: 'create',
+              object: { type: 'user', id: userId, name: body.email },
+              after: created,
+            },
+          );
+          return userId;
         })
         .catch((error: unknown) => {
           if (error instanceof AppError && error.code === 'conflict')
@@ -198,9 +265,26 @@ export function createUsersService(db: Database) {
     /** For sign-in and recovery: the row with its hash, or undefined. */
     findForSignIn: (email: string) => repo.findByEmail(db, email),
 
-    /** Sets a password (reset flow) and revokes every token issued before. */
-    async setPassword(tx: Queryable, userId: number, password: string): Promise<void> {
+    /**
+     * Sets a password (reset flow) and revokes every token issued before; records the reset,
+     * by the user who held the link, in the same transaction.
+     */
+    async setPassword(
+      tx: Queryable,
+      userId: number,
+      password: string,
+      requestId?: string,
+    ): Promise<void> {
       await repo.update(tx, userId, { passwordHash: await hashSecret(password) });
+      const row = await repo.findById(tx, userId);
+      if (!row) throw notFound('User');
+      await recordAudit(tx, {
+        orgId: row.org_id,
+        actor: { kind: 'user', id: row.id, name: row.email, ...(requestId ? { requestId } : {}) },
+        action: 'password_reset',
+        object: { type: 'user', id: row.id, name: row.email },
+        after: PASSWORD_CHANGED,
+      });
     },
 
     /**

@@ -8,12 +8,15 @@ import { Applier, sameVersions, type Versions } from './apply/applier.js';
 import { AgentApi, ApiError, type LogLine } from './client/api.js';
 import { backoffDelay, sleep } from './client/backoff.js';
 import { followEvents } from './client/events.js';
+import type { SharedBundles } from './client/shared-bundles.js';
 import { EveCollector } from './eve/collector.js';
+import { SensorHealthTracker } from './eve/health.js';
 import type { EveEvent } from './eve/tailer.js';
 import type { LogTap } from './log.js';
 import { SystemMetrics, type MetricsSource } from './metrics/system.js';
 import { AlertSimulation } from './simulate/alerts.js';
 import { SimulatedMetrics } from './simulate/metrics.js';
+import { SimulatedStats } from './simulate/stats.js';
 import { simulationTicker } from './simulate/ticker.js';
 import { Batcher } from './spool/batcher.js';
 import { SpoolSender } from './spool/sender.js';
@@ -54,6 +57,10 @@ export interface AgentSettings {
   installDir: string | null;
   /** How long a new version has to report in after an upgrade before the old one is restored. */
   upgradeTimeoutMs: number;
+  /** How long a firewall change waits for the server before it is taken back (0: never). */
+  firewallConfirmMs?: number;
+  /** The command that applies nftables.nft.previous when a change is taken back. */
+  firewallRestoreCommand?: string;
 }
 
 export interface AgentContext {
@@ -64,6 +71,8 @@ export interface AgentContext {
   flavor: AgentFlavor | null;
   /** Ends the process after the agent stopped (an upgrade restarts it); absent: never asked. */
   exit?: (code: number) => void;
+  /** A fleet's devices share the bundles they are served (absent: a device of its own). */
+  sharedBundles?: SharedBundles;
 }
 
 export interface AgentStats {
@@ -93,6 +102,9 @@ export class Agent {
   private readonly tasks: Promise<void>[] = [];
   private readonly stoppers: (() => Promise<void>)[] = [];
   private metrics: MetricsSource | undefined;
+  private health: SensorHealthTracker | undefined;
+  /** A simulated sensor's Suricata counters (its health reads them as a real eve.json's). */
+  private simulatedStats: SimulatedStats | undefined;
   private simulation: AlertSimulation | undefined;
 
   constructor(
@@ -105,6 +117,8 @@ export class Agent {
       deviceId: settings.deviceId,
       password: settings.password,
       agentVersion: context.agentVersion,
+      ...(context.sharedBundles ? { sharedBundles: context.sharedBundles } : {}),
+      onAnswer: (sentAt) => this.applier.contact(sentAt),
     });
     this.applier = new Applier({
       api: this.api,
@@ -115,6 +129,8 @@ export class Agent {
       log: this.log,
       onRules: (rules) => this.simulation?.setRules(rules),
       inMemory: settings.stateInMemory === true && settings.reloadCommands.length === 0,
+      firewallConfirmMs: settings.firewallConfirmMs,
+      firewallRestoreCommand: settings.firewallRestoreCommand,
     });
     this.upgrader = new Upgrader({
       server: settings.server,
@@ -147,6 +163,10 @@ export class Agent {
     this.metrics = settings.simulate
       ? new SimulatedMetrics(settings.deviceId)
       : new SystemMetrics(settings.diskPath);
+    if (settings.simulate) {
+      this.simulatedStats = new SimulatedStats(settings.deviceId);
+      this.health ??= new SensorHealthTracker();
+    }
     this.tasks.push(this.heartbeatLoop());
     if (settings.push) this.tasks.push(this.pushLoop());
     this.log.info(
@@ -157,6 +177,7 @@ export class Agent {
 
   async stop(): Promise<void> {
     this.upgrader.stop();
+    this.applier.stop();
     this.stopper.abort();
     await Promise.allSettled(this.tasks);
     await this.applier.idle();
@@ -248,6 +269,7 @@ export class Agent {
         onError: (error) => log.warn({ err: error }, 'reading eve.json failed'),
         onMalformed: (position, reason) => log.warn({ position, reason }, 'eve.json line skipped'),
       });
+      this.health = collector.health;
       collector.start();
       this.stoppers.push(() => collector.stop());
     }
@@ -283,6 +305,7 @@ export class Agent {
       const events = simulation.tick(now, (now - last) / 1000);
       last = now;
       if (this.metrics instanceof SimulatedMetrics) this.metrics.load = simulation.currentRate;
+      this.simulatedStats?.alerted(events.length);
       if (events.length === 0) return;
       ticking = (async () => {
         for (const event of events) {
@@ -318,7 +341,13 @@ export class Agent {
       this.log.debug({ err: error }, 'metrics unavailable');
     }
     const upgrade = this.upgrader.pendingReport;
+    const rollback = this.applier.confirm?.report ?? null;
     const serverEndpoint = this.api.serverEndpoint;
+    if (this.simulatedStats) {
+      const rules = this.simulation?.signatureCount ?? 0;
+      this.health?.observe(this.simulatedStats.event(metrics?.net_in ?? 0, rules));
+    }
+    const health = this.health?.current;
     const reply = await this.api.heartbeat(
       {
         state: this.applier.state,
@@ -328,11 +357,14 @@ export class Agent {
         last_error: this.applier.lastError ?? this.upgrader.lastError,
         ...(upgrade ? { upgrade } : {}),
         ...(serverEndpoint ? { server_endpoint: serverEndpoint } : {}),
+        ...(rollback ? { firewall_rollback: rollback } : {}),
+        ...(health ? { health } : {}),
       },
       this.stopper.signal,
     );
     this.stats.heartbeats += 1;
     if (upgrade) await this.upgrader.reported();
+    if (rollback) await this.applier.confirm?.reported(rollback);
     this.onRemote(reply.remote, reply.pull);
     if (reply.upgrade) this.upgrader.order(reply.upgrade);
     // A nonsensical interval must not turn the loop into a flood or a silence.
@@ -373,6 +405,7 @@ export class Agent {
       api: this.api,
       signal: this.stopper.signal,
       onVersions: (push) => this.onRemote(push, push.pull),
+      onActivity: () => this.applier.contact(),
       onState: (state, error) => {
         this.stats.pushConnected = state === 'open';
         if (state === 'open') this.log.debug('push channel open');

@@ -12,6 +12,7 @@ import { Agent } from './agent.js';
 import { agentFlavor, agentVersion as version } from './build-info.js';
 import { enrol, ENROL_TOKEN_ENV, EnrolError } from './enrol/enrol.js';
 import { setFsync } from './fs/atomic.js';
+import { SharedBundles } from './client/shared-bundles.js';
 import { createLogger, LogTap } from './log.js';
 import {
   describeIssues,
@@ -74,6 +75,16 @@ const COMMON: FlagSpec[] = [
   {
     flags: '--upgrade-timeout <seconds>',
     description: 'time a new version has to report in before the old one is restored (120)',
+  },
+  {
+    flags: '--firewall-confirm <seconds>',
+    description:
+      'a firewall change without contact with the server this long is undone (120; 0 never)',
+  },
+  {
+    flags: '--firewall-restore-cmd <command>',
+    description:
+      'applies the previous ruleset when a change is undone (nft -f nftables.nft.previous)',
   },
   { flags: '--config <file>', description: 'JSON file with any of these settings' },
 ];
@@ -217,6 +228,7 @@ async function fleet(command: Command): Promise<void> {
   const tap = new LogTap();
   const log = createLogger({ level: settings.logLevel, tap });
   const agents: Agent[] = [];
+  const sharedBundles = new SharedBundles();
   for (let i = 0; i < settings.count; i++) {
     const deviceId = settings.deviceId + i;
     const folder = `device-${deviceId}`;
@@ -228,7 +240,7 @@ async function fleet(command: Command): Promise<void> {
         stateInMemory: true,
         startDelayMs: Math.random() * settings.startSpread * 1000,
       }),
-      { log, tap, agentVersion: version, flavor: agentFlavor },
+      { log, tap, agentVersion: version, flavor: agentFlavor, sharedBundles },
     );
     agents.push(agent);
   }

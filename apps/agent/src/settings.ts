@@ -45,6 +45,8 @@ export const SettingsSchema = z.object({
   logLevel: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   installDir: z.string().min(1).optional(),
   upgradeTimeout: z.coerce.number().positive().default(120),
+  firewallConfirm: z.coerce.number().min(0).default(120),
+  firewallRestoreCmd: z.string().min(1).optional(),
 });
 export type Settings = z.infer<typeof SettingsSchema>;
 
@@ -132,6 +134,8 @@ export function toAgentSettings(
     startDelayMs: 0,
     installDir: settings.installDir ?? null,
     upgradeTimeoutMs: settings.upgradeTimeout * 1000,
+    firewallConfirmMs: settings.firewallConfirm * 1000,
+    firewallRestoreCommand: settings.firewallRestoreCmd,
     ...overrides,
   };
 }

@@ -1,24 +1,28 @@
 // Bundle sync: pull the bundle (ETag-cached), write it atomically, run the reload commands and
 // report the outcome. Triggers (heartbeat, push event) are merged: one sync runs at a time and
-// at most one more is queued. The bundle is always asked with the ETag of the files on disk:
+// at most one more is queued. A sync that fails (the server unreachable or too busy to answer
+// in time) is tried again after a back-off of 0.5-1 s doubling to 30 s, not only at the next
+// heartbeat: a fleet-wide change that overloads the server lands seconds later, not 30 s. The bundle is always asked with the ETag of the files on disk:
 // the server answers 304 unless they are stale or the console asked for a flush, so a full
 // answer is always written and applied, and a 304 only applies files not yet applied. A version
 // whose reload failed is not re-run on every heartbeat, only after `retryFailedMs` (or when the
 // server sends the bundle again: a flush).
 
-import type { AgentVersions } from '@palisade/contract';
+import type { AgentBundle, AgentVersions } from '@palisade/contract';
 import type { Logger } from 'pino';
 import path from 'node:path';
 import { z } from 'zod';
-import type { AgentApi } from '../client/api.js';
+import type { AgentApi, AppliedReport } from '../client/api.js';
+import { backoffDelay, type BackoffOptions } from '../client/backoff.js';
 import { readJsonIfExists, writeJsonAtomic } from '../fs/atomic.js';
-import { renderBundle } from '../bundle/render.js';
+import { BUNDLE_FILES, renderBundle } from '../bundle/render.js';
 import {
   readBundleManifest,
   removeStaleTemps,
   writeBundleFiles,
   type BundleManifest,
 } from '../bundle/write.js';
+import { DEFAULT_RESTORE_COMMAND, FirewallConfirm, type Rollback } from './confirm.js';
 import { runReloadCommands } from './reload.js';
 
 export interface Versions {
@@ -39,6 +43,8 @@ export interface ApplierOptions {
   reloadTimeoutMs: number;
   log: Logger;
   retryFailedMs?: number;
+  /** Back-off before a failed sync is tried again (default SYNC_RETRY). */
+  syncRetry?: BackoffOptions;
   /** Called with the rules text of every bundle written (the simulation reads it). */
   onRules?: (rules: string) => void;
   /**
@@ -47,7 +53,17 @@ export interface ApplierOptions {
    * on every fleet-wide change was most of a fleet's work; no program reads them.
    */
   inMemory?: boolean;
+  /**
+   * Seconds a firewall change waits for contact with the server before the previous ruleset is
+   * restored (0 or absent: never).
+   */
+  firewallConfirmMs?: number;
+  /** Applies nftables.nft.previous (default `nft -f nftables.nft.previous`). */
+  firewallRestoreCommand?: string;
 }
+
+/** Back-off of a sync that failed: 0.5–1 s, doubling to at most 30 s (the heartbeat's period). */
+export const SYNC_RETRY: BackoffOptions = { baseMs: 1000, maxMs: 30_000 };
 
 const AppliedState = z.object({
   config_version: z.number().int().nullable(),
@@ -68,9 +84,57 @@ export class Applier {
   private queued: SyncTrigger | undefined;
   private applying = false;
   private readonly stateFile: string;
+  /** Syncs failed in a row, and the timer of the next try. */
+  private failures = 0;
+  private retryTimer: NodeJS.Timeout | undefined;
+  private closed = false;
+  /** Held while files are written and applied, and while a firewall change is taken back. */
+  private applyLock: Promise<unknown> = Promise.resolve();
+  readonly confirm: FirewallConfirm | undefined;
 
   constructor(private readonly options: ApplierOptions) {
     this.stateFile = path.join(options.stateDir, 'applied.json');
+    const windowMs = options.firewallConfirmMs ?? 0;
+    // Only where a reload command loads the script: a device whose firewall is managed some
+    // other way must never have Palisade's previous ruleset loaded behind its back.
+    const appliesFirewall = options.reloadCommands.some((c) => c.includes(BUNDLE_FILES.nftables));
+    if (windowMs > 0 && !options.inMemory && appliesFirewall) {
+      this.confirm = new FirewallConfirm({
+        outputDir: options.outputDir,
+        stateDir: options.stateDir,
+        windowMs,
+        restoreCommand: options.firewallRestoreCommand ?? DEFAULT_RESTORE_COMMAND,
+        restoreTimeoutMs: options.reloadTimeoutMs,
+        log: options.log,
+        onRolledBack: (rollback) => this.locked(() => this.rolledBack(rollback)),
+      });
+    }
+  }
+
+  /** Runs `work` once no other apply or rollback runs. */
+  private locked<T>(work: () => Promise<T>): Promise<T> {
+    const result = this.applyLock.then(work);
+    this.applyLock = result.catch(() => undefined);
+    return result;
+  }
+
+  /** The firewall change was taken back: the versions before it run again. */
+  private async rolledBack(rollback: Rollback): Promise<void> {
+    this.local = { ...rollback.previous };
+    this.error = rollback.message;
+    this.failed = undefined;
+    await writeJsonAtomic(this.stateFile, { ...this.local, last_error: this.error });
+  }
+
+  /** A message from the server: confirms a firewall change applied before the request went. */
+  contact(sentAt?: number): void {
+    this.confirm?.contact(sentAt);
+  }
+
+  stop(): void {
+    this.confirm?.stop();
+    this.closed = true;
+    clearTimeout(this.retryTimer);
   }
 
   async load(): Promise<void> {
@@ -85,6 +149,7 @@ export class Applier {
     }
     await removeStaleTemps(this.options.outputDir);
     this.manifest = await readBundleManifest(this.options.outputDir);
+    await this.confirm?.load();
   }
 
   get versions(): AgentVersions {
@@ -127,12 +192,29 @@ export class Applier {
     while (next) {
       try {
         await this.syncOnce(next);
+        this.failures = 0;
+        clearTimeout(this.retryTimer);
       } catch (error) {
-        this.options.log.warn({ err: error }, 'bundle sync failed; retrying at the next signal');
+        this.failures += 1;
+        const delay = backoffDelay(this.failures, this.options.syncRetry ?? SYNC_RETRY);
+        this.options.log.warn(
+          { err: error, attempt: this.failures, retry_ms: delay },
+          'bundle sync failed; trying again',
+        );
+        this.retryLater(next, delay);
       }
       next = this.queued;
       this.queued = undefined;
     }
+  }
+
+  private retryLater(trigger: SyncTrigger, delay: number): void {
+    if (this.closed) return;
+    clearTimeout(this.retryTimer);
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = undefined;
+      this.trigger(trigger).catch(() => undefined);
+    }, delay);
   }
 
   private recentlyFailed(versions: Versions): boolean {
@@ -144,11 +226,15 @@ export class Applier {
     );
   }
 
+  private refused(versions: Versions): boolean {
+    if (!this.confirm?.isRefused(versions.config_version)) return false;
+    this.options.log.debug(versions, 'firewall change rolled back earlier: not applied again');
+    return true;
+  }
+
   private async syncOnce(trigger: SyncTrigger, etag = this.manifest?.etag ?? null): Promise<void> {
-    const { api, log } = this.options;
+    const { api } = this.options;
     const answer = await api.bundle(etag);
-    let versions: Versions;
-    let writeError: string | undefined;
     if (answer.status === 'not-modified') {
       if (!this.manifest || etag === null) {
         if (etag === null)
@@ -156,17 +242,52 @@ export class Applier {
         await this.syncOnce(trigger, null);
         return;
       }
-      versions = this.manifest;
+      const versions: Versions = this.manifest;
       if (sameVersions(versions, this.local) || this.recentlyFailed(versions)) return;
-    } else {
-      const { bundle } = answer;
-      versions = { config_version: bundle.config_version, policy_version: bundle.policy_version };
+      if (this.refused(versions)) return;
+      const report = await this.locked(() => this.apply(versions));
+      await api.applied(report);
+      return;
+    }
+    const { bundle } = answer;
+    const versions = {
+      config_version: bundle.config_version,
+      policy_version: bundle.policy_version,
+    };
+    if (this.refused(versions)) {
+      // A new policy while the firewall change stays refused: apply it, keeping the firewall
+      // that runs. The heartbeat reports the new policy version beside the old config version,
+      // and the rollback stays the last error.
+      if (versions.policy_version === this.local.policy_version || !this.confirm) return;
+      const running = await this.confirm.runningScript();
+      await this.locked(() =>
+        this.apply(versions, { ...bundle, nftables: running }, answer.etag, true),
+      );
+      return;
+    }
+    const report = await this.locked(() => this.apply(versions, bundle, answer.etag));
+    await api.applied(report);
+  }
+
+  /** Writes the bundle (when one came), runs the reload commands, records the outcome. */
+  private async apply(
+    versions: Versions,
+    bundle?: AgentBundle,
+    etag: string | null = null,
+    /** The bundle's config version was rolled back: only its policy is taken. */
+    policyOnly = false,
+  ): Promise<AppliedReport> {
+    const { log } = this.options;
+    let writeError: string | undefined;
+    let firewallChange = false;
+    if (bundle) {
       try {
+        if (!policyOnly) firewallChange = (await this.confirm?.prepare(bundle.nftables)) ?? false;
         this.manifest = this.options.inMemory
-          ? { ...versions, etag: answer.etag, files: [], written_at: new Date().toISOString() }
+          ? { ...versions, etag, files: [], written_at: new Date().toISOString() }
           : await writeBundleFiles(this.options.outputDir, renderBundle(bundle), {
               ...versions,
-              etag: answer.etag,
+              etag,
             });
         this.options.onRules?.(bundle.rules);
       } catch (error) {
@@ -189,7 +310,14 @@ export class Applier {
           },
         });
     this.applying = false;
-    if (result.ok) {
+    const before = this.local;
+    if (result.ok && policyOnly) {
+      this.local = {
+        config_version: this.local.config_version,
+        policy_version: versions.policy_version,
+      };
+      log.info(versions, 'bundle applied but for its firewall, which was rolled back');
+    } else if (result.ok) {
       this.local = { ...versions };
       this.error = null;
       this.failed = undefined;
@@ -202,10 +330,7 @@ export class Applier {
     if (!this.options.inMemory) {
       await writeJsonAtomic(this.stateFile, { ...this.local, last_error: this.error });
     }
-    await api.applied({
-      ...versions,
-      ok: result.ok,
-      error: result.ok ? null : result.error.slice(0, 8000),
-    });
+    if (result.ok && firewallChange) await this.confirm?.arm(versions, before);
+    return { ...versions, ok: result.ok, error: result.ok ? null : result.error.slice(0, 8000) };
   }
 }

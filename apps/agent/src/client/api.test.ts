@@ -4,6 +4,7 @@ import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AgentApi, ApiError } from './api.js';
 import { followEvents } from './events.js';
+import { SharedBundles } from './shared-bundles.js';
 
 type Handler = (req: IncomingMessage, body: string, res: ServerResponse) => void;
 
@@ -169,6 +170,63 @@ describe('agent API client', () => {
       expect(answer.status === 'ok' && answer.bundle.rules).toBe(bundle.rules);
     }
     expect(accepted).toEqual(['br, gzip', 'br, gzip']);
+  });
+
+  it("lets a fleet's devices share the bundle parsed from the same bytes, and only those", async () => {
+    const bundleOf = (policy: number) => ({
+      config_version: 1,
+      policy_version: policy,
+      rules: `alert tcp any any -> any any (msg:"policy ${policy}"; sid:1;)\n`.repeat(100),
+      thresholds: '',
+      variables: { HOME_NET: '[10.0.0.0/8]' },
+      nftables: null,
+      routes: null,
+    });
+    let policy = 1;
+    const url = await serve((req, _body, res) => {
+      if (req.url === '/api/v1/agent/login') {
+        return json(res, 200, { access_token: 't', token_type: 'bearer', expires_in: 3600 });
+      }
+      const text = Buffer.from(JSON.stringify(bundleOf(policy)));
+      res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'br' });
+      res.end(brotliCompressSync(text));
+    });
+    const shared = new SharedBundles();
+    const devices = [1, 2, 3].map(
+      (deviceId) => new AgentApi({ ...options(url), deviceId, sharedBundles: shared }),
+    );
+    const read = async (api: AgentApi) => {
+      const answer = await api.bundle(null);
+      if (answer.status !== 'ok') throw new Error('no bundle');
+      return answer.bundle;
+    };
+    const first = await Promise.all(devices.map(read));
+    expect(first.map((b) => b.policy_version)).toEqual([1, 1, 1]);
+    expect(first[0]).toEqual(bundleOf(1));
+    expect(shared.parsed).toBe(1);
+    // Other bytes are parsed for themselves: every device gets the new content.
+    policy = 2;
+    const second = await Promise.all(devices.map(read));
+    expect(second.every((b) => b.rules.includes('policy 2') && b.policy_version === 2)).toBe(true);
+    expect(shared.parsed).toBe(2);
+  });
+
+  it('counts its time limit from when a request got a connection, not while it waited for one', async () => {
+    const url = await serve((req, _body, res) => {
+      if (req.url === '/api/v1/agent/login') {
+        return json(res, 200, { access_token: 't', token_type: 'bearer', expires_in: 3600 });
+      }
+      setTimeout(() => json(res, 200, { ack: 1 }), 1000);
+    });
+    // Two connection pools' worth and one more (a fleet's devices share one pool of 128): the
+    // last one waits 2 s for a connection, then gets its answer 1 s later.
+    const devices = Array.from(
+      { length: 257 },
+      (_, i) => new AgentApi({ ...options(url), deviceId: i + 1, timeoutMs: 2500 }),
+    );
+    await Promise.all(devices.map((api) => api.login()));
+    const answers = await Promise.allSettled(devices.map((api) => api.logs(1, [])));
+    expect(answers.filter((a) => a.status === 'rejected')).toEqual([]);
   });
 
   it('reports a refused sign-in with its status and the wait the server asks for', async () => {

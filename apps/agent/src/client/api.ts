@@ -11,8 +11,10 @@ import {
   AgentToken,
   type AgentHeartbeat,
 } from '@palisade/contract';
+import { performance } from 'node:perf_hooks';
 import type { z } from 'zod';
 import { httpRequest, reachedEndpoint, type Endpoint, type HttpAnswer } from './http.js';
+import type { SharedBundles } from './shared-bundles.js';
 
 export class ApiError extends Error {
   constructor(
@@ -33,6 +35,13 @@ export interface AgentApiOptions {
   agentVersion: string;
   /** Per request, except the event stream (default 15 s). */
   timeoutMs?: number;
+  /** A fleet's devices: bundles read through the process's shared ones (shared-bundles.ts). */
+  sharedBundles?: SharedBundles;
+  /**
+   * Told of every answer the server sends, with performance.now() when its request was sent
+   * (a firewall change is confirmed by an answer to a request sent after it was applied).
+   */
+  onAnswer?: (sentAt: number) => void;
 }
 
 export type BundleAnswer =
@@ -62,6 +71,9 @@ export interface EnrolOptions {
   hostname: string;
   timeoutMs?: number;
 }
+
+/** Addresses of calls by server and call name (a handful; never changed once made). */
+const callUrls = new Map<string, URL>();
 
 function agentBase(server: string): URL {
   return new URL('api/v1/agent/', server.endsWith('/') ? server : `${server}/`);
@@ -103,31 +115,45 @@ export class AgentApi {
     return this.options.deviceId;
   }
 
+  /** The address of a call, parsed once per server and call for the whole process (a fleet). */
   private url(name: string): URL {
-    return new URL(name, this.base);
+    const key = `${this.base.href} ${name}`;
+    let url = callUrls.get(key);
+    if (!url) {
+      url = new URL(name, this.base);
+      callUrls.set(key, url);
+    }
+    return url;
   }
 
   /**
    * Runs `request` under a signal that aborts when `outer` does or the time limit passes, and
-   * drops both when it ends. (AbortSignal.timeout kept a timer for the whole limit after each
-   * request, and AbortSignal.any left a reference on the agent's stop signal per request: a
-   * fleet of thousands of devices held tens of them each.)
+   * drops both when it ends. The limit runs from when the request got its connection (`request`
+   * calls `connected`): in a fleet process thousands of devices share one pool of connections,
+   * and a request that waited its turn behind a fleet-wide change's pulls was aborted before it
+   * was sent ("socket hang up"), its device applying the change only at its next heartbeat.
+   * (AbortSignal.timeout kept a timer for the whole limit after each request, and
+   * AbortSignal.any left a reference on the agent's stop signal per request: a fleet of
+   * thousands of devices held tens of them each.)
    */
   private async limited<T>(
     outer: AbortSignal | undefined,
-    request: (signal: AbortSignal) => Promise<T>,
+    request: (signal: AbortSignal, connected: () => void) => Promise<T>,
   ): Promise<T> {
     const controller = new AbortController();
     const ms = this.options.timeoutMs ?? 15_000;
-    const timer = setTimeout(
-      () => controller.abort(new DOMException(`no answer within ${ms} ms`, 'TimeoutError')),
-      ms,
-    );
+    let timer: NodeJS.Timeout | undefined;
+    const connected = () => {
+      timer ??= setTimeout(
+        () => controller.abort(new DOMException(`no answer within ${ms} ms`, 'TimeoutError')),
+        ms,
+      );
+    };
     const stop = () => controller.abort(outer?.reason);
     if (outer?.aborted) stop();
     else outer?.addEventListener('abort', stop, { once: true });
     try {
-      return await request(controller.signal);
+      return await request(controller.signal, connected);
     } finally {
       clearTimeout(timer);
       outer?.removeEventListener('abort', stop);
@@ -148,8 +174,9 @@ export class AgentApi {
 
   /** Signs in now (also done on demand by every call). */
   async login(signal?: AbortSignal): Promise<string> {
-    const token = await this.limited(signal, async (limit) => {
+    const token = await this.limited(signal, async (limit, connected) => {
       const response = await httpRequest(this.url('login'), {
+        onConnection: connected,
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({
@@ -186,12 +213,20 @@ export class AgentApi {
     read: (response: HttpAnswer) => Promise<T>,
     signal?: AbortSignal,
   ): Promise<T> {
-    return this.limited(signal, async (limit) => read(await this.send(name, init, limit, signal)));
+    return this.limited(signal, async (limit, connected) =>
+      read(await this.send(name, { ...init, onConnection: connected }, limit, signal)),
+    );
   }
 
   private async send(
     name: string,
-    init: { method: string; body?: unknown; headers?: Record<string, string>; stream?: boolean },
+    init: {
+      method: string;
+      body?: unknown;
+      headers?: Record<string, string>;
+      stream?: boolean;
+      onConnection?: () => void;
+    },
     signal: AbortSignal,
     /** The caller's own signal: a sign-in on the way has its own time limit. */
     outer?: AbortSignal,
@@ -200,13 +235,16 @@ export class AgentApi {
       const token = await this.bearer(outer);
       const headers: Record<string, string> = { authorization: `Bearer ${token}`, ...init.headers };
       if (init.body !== undefined) headers['content-type'] = 'application/json';
+      const sentAt = performance.now();
       const response = await httpRequest(this.url(name), {
         method: init.method,
         headers,
         body: init.body === undefined ? undefined : JSON.stringify(init.body),
         signal,
         stream: init.stream,
+        onConnection: init.onConnection,
       });
+      this.options.onAnswer?.(sentAt);
       if (response.status === 401 && attempt === 0) {
         response.discard();
         if (this.token === token) this.token = undefined;
@@ -248,7 +286,10 @@ export class AgentApi {
           return { status: 'not-modified' };
         }
         if (!response.ok) await AgentApi.fail(response, 'bundle');
-        const bundle = AgentBundle.parse(await response.json());
+        const shared = this.options.sharedBundles;
+        const bundle = shared
+          ? await shared.read(response)
+          : AgentBundle.parse(await response.json());
         return { status: 'ok', bundle, etag: response.header('etag') };
       },
       signal,

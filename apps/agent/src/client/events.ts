@@ -19,6 +19,8 @@ export interface FollowOptions {
   signal: AbortSignal;
   onVersions: (push: VersionsPush) => void;
   onState?: (state: 'open' | 'closed', error?: unknown) => void;
+  /** Anything came on the stream (an event or the server's keep-alive comment). */
+  onActivity?: () => void;
   /** A stream quieter than this is considered dead (the server comments every 15 s). */
   idleTimeoutMs?: number;
 }
@@ -47,6 +49,7 @@ async function readStream(options: FollowOptions, response: HttpAnswer): Promise
     arm();
     for await (const chunk of body) {
       arm();
+      options.onActivity?.();
       parser.feed(decoder.decode(chunk as Buffer, { stream: true }));
     }
   } finally {

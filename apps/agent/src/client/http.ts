@@ -42,6 +42,11 @@ export interface HttpInit {
   signal: AbortSignal;
   /** An answer that stays open (an event stream): sent on a connection of its own. */
   stream?: boolean;
+  /**
+   * Called when the request gets its connection: a fleet's requests may wait for one of the
+   * pool's connections first (see MAX_REQUEST_SOCKETS), which is no fault of the server's.
+   */
+  onConnection?: () => void;
 }
 
 /** An answer whose headers have come; its body is read (or dropped) once. */
@@ -61,15 +66,24 @@ export class HttpAnswer {
     return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
   }
 
-  /** The body as the server sent it, uncompressed. */
-  async text(): Promise<string> {
+  /** The body's bytes as they came on the wire (still compressed, if they were). */
+  async bytes(): Promise<Buffer> {
     const chunks: Buffer[] = [];
     for await (const chunk of this.response) chunks.push(chunk as Buffer);
-    const raw = Buffer.concat(chunks);
+    return Buffer.concat(chunks);
+  }
+
+  /** Bytes of this answer's body (from `bytes()`) uncompressed, as text. */
+  async decode(raw: Buffer): Promise<string> {
     const encoding = this.header('content-encoding');
     if (encoding === 'gzip') return (await gunzip(raw)).toString('utf8');
     if (encoding === 'br') return (await brotliDecompress(raw)).toString('utf8');
     return raw.toString('utf8');
+  }
+
+  /** The body as the server sent it, uncompressed. */
+  async text(): Promise<string> {
+    return this.decode(await this.bytes());
   }
 
   async json(): Promise<unknown> {
@@ -131,6 +145,7 @@ export function httpRequest(url: URL, init: HttpInit): Promise<HttpAnswer> {
     // (its socket may serve another request by then, which the signal must not touch). Ended
     // without an error of its own: the reading of the answer hears "aborted".
     let answered = false;
+    if (init.onConnection) request.once('socket', init.onConnection);
     const abort = () => request.destroy();
     signal.addEventListener('abort', abort, { once: true });
     request.once('close', () => {

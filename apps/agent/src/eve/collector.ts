@@ -1,11 +1,13 @@
 // Ships eve.json alerts into the spool: the tailer reads, the batcher groups alerts by size and
 // age, and each batch is stored with the file position after it. That position is where reading
-// resumes after a restart, so an alert is spooled once and only once.
+// resumes after a restart, so an alert is spooled once and only once. Stats events feed the
+// sensor health the heartbeat reports.
 
 import { z } from 'zod';
 import { sleep } from '../client/backoff.js';
 import { Batcher, type BatcherOptions } from '../spool/batcher.js';
 import type { Spool } from '../spool/spool.js';
+import { SensorHealthTracker } from './health.js';
 import { EveTailer, TailPosition, type EveEvent, type TailSink } from './tailer.js';
 
 const EveCursor = z.object({ file: z.string(), position: TailPosition });
@@ -25,6 +27,8 @@ export class EveCollector {
   private readonly batcher: Batcher<EveEvent>;
   private readonly stopper = new AbortController();
   private loop: Promise<void> | undefined;
+  /** Suricata's latest stats, for the heartbeat. */
+  readonly health = new SensorHealthTracker();
 
   constructor(private readonly options: CollectorOptions) {
     const saved = EveCursor.safeParse(options.spool.cursor);
@@ -46,6 +50,7 @@ export class EveCollector {
     advance: (position) => this.batcher.advance(this.cursor(position)),
     switching: () => this.batcher.flush(),
     malformed: (position, reason) => this.options.onMalformed?.(position, reason),
+    stats: (event) => this.health.observe(event),
   };
 
   /** Reads what is available now (tests and the loop use it). */

@@ -1,5 +1,6 @@
 // Follows Suricata's eve.json (one JSON event per line) and hands on its alert events, each with
-// the file position just after it, so the caller can persist exactly how far it has shipped.
+// the file position just after it, so the caller can persist exactly how far it has shipped, and
+// its stats events (sensor health, not shipped).
 //
 // Rotation by rename (logrotate's default: eve.json → eve.json.1, Suricata reopens on HUP) is
 // seen as a new inode at the path: the old file is read to its end first. Truncation in place
@@ -25,6 +26,8 @@ export interface TailSink {
   /** The file is about to change (rotation or truncation): settle what came from the old one. */
   switching(): Promise<void>;
   malformed?(position: TailPosition, reason: string): void;
+  /** A `stats` event: Suricata's counters, written every stats interval. */
+  stats?(event: EveEvent): void;
 }
 
 export interface TailerOptions {
@@ -39,6 +42,7 @@ export interface TailerOptions {
 
 const NEWLINE = 10;
 const ALERT_MARK = '"alert"';
+const STATS_MARK = '"stats"';
 
 async function statOrNull(file: string) {
   try {
@@ -65,9 +69,9 @@ async function findByInode(dir: string, ino: number): Promise<string | undefined
   return undefined;
 }
 
-/** The alert event a line holds, `null` for any other event, or an error text. */
+/** The alert or stats event a line holds, `null` for any other event, or an error text. */
 export function parseEveLine(line: string): EveEvent | null | string {
-  if (!line.includes(ALERT_MARK)) return null;
+  if (!line.includes(ALERT_MARK) && !line.includes(STATS_MARK)) return null;
   let value: unknown;
   try {
     value = JSON.parse(line);
@@ -76,7 +80,7 @@ export function parseEveLine(line: string): EveEvent | null | string {
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'not an object';
   const event = value as EveEvent;
-  return event.event_type === 'alert' ? event : null;
+  return event.event_type === 'alert' || event.event_type === 'stats' ? event : null;
 }
 
 export class EveTailer {
@@ -212,6 +216,7 @@ export class EveTailer {
           const position = { ino: this.ino, offset: this.offset + next };
           const parsed = parseEveLine(line);
           if (typeof parsed === 'string') sink.malformed?.(position, parsed);
+          else if (parsed?.event_type === 'stats') sink.stats?.(parsed);
           else if (parsed) await sink.alert(parsed, position, end - start);
         }
       }

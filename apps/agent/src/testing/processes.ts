@@ -109,7 +109,8 @@ export class ServerProcess {
     /** Options for node itself (a benchmark's `--cpu-prof`). */
     nodeArgs: string[] = [],
   ) {
-    this.url = `http://127.0.0.1:${port}`;
+    // HOST in `env`: another address of this machine (a veth end a namespace reaches).
+    this.url = `http://${env.HOST ?? '127.0.0.1'}:${port}`;
     this.process = sourceProcess(
       path.join(repoRoot, 'apps/server/src/main.ts'),
       [],
@@ -216,9 +217,11 @@ export function agentProcess(
   logFile: string,
   env: Record<string, string> = {},
   nodeArgs: string[] = [],
+  /** Runs the agent through this command (`ip netns exec NS`). */
+  prefix: string[] = [],
 ): TestProcess {
   const { command, cwd } = agentCommand(nodeArgs);
-  return new TestProcess(command, args, env, logFile, cwd);
+  return new TestProcess([...prefix, ...command], args, env, logFile, cwd);
 }
 
 export interface Finished {
@@ -250,7 +253,14 @@ export function runAgent(args: string[], env: Record<string, string> = {}): Prom
  * agent.log; its password in dir/password) and the server and password file given by the
  * environment, as a service unit would. `args` adds reload commands, eve.json and the like.
  */
-export function deviceAgent(serverUrl: string, deviceId: number, dir: string, args: string[]) {
+export function deviceAgent(
+  serverUrl: string,
+  deviceId: number,
+  dir: string,
+  args: string[],
+  /** Runs the agent through this command (`ip netns exec NS`: the agent in a namespace). */
+  prefix: string[] = [],
+) {
   return agentProcess(
     [
       'run',
@@ -264,6 +274,8 @@ export function deviceAgent(serverUrl: string, deviceId: number, dir: string, ar
     ],
     path.join(dir, 'agent.log'),
     { PALISADE_SERVER: serverUrl, PALISADE_PASSWORD_FILE: path.join(dir, 'password') },
+    [],
+    prefix,
   );
 }
 

@@ -1,8 +1,10 @@
 import type { TFunction } from 'i18next';
 import AdminPanelSettingsIcon from '@mui/icons-material/AdminPanelSettings';
+import HistoryIcon from '@mui/icons-material/History';
 import HomeIcon from '@mui/icons-material/Home';
 import MonitorHeartIcon from '@mui/icons-material/MonitorHeart';
 import NotificationsActiveIcon from '@mui/icons-material/NotificationsActive';
+import PublishIcon from '@mui/icons-material/Publish';
 import PersonIcon from '@mui/icons-material/Person';
 import PolicyIcon from '@mui/icons-material/Policy';
 import RouterIcon from '@mui/icons-material/Router';
@@ -18,10 +20,14 @@ export function navItems(t: TFunction, admin: boolean): NavItem[] {
     { to: '/alerts', label: t('nav.alerts'), icon: <NotificationsActiveIcon /> },
     { to: '/policies', label: t('nav.policies'), icon: <PolicyIcon /> },
     { to: '/firewall', label: t('nav.firewall'), icon: <SecurityIcon /> },
+    { to: '/deploy', label: t('nav.deploy'), icon: <PublishIcon /> },
     { to: '/account', label: t('nav.account'), icon: <PersonIcon /> },
   ];
   if (admin)
-    items.push({ to: '/admin/users/all', label: t('nav.users'), icon: <AdminPanelSettingsIcon /> });
+    items.push(
+      { to: '/admin/users/all', label: t('nav.users'), icon: <AdminPanelSettingsIcon /> },
+      { to: '/audit', label: t('nav.audit'), icon: <HistoryIcon /> },
+    );
   return items;
 }
 
@@ -43,6 +49,7 @@ const AREA_TEXT: Record<
   | 'placeholder.alerts'
   | 'placeholder.policies'
   | 'placeholder.firewall'
+  | 'placeholder.deploy'
   | 'home.account'
 > = {
   '/devices': 'placeholder.devices',
@@ -50,5 +57,6 @@ const AREA_TEXT: Record<
   '/alerts': 'placeholder.alerts',
   '/policies': 'placeholder.policies',
   '/firewall': 'placeholder.firewall',
+  '/deploy': 'placeholder.deploy',
   '/account': 'home.account',
 };

@@ -19,6 +19,8 @@ const loadFirewall = () => import('./routes/firewall');
 const loadPolicies = () => import('./routes/policies');
 const loadDevices = () => import('./routes/devices');
 const loadAccount = () => import('./routes/account');
+const loadDevice = () => import('./routes/device');
+const loadDeploy = () => import('./routes/deploy');
 /** The signed-in screens by path (/ opens Devices), so the one a page opens on can come early. */
 const signedInScreens = new Map<string, () => Promise<unknown>>([
   ['/home', loadHome],
@@ -29,6 +31,7 @@ const signedInScreens = new Map<string, () => Promise<unknown>>([
   ['/devices', loadDevices],
   ['/', loadDevices],
   ['/account', loadAccount],
+  ['/deploy', loadDeploy],
 ]);
 const Home = screen(loadHome);
 const Alerts = screen(loadAlerts);
@@ -37,10 +40,13 @@ const Firewall = screen(loadFirewall);
 const Policies = screen(loadPolicies);
 const Devices = screen(loadDevices);
 const Account = screen(loadAccount);
+const Device = screen(loadDevice);
+const Deploy = screen(loadDeploy);
 const RequireAdmin = screen(() => import('./routes/require-admin'));
 const AdminUsersAll = screen(() => import('./routes/admin-users-all'));
 const AdminUsersCreate = screen(() => import('./routes/admin-users-create'));
 const AdminUsersEdit = screen(() => import('./routes/admin-users-edit'));
+const Audit = screen(() => import('./routes/audit'));
 
 /**
  * Starts loading the signed-in layout and the screen at `pathname` before the router asks for
@@ -72,11 +78,14 @@ export const appRoutes = createRoutesFromElements(
         <Route path="/firewall" element={<Firewall />} />
         <Route path="/policies" element={<Policies />} />
         <Route path="/devices" element={<Devices />} />
+        <Route path="/devices/:id" element={<Device />} />
         <Route path="/account" element={<Account />} />
+        <Route path="/deploy" element={<Deploy />} />
         <Route element={<RequireAdmin />}>
           <Route path="/admin/users/all" element={<AdminUsersAll />} />
           <Route path="/admin/users/create" element={<AdminUsersCreate />} />
           <Route path="/admin/users/edit/:id" element={<AdminUsersEdit />} />
+          <Route path="/audit" element={<Audit />} />
         </Route>
       </Route>
     </Route>

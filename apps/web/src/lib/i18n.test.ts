@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { formatDate, formatDateTime } from './format-date';
 import { direction, startLanguage } from './i18n';
 import { mergeMainState } from './main-state';
 
@@ -16,28 +15,6 @@ describe('start language (spec §1)', () => {
     expect(direction('ar')).toBe('rtl');
     expect(direction('en')).toBe('ltr');
     expect(direction('ru')).toBe('ltr');
-  });
-});
-
-describe('short date format (spec §9)', () => {
-  const date = new Date(Date.UTC(2025, 2, 7, 12));
-  it('is year, month and day', () => {
-    expect(formatDate(date, 'en')).toBe('03/07/2025');
-    expect(formatDate(date, 'ru')).toBe('07.03.2025');
-  });
-  it('uses the long month in Arabic', () => {
-    const month = new Intl.DateTimeFormat('ar', { month: 'long' }).format(date);
-    expect(formatDate(date, 'ar')).toContain(month);
-  });
-  it('is empty for a bad date', () => {
-    expect(formatDate('nope', 'en')).toBe('');
-    expect(formatDateTime('nope', 'en')).toBe('');
-  });
-  it('has a full form with the time to the second, shown on hover', () => {
-    const full = formatDateTime(date, 'en');
-    const time = new Intl.DateTimeFormat('en', { timeStyle: 'medium' }).format(date);
-    expect(full).toContain(time);
-    expect(full).toContain('2025');
   });
 });
 

@@ -1,5 +1,6 @@
-import i18next from 'i18next';
-import { initReactI18next } from 'react-i18next';
+import { useContext } from 'react';
+import i18next, { type TFunction } from 'i18next';
+import { I18nContext, getI18n, initReactI18next } from 'react-i18next';
 import en from '../locales/en.json';
 import { mainState } from './main-state';
 
@@ -72,3 +73,15 @@ export async function switchLanguage(language: Language): Promise<void> {
 }
 
 export { i18next };
+
+/**
+ * The translation function without useTranslation's subscription to language changes, for
+ * components a list draws hundreds of times (its cells): each subscription is made on mount and
+ * undone on unmount, and at 200 alerts/s, when every row of the alerts list is new at each
+ * insert, they were half its redraw (bench/web.bench.ts). Such a component's list redraws it
+ * when the language changes (its columns depend on the language), so its texts follow.
+ */
+export function useListT(): TFunction {
+  const context = useContext(I18nContext);
+  return (context?.i18n ?? getI18n()).t;
+}

@@ -129,3 +129,11 @@ export function useLiveEvent(
     };
   }, [kind, minIntervalMs]);
 }
+
+/**
+ * How often at most a screen reads devices again on `devices` events. The server tells of a
+ * device's changed state, versions or pending flag at once (then at most every 250 ms), of
+ * routine beats once a second: every screen shows a change well within a second of the report
+ * (issue 19, item 7).
+ */
+export const LIVE_DEVICES_MS = 100;

@@ -1,3 +1,5 @@
+import { contrastTextOn, textShadeOf } from './contrast';
+
 /** Spec §9 default light theme colours. */
 export const DEFAULT_COLOURS = {
   primary: '#4682b4',
@@ -42,10 +44,17 @@ export function themeColours(): Promise<ThemeColours> {
   return pending;
 }
 
-/** --pal-primary etc. on the root element, read by the sign-in page's stylesheet. */
+/**
+ * --pal-primary etc. on the root element, read by the sign-in page's stylesheet, with
+ * --pal-primary-contrast (labels on the colour) and --pal-primary-text (the colour as text on
+ * white), both reaching WCAG AA's 4.5:1.
+ */
 export function applyThemeVariables(colours: ThemeColours): void {
+  const style = document.documentElement.style;
   for (const [name, value] of Object.entries(colours)) {
-    document.documentElement.style.setProperty(`--pal-${name}`, value);
+    style.setProperty(`--pal-${name}`, value);
+    style.setProperty(`--pal-${name}-contrast`, contrastTextOn(value));
+    style.setProperty(`--pal-${name}-text`, textShadeOf(value));
   }
 }
 

@@ -48,6 +48,20 @@ describe('locales', () => {
     }
   });
 
+  it.each([
+    ['ru', ru],
+    ['ar', ar],
+  ])('%s.json leaves no English prose untranslated', (_name, locale) => {
+    // Names and codes read the same in every language (Palisade, SID, TCP, URL, …).
+    const names = new Set(['app.name']);
+    const english = enKeys.filter((key) => {
+      const source = lookup(en, key) as string;
+      const prose = /[a-z]{3,}/.test(source.replace(/{{\w+}}/g, ''));
+      return prose && !names.has(key) && lookup(locale, key) === source;
+    });
+    expect(english).toEqual([]);
+  });
+
   it('every en.json key is used somewhere in the source', () => {
     const root = path.resolve(import.meta.dirname, '..');
     const code = sources(root)

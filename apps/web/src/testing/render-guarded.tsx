@@ -1,8 +1,5 @@
 import type { ReactNode } from 'react';
 import { Link, Outlet, RouterProvider, createMemoryRouter } from 'react-router';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import i18next from 'i18next';
-import { I18nextProvider, initReactI18next } from 'react-i18next';
 import {
   fireEvent,
   render,
@@ -13,15 +10,7 @@ import {
 } from '@testing-library/react';
 import { expect } from 'vitest';
 import { UnsavedChangesProvider } from '../components/unsaved/UnsavedChangesProvider';
-import en from '../locales/en.json';
-
-const i18n = i18next.createInstance();
-void i18n.use(initReactI18next).init({
-  resources: { en: { translation: en } },
-  lng: 'en',
-  interpolation: { escapeValue: false },
-  returnNull: false,
-});
+import { TestProviders } from './providers';
 
 /**
  * Renders an editor as the signed-in console holds it: a data router (at `path`), the unsaved
@@ -31,9 +20,6 @@ export function renderGuarded(
   ui: ReactNode,
   path = '/screen',
 ): RenderResult & { router: ReturnType<typeof createMemoryRouter> } {
-  const client = new QueryClient({
-    defaultOptions: { queries: { retry: false }, mutations: { retry: false } },
-  });
   const router = createMemoryRouter(
     [
       {
@@ -52,11 +38,9 @@ export function renderGuarded(
     { initialEntries: [path] },
   );
   const result = render(
-    <QueryClientProvider client={client}>
-      <I18nextProvider i18n={i18n}>
-        <RouterProvider router={router} />
-      </I18nextProvider>
-    </QueryClientProvider>,
+    <TestProviders>
+      <RouterProvider router={router} />
+    </TestProviders>,
   );
   return { ...result, router };
 }

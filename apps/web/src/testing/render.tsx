@@ -1,22 +1,8 @@
 import type { ReactNode } from 'react';
 import { vi } from 'vitest';
 import { MemoryRouter } from 'react-router';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import i18next from 'i18next';
-import { I18nextProvider, initReactI18next } from 'react-i18next';
 import { configure, render, type RenderResult } from '@testing-library/react';
-import en from '../locales/en.json';
-
-const i18n = i18next.createInstance();
-void i18n.use(initReactI18next).init({
-  resources: { en: { translation: en } },
-  lng: 'en',
-  interpolation: { escapeValue: false },
-  returnNull: false,
-});
-
-/** Per-test limit for rendered screens: MUI under a loaded test machine is slow to mount. */
-export const RENDER_TIMEOUT = 30_000;
+import { TestProviders } from './providers';
 
 // findBy… and waitFor wait this long: the default second is too short on a loaded machine.
 configure({ asyncUtilTimeout: 10_000 });
@@ -88,14 +74,9 @@ Object.defineProperty(HTMLElement.prototype, 'clientWidth', { configurable: true
 
 /** Renders a screen part as the console does: query client, English texts, a router at `path`. */
 export function renderScreen(ui: ReactNode, path = '/'): RenderResult {
-  const client = new QueryClient({
-    defaultOptions: { queries: { retry: false, staleTime: 30_000 }, mutations: { retry: false } },
-  });
   return render(
-    <QueryClientProvider client={client}>
-      <I18nextProvider i18n={i18n}>
-        <MemoryRouter initialEntries={[path]}>{ui}</MemoryRouter>
-      </I18nextProvider>
-    </QueryClientProvider>,
+    <TestProviders staleTime={30_000}>
+      <MemoryRouter initialEntries={[path]}>{ui}</MemoryRouter>
+    </TestProviders>,
   );
 }

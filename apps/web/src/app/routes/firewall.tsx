@@ -3,10 +3,13 @@ import { useQuery } from '@tanstack/react-query';
 import type { Device } from '@palisade/contract';
 import { allDevicesQueryOptions } from '../../features/devices/api/list-devices';
 import { DeviceAssignments } from '../../features/devices/components/DeviceAssignments';
+import { ExpiringList } from '../../features/expiry/components/ExpiringList';
 import { FirewallPage } from '../../features/firewall/components/FirewallPage';
 import { PreviewButton } from '../../features/firewall/components/PreviewButton';
 import { ProfilesTab } from '../../features/profiles/components/ProfilesTab';
 import { useDeviceTools } from '../device-tools';
+
+const FIREWALL_RULES = ['firewall_rule'] as const;
 
 /**
  * /firewall: the firewall feature's rulesets and per-device network, with the devices
@@ -23,7 +26,10 @@ export function Component() {
       devices={devices.data?.data ?? []}
       devicesLoading={devices.isPending}
       assignments={<DeviceAssignments tools={tools} rowActions={preview} />}
-      profiles={<ProfilesTab canWrite={tools.canWrite} />}
+      profiles={
+        <ProfilesTab canWrite={tools.canWrite} canOverrideLockout={tools.canOverrideLockout} />
+      }
+      expiring={<ExpiringList kinds={FIREWALL_RULES} />}
     />
   );
 }

@@ -11,6 +11,7 @@ import Tabs from '@mui/material/Tabs';
 import { ALL_ROWS, initialTableState } from '../../components/data-table/list-params';
 import { PageShell } from '../../components/page/PageShell';
 import { useMe } from '../../features/auth/api/me';
+import { ExpiringList } from '../../features/expiry/components/ExpiringList';
 import { PoliciesTab } from '../../features/policies/components/PoliciesTab';
 import type { PolicyAccess, PolicyTools } from '../../features/policies/components/tools';
 import { groupsListQueryOptions } from '../../features/rules/api/list-groups';
@@ -92,7 +93,12 @@ export function Component() {
         </Tabs>
       </Box>
       <div role="tabpanel" aria-labelledby={`policies-tab-${tab}`}>
-        {tab === 'policies' && <PoliciesTab tools={tools} access={access} />}
+        {tab === 'policies' && (
+          <>
+            <ExpiringList />
+            <PoliciesTab tools={tools} access={access} />
+          </>
+        )}
         {tab === 'groups' && (
           <GroupsTab canWrite={canWrite} sourceName={sourceName} RuleNote={RuleChangeNote} />
         )}

@@ -11,6 +11,7 @@ import { AppLayout } from '../../components/layout/AppLayout';
 import { UnsavedChangesProvider } from '../../components/unsaved/UnsavedChangesProvider';
 import { useAskBeforeLeaving } from '../../components/unsaved/useUnsavedChangesGuard';
 import { useMe } from '../../features/auth/api/me';
+import { PendingBanner } from '../../features/deployments/components/PendingBanner';
 import { signOut } from '../../features/auth/session-flow';
 import { queryClient } from '../../lib/query-client';
 import { session } from '../../lib/session';
@@ -45,11 +46,14 @@ function SignedInFrame() {
       userName={name}
       onLogout={() => askBeforeLeaving(signOut)}
       banner={
-        authDisabled ? (
-          <Alert severity="warning" square data-testid="auth-disabled-banner">
-            {t('auth.disabledBanner')}
-          </Alert>
-        ) : undefined
+        <>
+          {authDisabled && (
+            <Alert severity="warning" square data-testid="auth-disabled-banner">
+              {t('auth.disabledBanner')}
+            </Alert>
+          )}
+          {user !== null && <PendingBanner />}
+        </>
       }
     >
       <ScreenErrorBoundary key={pathname}>

@@ -4,6 +4,7 @@ import 'uplot/dist/uPlot.min.css';
 import { useTranslation } from 'react-i18next';
 import Box from '@mui/material/Box';
 import { useTheme } from '@mui/material/styles';
+import { formatDateTime, formatTimeTick } from '../../lib/format-date';
 
 export interface TimeSeries {
   label: string;
@@ -60,7 +61,6 @@ export function TimeChart(props: TimeChartProps) {
     if (element === null) return;
     const show = (value: number | null | undefined) =>
       value === null || value === undefined ? '–' : formatRef.current(value);
-    const moment = new Intl.DateTimeFormat(language, { dateStyle: 'short', timeStyle: 'medium' });
     const bars = kind === 'bars' ? uPlot.paths.bars?.({ size: [0.9, 40] }) : undefined;
     const options: uPlot.Options = {
       width: Math.max(element.clientWidth, 200),
@@ -79,19 +79,10 @@ export function TimeChart(props: TimeChartProps) {
           stroke: axisColor,
           grid: { stroke: gridColor, width: 1 },
           ticks: { show: false },
-          space: 90,
-          // Ticks in the reader's language: times of day, or dates once ticks are days apart.
-          values: (_u, splits, _axis, _space, increment) => {
-            const format = new Intl.DateTimeFormat(
-              language,
-              increment >= 86_400
-                ? { month: 'short', day: 'numeric' }
-                : increment >= 60
-                  ? { hour: '2-digit', minute: '2-digit' }
-                  : { hour: '2-digit', minute: '2-digit', second: '2-digit' },
-            );
-            return splits.map((v) => format.format(new Date(v * 1000)));
-          },
+          space: 100,
+          // Ticks in the reader's language: times of day, or short dates once ticks are days apart.
+          values: (_u, splits, _axis, _space, increment) =>
+            splits.map((v) => formatTimeTick(v, increment, language)),
         },
         {
           stroke: axisColor,
@@ -108,7 +99,7 @@ export function TimeChart(props: TimeChartProps) {
       series: [
         {
           label: timeLabelRef.current,
-          value: (_u, v: number | null) => (v === null ? '–' : moment.format(new Date(v * 1000))),
+          value: (_u, v: number | null) => (v === null ? '–' : formatDateTime(v * 1000, language)),
         },
         ...series.map((s) => ({
           label: s.label,

@@ -1,4 +1,4 @@
-import { memo, useMemo, useRef, type ReactNode } from 'react';
+import { memo, useEffect, useMemo, useRef, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
   getCoreRowModel,
@@ -20,6 +20,9 @@ import TablePagination from '@mui/material/TablePagination';
 import TableRow from '@mui/material/TableRow';
 import TableSortLabel from '@mui/material/TableSortLabel';
 import { alpha, lighten, type SxProps, type Theme } from '@mui/material/styles';
+import { useColumnChoice } from './column-choice';
+import { TABLE_CONTAINER, tableWidthStyles, type WidthStyles } from './column-widths';
+import { ColumnsMenu } from './ColumnsMenu';
 import { ALL_ROWS, PAGE_SIZE_OPTIONS, type TableState } from './list-params';
 import { SearchField } from './SearchField';
 import { StatusRow } from './StatusRow';
@@ -42,7 +45,24 @@ export interface DataTableProps<T> {
   /** Height of the scrolling body; rows outside it are not in the DOM. */
   height?: number | string;
   rowHeight?: number;
+  /** Rows drawn beyond the window each way (8): fewer for a list that redraws them often. */
+  overscan?: number;
   label: string;
+  /**
+   * One line per row: fixed column widths (the header's), no wrapping, an ellipsis for what
+   * does not fit. The layout then stays put whatever the rows hold.
+   */
+  dense?: boolean;
+  /** The row the keyboard is on: marked (aria-selected) and kept in view. */
+  activeIndex?: number | null;
+  onRowClick?: (row: T) => void;
+  /** Told whether the rows are scrolled to their top, when that changes. */
+  onAtTopChange?: (atTop: boolean) => void;
+  /**
+   * Offers the `optional` columns in a Columns menu and keeps the user's choice under this
+   * name; without it they stay as their `optional` says.
+   */
+  columnsKey?: string;
 }
 
 /**
@@ -50,8 +70,18 @@ export interface DataTableProps<T> {
  * keeps only the visible rows (plus overscan) in the DOM.
  */
 export function DataTable<T>(props: DataTableProps<T>) {
-  const { columns, rows, total, state, onStateChange, rowHeight = 48 } = props;
+  const { rows, total, state, onStateChange, rowHeight = 48 } = props;
   const { t } = useTranslation();
+  const { shown: columns, choice, choose } = useColumnChoice(props.columns, props.columnsKey);
+  const chooser =
+    props.columnsKey !== undefined && props.columns.some((c) => c.optional !== undefined);
+  // A hidden column no longer orders the rows: nothing on screen would say so.
+  const chooseColumn = (id: string, on: boolean) => {
+    choose(id, on);
+    if (!on && state.sorting.some((s) => s.id === id)) {
+      onStateChange({ ...state, sorting: state.sorting.filter((s) => s.id !== id), pageIndex: 0 });
+    }
+  };
   const scrollRef = useRef<HTMLDivElement>(null);
 
   const columnDefs = useMemo<ColumnDef<T>[]>(
@@ -90,27 +120,49 @@ export function DataTable<T>(props: DataTableProps<T>) {
     count: tableRows.length,
     getScrollElement: () => scrollRef.current,
     estimateSize: () => rowHeight,
-    overscan: 8,
+    overscan: props.overscan ?? 8,
   });
   const items = virtualizer.getVirtualItems();
   const padTop = items[0]?.start ?? 0;
   const padBottom = virtualizer.getTotalSize() - (items.at(-1)?.end ?? 0);
   const width = columns.length;
-  const status = statusOf(props);
-  const tableStyles = useMemo(() => tableStylesWith(narrowTableStyles(columns)), [columns]);
+  const status = statusOf(props, rows);
+  const dense = props.dense === true;
+  const tableStyles = useMemo(
+    () => tableStylesWith(tableWidthStyles(columns, dense), dense),
+    [columns, dense],
+  );
+  const activeIndex = props.activeIndex ?? null;
+  useEffect(() => {
+    if (activeIndex !== null) virtualizer.scrollToIndex(activeIndex, { align: 'auto' });
+  }, [activeIndex, virtualizer]);
 
   return (
     <Paper variant="outlined" sx={{ overflow: 'hidden' }}>
-      {props.searchable !== false && (
-        <SearchField
-          value={state.search}
-          onChange={(search) => onStateChange({ ...state, search, pageIndex: 0 })}
-          hint={props.searchHint}
-        />
+      {(props.searchable !== false || chooser) && (
+        <Box sx={{ display: 'flex', alignItems: 'flex-start' }}>
+          {props.searchable !== false && (
+            <SearchField
+              value={state.search}
+              onChange={(search) => onStateChange({ ...state, search, pageIndex: 0 })}
+              hint={props.searchHint}
+            />
+          )}
+          {chooser && (
+            <Box sx={{ marginInlineStart: 'auto', px: 1, pt: 1.5 }}>
+              <ColumnsMenu columns={props.columns} choice={choice} onChoose={chooseColumn} />
+            </Box>
+          )}
+        </Box>
       )}
       <Box sx={{ height: 4 }}>{props.loading === true && <LinearProgress />}</Box>
       <TableContainer
         ref={scrollRef}
+        onScroll={
+          props.onAtTopChange === undefined
+            ? undefined
+            : (event) => props.onAtTopChange?.(event.currentTarget.scrollTop < rowHeight / 2)
+        }
         sx={{
           maxHeight: props.height ?? 'calc(100vh - 300px)',
           minHeight: 160,
@@ -181,10 +233,11 @@ export function DataTable<T>(props: DataTableProps<T>) {
                   return (
                     <DataRow
                       key={row.id}
-                      index={item.index}
                       row={row.original}
                       columns={columns}
                       height={rowHeight}
+                      active={item.index === activeIndex}
+                      onClick={props.onRowClick}
                     />
                   );
                 })}
@@ -218,15 +271,23 @@ export function DataTable<T>(props: DataTableProps<T>) {
  * Plain `tr`/`td` styled once by the table (`bodyCellStyles`), not a MUI component per cell:
  * rows are mounted at every scroll step. Its height is fixed, as the virtualiser counts on it.
  */
-const DataRow = memo(function DataRow<T>(props: {
-  index: number;
+type DataRowProps<T> = {
   row: T;
   columns: DataColumn<T>[];
   height: number;
-}) {
-  const { index, row, columns, height } = props;
+  active: boolean;
+  onClick: ((row: T) => void) | undefined;
+};
+
+const DataRow = memo(function DataRow<T>(props: DataRowProps<T>) {
+  const { row, columns, height, active, onClick } = props;
   return (
-    <tr className="data-row" data-index={index} style={{ height }}>
+    <tr
+      className={active ? 'data-row data-row-active' : 'data-row'}
+      style={{ height }}
+      aria-selected={onClick === undefined ? undefined : active}
+      onClick={onClick === undefined ? undefined : () => onClick(row)}
+    >
       {columns.map((column) => (
         <td key={column.id} className={cellClass(column)}>
           {column.cell(row)}
@@ -234,15 +295,13 @@ const DataRow = memo(function DataRow<T>(props: {
       ))}
     </tr>
   );
-}) as <T>(props: { index: number; row: T; columns: DataColumn<T>[]; height: number }) => ReactNode;
+}) as <T>(props: DataRowProps<T>) => ReactNode;
 
 const CELL_CLASS = {
   left: 'data-cell',
   right: 'data-cell data-cell-right',
   center: 'data-cell data-cell-center',
 } as const;
-
-const TABLE_CONTAINER = 'data-table';
 
 /** Classes a column's header and body cells share: pinned, and its own for hiding it. */
 function columnClass<T>(column: DataColumn<T>): string {
@@ -255,19 +314,6 @@ function cellClass<T>(column: DataColumn<T>): string {
   return `${CELL_CLASS[column.align ?? 'left']} ${columnClass(column)}`.trimEnd();
 }
 
-type HidingStyles = Record<string, Record<string, { display: 'none' }>>;
-
-/** One container query per width that hides columns: pure CSS, so no row is drawn again. */
-function narrowTableStyles<T>(columns: DataColumn<T>[]): HidingStyles {
-  const styles: HidingStyles = {};
-  for (const column of columns) {
-    if (column.hideBelow === undefined) continue;
-    const query = `@container ${TABLE_CONTAINER} (width < ${column.hideBelow}px)`;
-    styles[query] = { ...styles[query], [`& .data-col-${column.id}`]: { display: 'none' } };
-  }
-  return styles;
-}
-
 /** The row actions stay at the end edge; logical insets follow the writing direction. */
 const pinnedCell = (theme: Theme) => ({
   position: 'sticky' as const,
@@ -277,12 +323,32 @@ const pinnedCell = (theme: Theme) => ({
 
 /**
  * What MUI's small body TableCell and hover TableRow look like, for the plain body rows; plus
- * the rules that hide columns on a narrow table.
+ * the width rules (columns hidden on a narrow table, the flexible column's floor).
  */
 const tableStylesWith =
-  (hiding: HidingStyles): SxProps<Theme> =>
+  (widths: WidthStyles, dense: boolean): SxProps<Theme> =>
   (theme) => ({
-    ...hiding,
+    ...widths,
+    ...(dense && {
+      tableLayout: 'fixed',
+      '& thead th': {
+        padding: '4px 8px',
+        overflow: 'hidden',
+        textOverflow: 'ellipsis',
+      },
+      // More specific than the cells' own rule below, which it narrows.
+      '& tr.data-row td.data-cell': {
+        padding: '0 8px',
+        whiteSpace: 'nowrap',
+        overflow: 'hidden',
+        textOverflow: 'ellipsis',
+      },
+    }),
+    '& tr.data-row-active': {
+      backgroundColor: alpha(theme.palette.primary.main, 0.12),
+      outline: `2px solid ${theme.palette.primary.main}`,
+      outlineOffset: -2,
+    },
     '& tr.data-row:hover': { backgroundColor: theme.palette.action.hover },
     '& td.data-cell': {
       ...theme.typography.body2,
@@ -316,8 +382,11 @@ const PAGE_LABELS = {
   previous: 'table.page.previous',
 } as const;
 
-function statusOf<T>(props: DataTableProps<T>): 'loading' | 'error' | 'empty' | null {
+function statusOf<T>(
+  props: DataTableProps<T>,
+  rows: readonly T[],
+): 'loading' | 'error' | 'empty' | null {
   if (props.error !== undefined && props.error !== null) return 'error';
-  if (props.rows.length > 0) return null;
+  if (rows.length > 0) return null;
   return props.loading === true ? 'loading' : 'empty';
 }

@@ -1,13 +1,17 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import Box from '@mui/material/Box';
 import InputAdornment from '@mui/material/InputAdornment';
 import TextField from '@mui/material/TextField';
 import SearchIcon from '@mui/icons-material/Search';
+import { SearchHelp } from './SearchHelp';
 
 const DEBOUNCE_MS = 300;
 
-/** The table's search box; tells the table 300 ms after typing stops. */
+/**
+ * The table's search box; tells the table 300 ms after typing stops. Under it, the search
+ * syntax every list takes, then what this list's search matches (`hint`).
+ */
 export function SearchField({
   value,
   onChange,
@@ -20,6 +24,7 @@ export function SearchField({
 }) {
   const { t } = useTranslation();
   const [text, setText] = useState(value);
+  const helpId = useId();
   useEffect(() => {
     if (text === value) return;
     const timer = setTimeout(() => onChange(text), DEBOUNCE_MS);
@@ -36,7 +41,7 @@ export function SearchField({
         helperText={hint}
         sx={hint === undefined ? undefined : { minWidth: 'min(100%, 420px)' }}
         slotProps={{
-          htmlInput: { 'aria-label': t('table.search') },
+          htmlInput: { 'aria-label': t('table.search'), 'aria-describedby': helpId },
           input: {
             startAdornment: (
               <InputAdornment position="start">
@@ -46,6 +51,7 @@ export function SearchField({
           },
         }}
       />
+      <SearchHelp id={helpId} />
     </Box>
   );
 }

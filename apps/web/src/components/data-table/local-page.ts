@@ -1,19 +1,19 @@
+import { matchesSearch, parseSearch } from '@palisade/search-syntax';
 import { ALL_ROWS, type TableState } from './list-params';
 
 /**
  * The table state applied in the browser to a list fetched whole (groups and policies come
- * with limit 999999): search over the given texts, sort by the named fields, then page.
+ * with limit 999999): search over the given texts (the search syntax of every list: words,
+ * "phrases", -negation, OR), sort by the named fields, then page.
  */
 export function localPage<T>(
   items: readonly T[],
   state: TableState,
   texts: (item: T) => string[],
 ): { rows: T[]; total: number } {
-  const needle = state.search.trim().toLowerCase();
+  const search = parseSearch(state.search);
   const found =
-    needle === ''
-      ? [...items]
-      : items.filter((item) => texts(item).some((text) => text.toLowerCase().includes(needle)));
+    search.length === 0 ? [...items] : items.filter((item) => matchesSearch(texts(item), search));
   const collator = new Intl.Collator(undefined, { numeric: true, sensitivity: 'base' });
   const value = (item: T, id: string): unknown => (item as Record<string, unknown>)[id];
   const text = (x: unknown): string =>

@@ -6,6 +6,11 @@ export interface DataColumn<T> {
   header: string;
   cell: (row: T) => ReactNode;
   sortable?: boolean;
+  /**
+   * Fixed, in pixels in a dense table. Without one the column takes what the others leave
+   * (one such column per table); in a dense table it keeps at least FLEX_MIN_WIDTH
+   * (column-widths.ts) and the table scrolls sideways below that.
+   */
   width?: number | string;
   align?: 'left' | 'right' | 'center';
   /**
@@ -18,4 +23,9 @@ export interface DataColumn<T> {
    * scroll sideways: for the row actions.
    */
   pinned?: 'end';
+  /**
+   * A column the user may show or hide (from the table's Columns menu, when the table has a
+   * `columnsKey`), and whether it is shown until the user chooses.
+   */
+  optional?: 'shown' | 'hidden';
 }

@@ -25,7 +25,8 @@ export function LanguageMenu() {
       <Button
         color="inherit"
         startIcon={<TranslateIcon />}
-        aria-label={t('layout.language')}
+        // The name holds the visible code too (WCAG 2.5.3, label in name).
+        aria-label={`${t('layout.language')}: ${current.toUpperCase()}`}
         aria-haspopup="menu"
         onClick={(event) => setAnchor(event.currentTarget)}
       >

@@ -1,6 +1,7 @@
 import { NavLink } from 'react-router';
 import Drawer from '@mui/material/Drawer';
 import List from '@mui/material/List';
+import ListItem from '@mui/material/ListItem';
 import ListItemButton from '@mui/material/ListItemButton';
 import ListItemIcon from '@mui/material/ListItemIcon';
 import ListItemText from '@mui/material/ListItemText';
@@ -42,22 +43,25 @@ export function NavDrawer({ items, mini, label }: NavDrawerProps) {
       <Box component="nav" aria-label={label} sx={{ flexGrow: 1 }}>
         <List>
           {items.map((item) => (
-            <Tooltip key={item.to} title={mini ? item.label : ''} placement="right">
-              <ListItemButton
-                component={NavLink}
-                to={item.to}
-                sx={{
-                  minHeight: 48,
-                  '&.active': { bgcolor: 'action.selected', color: 'primary.main' },
-                }}
-              >
-                <ListItemIcon sx={{ minWidth: 40, color: 'inherit' }}>{item.icon}</ListItemIcon>
-                <ListItemText
-                  primary={item.label}
-                  sx={{ opacity: mini ? 0 : 1, whiteSpace: 'nowrap' }}
-                />
-              </ListItemButton>
-            </Tooltip>
+            // Each link in its own list item: a list holds only <li> children.
+            <ListItem key={item.to} disablePadding>
+              <Tooltip title={mini ? item.label : ''} placement="right">
+                <ListItemButton
+                  component={NavLink}
+                  to={item.to}
+                  sx={{
+                    minHeight: 48,
+                    '&.active': { bgcolor: 'action.selected', color: 'primary.textOnLight' },
+                  }}
+                >
+                  <ListItemIcon sx={{ minWidth: 40, color: 'inherit' }}>{item.icon}</ListItemIcon>
+                  <ListItemText
+                    primary={item.label}
+                    sx={{ opacity: mini ? 0 : 1, whiteSpace: 'nowrap' }}
+                  />
+                </ListItemButton>
+              </Tooltip>
+            </ListItem>
           ))}
         </List>
       </Box>

@@ -1,4 +1,4 @@
-import { useSyncExternalStore } from 'react';
+import { useEffect, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import Snackbar from '@mui/material/Snackbar';
 import SnackbarContent from '@mui/material/SnackbarContent';
@@ -17,6 +17,11 @@ export function Notifier() {
     notifications.getSnapshot,
     notifications.getSnapshot,
   );
+  // The notice's time starts once it is on screen, not while this code was loading.
+  const shownId = open ? (current?.id ?? null) : null;
+  useEffect(() => {
+    if (shownId !== null) notifications.displayed(shownId);
+  }, [shownId]);
   if (current === null) return null;
   // Keys come from call sites as literals; the cast keeps i18next's typed keys at bay here.
   const text = current.raw ? current.content : t(current.content as 'app.name', current.params);

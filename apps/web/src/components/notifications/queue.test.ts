@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   GAP_MS,
   MIN_PROGRESS_MS,
@@ -126,5 +126,69 @@ describe('NotificationQueue', () => {
     advance(MIN_PROGRESS_MS + GAP_MS);
     expect(shown(queue)).toBeNull();
     expect(queue.pending()).toHaveLength(0);
+  });
+});
+
+describe('a notice whose view is still loading (the first after a page load)', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('holds a progress notice its full 500 ms from when it is displayed', () => {
+    vi.useFakeTimers();
+    const queue = new NotificationQueue(undefined, { awaitDisplay: true });
+    const id = queue.push({ content: 'saving', showProgress: true });
+    // The save finishes while the snackbar code is still loading.
+    vi.advanceTimersByTime(400);
+    queue.remove(id);
+    vi.advanceTimersByTime(1_000);
+    expect(shown(queue)).toBe('saving');
+
+    queue.displayed(id);
+    vi.advanceTimersByTime(MIN_PROGRESS_MS - 1);
+    expect(shown(queue)).toBe('saving');
+    vi.advanceTimersByTime(1);
+    expect(shown(queue)).toBeNull();
+  });
+
+  it('times a notice out from when it is displayed, and the next from its own display', () => {
+    vi.useFakeTimers();
+    const queue = new NotificationQueue(undefined, { awaitDisplay: true });
+    const first = queue.push({ content: 'first' });
+    const second = queue.push({ content: 'second' });
+    vi.advanceTimersByTime(300);
+    queue.displayed(first);
+    vi.advanceTimersByTime(SNACKBAR_TIMEOUT_MS - 1);
+    expect(shown(queue)).toBe('first');
+    vi.advanceTimersByTime(1 + GAP_MS);
+    expect(shown(queue)).toBe('second');
+    vi.advanceTimersByTime(SNACKBAR_TIMEOUT_MS);
+    expect(shown(queue)).toBe('second');
+    queue.displayed(second);
+    queue.displayed(second); // a re-render reports it again: the clock does not restart
+    vi.advanceTimersByTime(SNACKBAR_TIMEOUT_MS);
+    expect(shown(queue)).toBeNull();
+  });
+
+  it('withProgress: the success notice follows a progress notice held 500 ms on screen', async () => {
+    vi.useFakeTimers();
+    const queue = new NotificationQueue(undefined, { awaitDisplay: true });
+    await withProgress({ progress: 'p', success: 's' }, () => Promise.resolve(1), queue);
+    vi.advanceTimersByTime(250);
+    const progress = queue.getSnapshot().current;
+    expect(progress?.content).toBe('p');
+    queue.displayed(progress?.id ?? 0);
+    vi.advanceTimersByTime(MIN_PROGRESS_MS - 1);
+    expect(shown(queue)).toBe('p');
+    vi.advanceTimersByTime(1 + GAP_MS);
+    expect(shown(queue)).toBe('s');
+  });
+
+  it('closes a plain notice removed before display at once', () => {
+    vi.useFakeTimers();
+    const queue = new NotificationQueue(undefined, { awaitDisplay: true });
+    const id = queue.push({ content: 'gone' });
+    queue.remove(id);
+    expect(shown(queue)).toBeNull();
   });
 });

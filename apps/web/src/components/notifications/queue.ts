@@ -41,6 +41,15 @@ const realClock: Clock = {
   clearTimeout: (handle) => globalThis.clearTimeout(handle as ReturnType<typeof setTimeout>),
 };
 
+export interface QueueOptions {
+  /**
+   * The notice's time (its timeout, a progress notice's minimum) starts when the view reports
+   * it on screen through `displayed(id)`, not when the queue hands it out: the snackbar code
+   * loads with the first notice and would otherwise eat into it.
+   */
+  awaitDisplay?: boolean;
+}
+
 /**
  * One notice at a time from a FIFO queue. A notice leaves by its close button or its
  * timeout; progress notices have no timeout and are held at least MIN_PROGRESS_MS.
@@ -49,14 +58,21 @@ const realClock: Clock = {
 export class NotificationQueue {
   private queue: Notice[] = [];
   private snapshot: QueueSnapshot = { current: null, open: false };
-  private shownAt = 0;
+  /** When the current notice came on screen; null until it has. */
+  private shownAt: number | null = null;
   private timer: unknown = null;
   private nextId = 1;
   private readonly listeners = new Set<() => void>();
   private pendingRemoval = new Set<number>();
   private gapRunning = false;
+  private readonly awaitDisplay: boolean;
 
-  constructor(private readonly clock: Clock = realClock) {}
+  constructor(
+    private readonly clock: Clock = realClock,
+    options: QueueOptions = {},
+  ) {
+    this.awaitDisplay = options.awaitDisplay ?? false;
+  }
 
   subscribe = (listener: () => void): (() => void) => {
     this.listeners.add(listener);
@@ -86,24 +102,32 @@ export class NotificationQueue {
     return notice.id;
   }
 
-  /** Removes a notice wherever it is; a shown progress notice stays its minimum time first. */
+  /**
+   * Removes a notice wherever it is; a progress notice on screen stays its minimum time first,
+   * counted from when it was displayed.
+   */
   remove(id: number): void {
     const { current, open } = this.snapshot;
     if (current?.id === id && open) {
-      const held = this.clock.now() - this.shownAt;
       const minimum = current.showProgress ? MIN_PROGRESS_MS : 0;
-      if (held >= minimum) {
+      const held = this.shownAt === null ? null : this.clock.now() - this.shownAt;
+      if (minimum === 0 || (held !== null && held >= minimum)) {
         this.close();
       } else if (!this.pendingRemoval.has(id)) {
         this.pendingRemoval.add(id);
-        this.clock.setTimeout(() => {
-          this.pendingRemoval.delete(id);
-          if (this.snapshot.current?.id === id && this.snapshot.open) this.close();
-        }, minimum - held);
+        // Not on screen yet: `displayed` schedules the removal when it is.
+        if (held !== null) this.scheduleRemoval(id, minimum - held);
       }
       return;
     }
     this.queue = this.queue.filter((notice) => notice.id !== id);
+  }
+
+  /** The view reports the current notice on screen: its time starts now (see QueueOptions). */
+  displayed(id: number): void {
+    const { current, open } = this.snapshot;
+    if (current?.id !== id || !open || this.shownAt !== null) return;
+    this.start(current);
   }
 
   /** The close button, or the timeout: hide now, show the next after the gap. */
@@ -123,14 +147,30 @@ export class NotificationQueue {
     if (this.snapshot.open || this.gapRunning) return;
     const next = this.queue.shift();
     if (next === undefined) return;
-    this.shownAt = this.clock.now();
+    this.shownAt = null;
     this.set({ current: next, open: true });
-    if (next.timeout > 0) {
+    if (!this.awaitDisplay) this.start(next);
+  }
+
+  /** The notice is on screen: hold it from now, and time it out. */
+  private start(notice: Notice): void {
+    this.shownAt = this.clock.now();
+    if (this.pendingRemoval.has(notice.id)) {
+      this.scheduleRemoval(notice.id, notice.showProgress ? MIN_PROGRESS_MS : 0);
+    }
+    if (notice.timeout > 0) {
       this.timer = this.clock.setTimeout(() => {
         this.timer = null;
-        if (this.snapshot.current?.id === next.id) this.close();
-      }, next.timeout);
+        if (this.snapshot.current?.id === notice.id) this.close();
+      }, notice.timeout);
     }
+  }
+
+  private scheduleRemoval(id: number, ms: number): void {
+    this.clock.setTimeout(() => {
+      this.pendingRemoval.delete(id);
+      if (this.snapshot.current?.id === id && this.snapshot.open) this.close();
+    }, ms);
   }
 
   private clearTimer(): void {
@@ -144,7 +184,7 @@ export class NotificationQueue {
   }
 }
 
-export const notifications = new NotificationQueue();
+export const notifications = new NotificationQueue(realClock, { awaitDisplay: true });
 
 /**
  * Wraps a save or delete: a progress notice (held at least 500 ms), then a success notice.

@@ -25,13 +25,14 @@ function useEmotionCache(dir: 'ltr' | 'rtl'): EmotionCache {
  * Only the screens built with the component kit load it; the sign-in page does not.
  */
 export function MuiProviders({ children }: { children: ReactNode }) {
-  const { i18n } = useTranslation();
+  const { t, i18n } = useTranslation();
   const dir = direction(i18n.language);
   const [colours, setColours] = useState<ThemeColours>(() => ({ ...DEFAULT_COLOURS }));
   useEffect(() => {
     void themeColours().then(setColours);
   }, []);
-  const theme = useMemo(() => buildTheme(colours, dir), [colours, dir]);
+  const loading = t('common.loading');
+  const theme = useMemo(() => buildTheme(colours, dir, { loading }), [colours, dir, loading]);
   const cache = useEmotionCache(dir);
   return (
     <CacheProvider value={cache}>

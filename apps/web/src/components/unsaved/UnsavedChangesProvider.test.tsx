@@ -42,7 +42,7 @@ const unloadIsHeld = () => {
 };
 
 // jsdom and MUI are slow on a loaded machine; nothing here waits on time itself.
-describe('an editor with unsaved changes', { timeout: 30_000 }, () => {
+describe('an editor with unsaved changes', () => {
   it('closes at once while nothing differs from what was loaded', () => {
     renderGuarded(<Screen />);
     fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));

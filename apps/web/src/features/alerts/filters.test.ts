@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { EMPTY_FORM, filterParams, formFromParams, formToParams, toFilters } from './filters';
+import {
+  EMPTY_FORM,
+  filterParams,
+  formFromParams,
+  formToParams,
+  pivot,
+  toFilters,
+} from './filters';
 
 const NOW = Date.parse('2026-01-10T12:00:00Z');
 
@@ -56,5 +63,19 @@ describe('alert filters', () => {
     expect(params.toString()).toBe('view=groups&device=3&range=7d&signature=Zeus');
     expect(formFromParams(params)).toEqual(form);
     expect(formFromParams(new URLSearchParams('range=1y&acknowledged=maybe'))).toEqual(EMPTY_FORM);
+  });
+});
+
+describe('pivots', () => {
+  it('filters on a value or leaves it out, and either undoes the other', () => {
+    const only = pivot(EMPTY_FORM, 'src_ip', '10.0.0.5', false);
+    expect(only.src_ip).toBe('10.0.0.5');
+    const out = pivot(only, 'src_ip', '10.0.0.5', true);
+    expect(out.src_ip).toBe('');
+    expect(out.not_src_ip).toBe('10.0.0.5');
+    expect(toFilters(out, 0).filters).toEqual({ not_src_ip: '10.0.0.5' });
+    const params = formToParams(pivot(out, 'sid', '2001', true), new URLSearchParams());
+    expect(params.toString()).toBe('not_sid=2001&not_src_ip=10.0.0.5');
+    expect(formFromParams(params).not_sid).toBe('2001');
   });
 });

@@ -1,10 +1,10 @@
-import { AlertFilters } from '@palisade/contract';
+import { AlertFilters, AlertRelativeRange } from '@palisade/contract';
 
-/** Relative time ranges of the filter; 'any' means no bound, 'custom' uses from/to. */
-export const RANGES = ['any', '1h', '24h', '7d', '30d', 'custom'] as const;
+/** Time ranges of the filter: the relative ones, 'any' (no bound), 'custom' (from/to). */
+export const RANGES = ['any', ...AlertRelativeRange.options, 'custom'] as const;
 export type RangeId = (typeof RANGES)[number];
 
-const RANGE_MS: Record<Exclude<RangeId, 'any' | 'custom'>, number> = {
+const RANGE_MS: Record<AlertRelativeRange, number> = {
   '1h': 3_600_000,
   '24h': 86_400_000,
   '7d': 7 * 86_400_000,
@@ -26,6 +26,16 @@ export interface FilterForm {
   dest_port: string;
   proto: string;
   acknowledged: '' | 'true' | 'false';
+  /** Starred (escalated) alerts only, or only those not starred. */
+  starred: '' | 'true' | 'false';
+  /** Exclusions, set by a pivot's "exclude" (not in the form's inputs; shown as chips). */
+  not_device: string;
+  not_sid: string;
+  not_src_ip: string;
+  not_src_port: string;
+  not_dest_ip: string;
+  not_dest_port: string;
+  not_proto: string;
 }
 
 export const EMPTY_FORM: FilterForm = {
@@ -41,7 +51,27 @@ export const EMPTY_FORM: FilterForm = {
   dest_port: '',
   proto: '',
   acknowledged: '',
+  starred: '',
+  not_device: '',
+  not_sid: '',
+  not_src_ip: '',
+  not_src_port: '',
+  not_dest_ip: '',
+  not_dest_port: '',
+  not_proto: '',
 };
+
+/** The exclusion fields of the form, as a pivot sets them. */
+export const EXCLUSIONS = [
+  'not_device',
+  'not_sid',
+  'not_src_ip',
+  'not_src_port',
+  'not_dest_ip',
+  'not_dest_port',
+  'not_proto',
+] as const;
+export type Exclusion = (typeof EXCLUSIONS)[number];
 
 export type FilterErrors = Partial<Record<keyof FilterForm, true>>;
 
@@ -69,6 +99,14 @@ export function toFilters(
     dest_port: form.dest_port.trim(),
     proto: form.proto.trim(),
     acknowledged: form.acknowledged,
+    starred: form.starred,
+    not_device_id: form.not_device,
+    not_sid: form.not_sid,
+    not_src_ip: form.not_src_ip,
+    not_src_port: form.not_src_port,
+    not_dest_ip: form.not_dest_ip,
+    not_dest_port: form.not_dest_port,
+    not_proto: form.not_proto,
   };
   if (form.range === 'custom') {
     raw.since = localToIso(form.from);
@@ -91,7 +129,8 @@ export function toFilters(
   return { filters: {}, errors };
 }
 
-const FORM_FIELD: Record<string, keyof FilterForm> = {
+/** The form field of each API filter (and back: saved views hold API filters). */
+export const FORM_FIELD: Record<string, keyof FilterForm> = {
   device_id: 'device',
   since: 'from',
   until: 'to',
@@ -103,7 +142,51 @@ const FORM_FIELD: Record<string, keyof FilterForm> = {
   dest_port: 'dest_port',
   proto: 'proto',
   acknowledged: 'acknowledged',
+  starred: 'starred',
+  not_device_id: 'not_device',
+  not_sid: 'not_sid',
+  not_src_ip: 'not_src_ip',
+  not_src_port: 'not_src_port',
+  not_dest_ip: 'not_dest_ip',
+  not_dest_port: 'not_dest_port',
+  not_proto: 'not_proto',
 };
+
+/** What a pivot filters on: the form field it sets, and the one that excludes the value. */
+export const PIVOTS = {
+  device: { include: 'device', exclude: 'not_device' },
+  sid: { include: 'signature', exclude: 'not_sid' },
+  src_ip: { include: 'src_ip', exclude: 'not_src_ip' },
+  src_port: { include: 'src_port', exclude: 'not_src_port' },
+  dest_ip: { include: 'dest_ip', exclude: 'not_dest_ip' },
+  dest_port: { include: 'dest_port', exclude: 'not_dest_port' },
+  proto: { include: 'proto', exclude: 'not_proto' },
+} as const satisfies Record<string, { include: keyof FilterForm; exclude: Exclusion }>;
+export type PivotField = keyof typeof PIVOTS;
+
+/**
+ * The form with one pivot applied: "only this value" sets the field (and drops an exclusion of
+ * the same value); "not this value" sets the exclusion (and drops the same value as a filter).
+ */
+export function pivot(
+  form: FilterForm,
+  field: PivotField,
+  value: string,
+  exclude: boolean,
+): FilterForm {
+  const { include, exclude: excluded } = PIVOTS[field];
+  if (exclude)
+    return {
+      ...form,
+      [excluded]: value,
+      ...(form[include] === value ? { [include]: EMPTY_FORM[include] } : {}),
+    };
+  return {
+    ...form,
+    [include]: value,
+    ...(form[excluded] === value ? { [excluded]: '' } : {}),
+  };
+}
 
 /** The filters as query parameters (only those given). */
 export function filterParams(filters: AlertFilters): Record<string, string> {
@@ -129,12 +212,16 @@ export function formFromParams(params: URLSearchParams): FilterForm {
     if (value === null) continue;
     if (key === 'range') {
       if (isRange(value)) form.range = value;
-    } else if (key === 'acknowledged') {
-      if (value === 'true' || value === 'false') form.acknowledged = value;
+    } else if (key === 'acknowledged' || key === 'starred') {
+      if (value === 'true' || value === 'false') form[key] = value;
     } else form[key] = value;
   }
   return form;
 }
+
+/** A form's identity for comparison: its values in a fixed order. */
+export const formKey = (form: FilterForm): string =>
+  JSON.stringify(FORM_KEYS.map((key) => form[key]));
 
 /** The filter form written into the page's URL: only what differs from the empty form. */
 export function formToParams(form: FilterForm, params: URLSearchParams): URLSearchParams {

@@ -40,16 +40,6 @@ export function formatPercent(percent: number, language: string): string {
   }).format(percent / 100);
 }
 
-/** A moment with its time of day, in the reader's language. */
-export function formatDateTime(value: string | null, language: string): string {
-  if (value === null) return '';
-  const date = new Date(value);
-  if (Number.isNaN(date.getTime())) return '';
-  return new Intl.DateTimeFormat(language, { dateStyle: 'short', timeStyle: 'medium' }).format(
-    date,
-  );
-}
-
 /** The chart windows of the Monitoring screen. */
 export const WINDOWS = [
   { id: '15m', ms: 15 * 60_000 },

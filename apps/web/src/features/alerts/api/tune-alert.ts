@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { AlertTune, AlertTuneResult } from '@palisade/contract';
+import type { AlertTune, AlertTuneResult, ChangePreview } from '@palisade/contract';
 import type { z } from 'zod';
 import { call, http } from '../../../lib/api-client';
 import { alertsKey } from './keys';
@@ -19,3 +19,7 @@ export function useTuneAlert() {
     onSuccess: () => client.invalidateQueries({ queryKey: alertsKey }),
   });
 }
+
+/** POST /alerts/{id}/tune/preview: what the tuning would send to the devices of its policy. */
+export const previewTune = (id: number, action: TuneAction): Promise<ChangePreview> =>
+  call(() => http.post(`alerts/${id}/tune/preview`, { json: { action } }).json());

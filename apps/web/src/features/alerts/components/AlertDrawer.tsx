@@ -1,4 +1,5 @@
-import { useState, type ComponentType } from 'react';
+import { useState, type ComponentType, type ReactNode } from 'react';
+import type { ChangePreview } from '@palisade/contract';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import MuiAlert from '@mui/material/Alert';
@@ -16,15 +17,18 @@ import RestartAltIcon from '@mui/icons-material/RestartAlt';
 import VolumeOffIcon from '@mui/icons-material/VolumeOff';
 import { notifyApiError, notifySuccess } from '../../../components/notifications/notify';
 import { notifications } from '../../../components/notifications/queue';
-import { ConfirmDialog } from '../../../components/page/ConfirmDialog';
+import { ChangeReviewDialog } from '../../../components/change-review/ChangeReviewDialog';
 import { apiErrorMessage, errorText } from '../../../lib/errors';
 import { useAcknowledgeAlerts } from '../api/ack-alerts';
 import { alertDetailQueryOptions, type AlertDetailData } from '../api/get-alert';
-import { useTuneAlert, type TuneAction } from '../api/tune-alert';
-import { formatPreciseDateTime } from '../../../lib/format-date';
-import { endpoint, formatDateTime } from '../format';
+import { previewTune, useTuneAlert, type TuneAction } from '../api/tune-alert';
+import { formatDateTime, formatPreciseDateTime } from '../../../lib/format-date';
 import { TUNE_ERROR_KEYS } from '../tune-errors';
+import { AlertComments } from './AlertComments';
+import { Code, Flow, Payload, References, Related, Section } from './AlertEvidence';
+import { EndpointPivots, PivotValue, type OnPivot } from './PivotValue';
 import { SeverityChip } from './SeverityChip';
+import { StarToggle } from './StarToggle';
 
 /** Shown with the alert's rule: what a rule source update changed in it. */
 type RuleNote = ComponentType<{ gid: number; sid: number }>;
@@ -33,34 +37,15 @@ interface AlertDrawerProps {
   alertId: number | null;
   canWrite: boolean;
   RuleNote?: RuleNote;
+  onPivot: OnPivot;
+  /** Opens another alert (a related one) in the drawer. */
+  onOpen: (id: number) => void;
   onClose: () => void;
 }
 
-const Code = ({ text, testId }: { text: string; testId: string }) => (
-  <Box
-    component="pre"
-    dir="ltr"
-    data-testid={testId}
-    sx={{
-      m: 0,
-      p: 1.5,
-      bgcolor: 'grey.100',
-      borderRadius: 1,
-      fontSize: 12,
-      overflow: 'auto',
-      maxHeight: 360,
-      whiteSpace: 'pre-wrap',
-      wordBreak: 'break-all',
-      // 'start' of a dir="ltr" box: the right-to-left style plugin would turn 'left' into 'right'.
-      textAlign: 'start',
-    }}
-  >
-    {text}
-  </Box>
-);
-
 /** An alert's detail: its fields, the rule that fired, the full eve.json event; ack and tuning. */
-export function AlertDrawer({ alertId, canWrite, RuleNote, onClose }: AlertDrawerProps) {
+export function AlertDrawer(props: AlertDrawerProps) {
+  const { alertId, onClose } = props;
   const { t } = useTranslation();
   return (
     <Drawer
@@ -85,20 +70,14 @@ export function AlertDrawer({ alertId, canWrite, RuleNote, onClose }: AlertDrawe
           <CloseIcon />
         </IconButton>
       </Box>
-      {alertId !== null && <AlertDetailBody id={alertId} canWrite={canWrite} RuleNote={RuleNote} />}
+      {alertId !== null && <AlertDetailBody {...props} id={alertId} />}
     </Drawer>
   );
 }
 
-function AlertDetailBody({
-  id,
-  canWrite,
-  RuleNote,
-}: {
-  id: number;
-  canWrite: boolean;
-  RuleNote?: RuleNote;
-}) {
+type ViewProps = Omit<AlertDrawerProps, 'alertId' | 'onClose'>;
+
+function AlertDetailBody({ id, ...props }: ViewProps & { id: number }) {
   const { t } = useTranslation();
   const detail = useQuery(alertDetailQueryOptions(id));
   if (detail.isError) {
@@ -106,22 +85,39 @@ function AlertDetailBody({
     return <MuiAlert severity="error">{errorText(error, t)}</MuiAlert>;
   }
   if (detail.data === undefined) return <Skeleton variant="rounded" height={400} />;
-  return <AlertDetailView alert={detail.data} canWrite={canWrite} RuleNote={RuleNote} />;
+  return <AlertDetailView {...props} alert={detail.data} />;
 }
 
 function AlertDetailView({
   alert: a,
   canWrite,
   RuleNote,
-}: {
-  alert: AlertDetailData;
-  canWrite: boolean;
-  RuleNote?: RuleNote;
-}) {
+  onPivot,
+  onOpen,
+}: ViewProps & { alert: AlertDetailData }) {
   const { t, i18n } = useTranslation();
   const ack = useAcknowledgeAlerts();
   const tune = useTuneAlert();
-  const [confirm, setConfirm] = useState<TuneAction | null>(null);
+  /** A tuning edits the device's policy: what each device would receive is reviewed first. */
+  const [confirm, setConfirm] = useState<{ action: TuneAction; preview: ChangePreview } | null>(
+    null,
+  );
+  const [previewing, setPreviewing] = useState(false);
+  const tuneErrors = {
+    codes: TUNE_ERROR_KEYS,
+    params: { sid: a.sid ?? '', device: a.device, source: a.src_ip ?? '' },
+  };
+
+  const reviewTune = async (action: TuneAction) => {
+    setPreviewing(true);
+    try {
+      setConfirm({ action, preview: await previewTune(a.id, action) });
+    } catch (failure) {
+      notifyApiError(failure, tuneErrors);
+    } finally {
+      setPreviewing(false);
+    }
+  };
 
   const acknowledge = async (acknowledged: boolean) => {
     try {
@@ -141,28 +137,50 @@ function AlertDetailView({
       notifications.push({ content: result.msg, raw: true, color: 'success' });
     } catch (failure) {
       notifications.remove(progress);
-      notifyApiError(failure, {
-        codes: TUNE_ERROR_KEYS,
-        params: { sid: a.sid ?? '', device: a.device, source: a.src_ip ?? '' },
-      });
+      notifyApiError(failure, tuneErrors);
     }
   };
 
-  const fields: { label: string; value: string }[] = [
+  const fields: { label: string; value: ReactNode }[] = [
     { label: t('alerts.columns.time'), value: formatPreciseDateTime(a.time, i18n.language) },
-    { label: t('alerts.columns.device'), value: a.device },
+    {
+      label: t('alerts.columns.device'),
+      value: (
+        <PivotValue field="device" value={String(a.device_id)} label={a.device} onPivot={onPivot} />
+      ),
+    },
     {
       label: t('alerts.detail.signature'),
-      value: a.sid === null ? '–' : `${a.gid ?? 1}:${a.sid}:${a.rev ?? 0}`,
+      value:
+        a.sid === null ? (
+          '–'
+        ) : (
+          <>
+            {a.gid ?? 1}:<PivotValue field="sid" value={String(a.sid)} onPivot={onPivot} />:
+            {a.rev ?? 0}
+          </>
+        ),
     },
     { label: t('alerts.detail.category'), value: a.category || '–' },
     { label: t('alerts.detail.action'), value: a.action ?? '–' },
     {
       label: t('alerts.columns.proto'),
-      value: [a.proto, a.app_proto].filter((p) => p !== null && p !== '').join(' / ') || '–',
+      value: (
+        <>
+          {a.proto === null ? '–' : <PivotValue field="proto" value={a.proto} onPivot={onPivot} />}
+          {a.app_proto !== null && a.app_proto !== '' && ` / ${a.app_proto}`}
+        </>
+      ),
     },
-    { label: t('alerts.columns.source'), value: endpoint(a.src_ip, a.src_port) },
-    { label: t('alerts.columns.destination'), value: endpoint(a.dest_ip, a.dest_port) },
+    {
+      label: t('alerts.columns.source'),
+      value: <EndpointPivots side="src" ip={a.src_ip} port={a.src_port} onPivot={onPivot} />,
+    },
+    {
+      label: t('alerts.columns.destination'),
+      value: <EndpointPivots side="dest" ip={a.dest_ip} port={a.dest_port} onPivot={onPivot} />,
+    },
+    { label: t('alerts.detail.policy'), value: a.policy_name ?? t('alerts.detail.noPolicy') },
   ];
   if (a.acknowledged_at !== null)
     fields.push({
@@ -177,7 +195,8 @@ function AlertDetailView({
         <Typography variant="subtitle1" sx={{ fontWeight: 600 }} data-testid="alert-detail-msg">
           {a.msg ?? t('alerts.noMessage')}
         </Typography>
-        <Box sx={{ display: 'flex', gap: 1, mt: 0.5 }}>
+        <Box sx={{ display: 'flex', gap: 1, mt: 0.5, alignItems: 'center' }}>
+          <StarToggle alertId={a.id} starred={a.starred} canWrite={canWrite} size="medium" />
           <SeverityChip severity={a.severity} />
           {a.acknowledged ? (
             <Chip size="small" variant="outlined" label={t('alerts.state.acknowledged')} />
@@ -230,8 +249,8 @@ function AlertDetailView({
             variant="outlined"
             color="warning"
             startIcon={<BlockIcon />}
-            disabled={noPolicy || a.rule === null || tune.isPending}
-            onClick={() => setConfirm('disable_rule')}
+            disabled={noPolicy || a.rule === null || tune.isPending || previewing}
+            onClick={() => void reviewTune('disable_rule')}
           >
             {t('alerts.tune.disableRule')}
           </Button>
@@ -239,8 +258,8 @@ function AlertDetailView({
             variant="outlined"
             color="warning"
             startIcon={<VolumeOffIcon />}
-            disabled={noPolicy || a.src_ip === null || tune.isPending}
-            onClick={() => setConfirm('suppress_source')}
+            disabled={noPolicy || a.src_ip === null || tune.isPending || previewing}
+            onClick={() => void reviewTune('suppress_source')}
           >
             {t('alerts.tune.suppressSource')}
           </Button>
@@ -251,10 +270,7 @@ function AlertDetailView({
           {t('alerts.tune.noPolicy')}
         </Typography>
       )}
-      <Box component="section">
-        <Typography variant="subtitle2" component="h3" sx={{ mb: 0.5 }}>
-          {t('alerts.detail.rule')}
-        </Typography>
+      <Section title={t('alerts.detail.rule')}>
         {a.rule === null ? (
           <Typography variant="body2" color="text.secondary">
             {t('alerts.detail.noRule')}
@@ -268,37 +284,41 @@ function AlertDetailView({
             {RuleNote !== undefined && a.sid !== null && <RuleNote gid={a.gid ?? 1} sid={a.sid} />}
           </>
         )}
-      </Box>
-      <Box component="section">
-        <Typography variant="subtitle2" component="h3" sx={{ mb: 0.5 }}>
-          {t('alerts.detail.event')}
-        </Typography>
+      </Section>
+      <AlertComments alertId={a.id} comments={a.comments} canWrite={canWrite} />
+      {a.rule !== null && <References ruleText={a.rule.text} />}
+      <Payload event={a.event} />
+      <Flow alert={a} />
+      <Related id={a.id} onOpen={onOpen} />
+      <Section title={t('alerts.detail.event')}>
         <Code text={JSON.stringify(a.event, null, 2)} testId="alert-event" />
-      </Box>
-      <ConfirmDialog
-        open={confirm !== null}
-        title={
-          confirm === 'disable_rule'
-            ? t('alerts.tune.disableRuleTitle')
-            : t('alerts.tune.suppressSourceTitle')
-        }
-        body={
-          confirm === 'disable_rule'
-            ? t('alerts.tune.disableRuleBody', { sid: a.sid ?? '', device: a.device })
-            : t('alerts.tune.suppressSourceBody', {
-                sid: a.sid ?? '',
-                source: a.src_ip ?? '',
-                device: a.device,
-              })
-        }
-        confirmLabel={
-          confirm === 'disable_rule'
-            ? t('alerts.tune.disableRule')
-            : t('alerts.tune.suppressSource')
-        }
-        onCancel={() => setConfirm(null)}
-        onConfirm={() => confirm !== null && void runTune(confirm)}
-      />
+      </Section>
+      {confirm !== null && (
+        <ChangeReviewDialog
+          preview={confirm.preview}
+          title={
+            confirm.action === 'disable_rule'
+              ? t('alerts.tune.disableRuleTitle')
+              : t('alerts.tune.suppressSourceTitle')
+          }
+          intro={
+            confirm.action === 'disable_rule'
+              ? t('alerts.tune.disableRuleBody', { sid: a.sid ?? '', device: a.device })
+              : t('alerts.tune.suppressSourceBody', {
+                  sid: a.sid ?? '',
+                  source: a.src_ip ?? '',
+                  device: a.device,
+                })
+          }
+          confirmLabel={
+            confirm.action === 'disable_rule'
+              ? t('alerts.tune.disableRule')
+              : t('alerts.tune.suppressSource')
+          }
+          onCancel={() => setConfirm(null)}
+          onConfirm={() => void runTune(confirm.action)}
+        />
+      )}
     </Box>
   );
 }

@@ -6,6 +6,7 @@ import Button from '@mui/material/Button';
 import MenuItem from '@mui/material/MenuItem';
 import Paper from '@mui/material/Paper';
 import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
 import FilterListIcon from '@mui/icons-material/FilterList';
 import type { AlertFilters } from '@palisade/contract';
 import { alertDeviceOptionsQueryOptions } from '../api/device-options';
@@ -37,7 +38,10 @@ interface AlertFiltersFormProps {
   onApply: (form: FilterForm, filters: AlertFilters) => void;
 }
 
-/** The Alerts filters: device, time range, severity, signature, addresses, ports, protocol, state. */
+/**
+ * The Alerts filters: device, time range, severity, signature, addresses, ports, protocol, state
+ * and star.
+ */
 export function AlertFiltersForm({ form: applied, onApply }: AlertFiltersFormProps) {
   const { t } = useTranslation();
   const [form, setForm] = useState<FilterForm>(applied);
@@ -66,6 +70,7 @@ export function AlertFiltersForm({ form: applied, onApply }: AlertFiltersFormPro
   const text = (key: TextKey, label: string, width = 160, inputMode?: 'numeric') => (
     <TextField
       size="small"
+      name={key}
       label={label}
       value={form[key]}
       error={errors[key] === true}
@@ -182,6 +187,18 @@ export function AlertFiltersForm({ form: applied, onApply }: AlertFiltersFormPro
         <MenuItem value="false">{t('alerts.filters.unacknowledged')}</MenuItem>
         <MenuItem value="true">{t('alerts.filters.acknowledgedOnly')}</MenuItem>
       </TextField>
+      <TextField
+        select
+        size="small"
+        label={t('alerts.filters.starred')}
+        value={form.starred}
+        onChange={(event) => set('starred')(event.target.value as FilterForm['starred'])}
+        sx={{ width: 150 }}
+      >
+        <MenuItem value="">{t('alerts.filters.anyStar')}</MenuItem>
+        <MenuItem value="true">{t('alerts.filters.starredOnly')}</MenuItem>
+        <MenuItem value="false">{t('alerts.filters.notStarred')}</MenuItem>
+      </TextField>
       <Box sx={{ display: 'flex', gap: 1 }}>
         <Button type="submit" variant="contained" startIcon={<FilterListIcon />}>
           {t('alerts.filters.apply')}
@@ -190,6 +207,14 @@ export function AlertFiltersForm({ form: applied, onApply }: AlertFiltersFormPro
           {t('alerts.filters.clear')}
         </Button>
       </Box>
+      <Typography
+        variant="caption"
+        color="text.secondary"
+        id="alerts-search-help"
+        sx={{ flexBasis: '100%' }}
+      >
+        {t('alerts.filters.searchHelp')}
+      </Typography>
     </Paper>
   );
 }

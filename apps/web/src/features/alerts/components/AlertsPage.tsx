@@ -3,22 +3,47 @@ import { useSearchParams } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import Box from '@mui/material/Box';
+import Chip from '@mui/material/Chip';
 import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
+import Typography from '@mui/material/Typography';
 import type { Alert, AlertFilters } from '@palisade/contract';
 import { PageShell } from '../../../components/page/PageShell';
 import { useLiveEvent } from '../../../lib/live-events';
 import { session } from '../../../lib/session';
 import { useStore } from '../../../lib/store';
 import { alertsKey } from '../api/keys';
-import { formFromParams, formToParams, toFilters, type FilterForm } from '../filters';
+import {
+  EXCLUSIONS,
+  formFromParams,
+  formKey,
+  formToParams,
+  pivot,
+  toFilters,
+  type Exclusion,
+  type FilterForm,
+  type PivotField,
+} from '../filters';
 import { AlertDrawer } from './AlertDrawer';
 import { AlertFiltersForm } from './AlertFiltersForm';
+import { AlertGroupsView, isGroupView, type GroupPivots, type GroupView } from './AlertGroupsView';
 import { AlertsHistogram } from './AlertsHistogram';
-import { AlertsTable } from './AlertsTable';
-import { SignatureGroupsTable } from './SignatureGroupsTable';
+import { AlertsTable, type LiveMode } from './AlertsTable';
+import { BulkActionBar } from './BulkActionBar';
+import { SavedViewsMenu } from './SavedViewsMenu';
 
 const LIVE_INTERVAL_MS = 2000;
+/** The form's filters, a relative range fixed to now. */
+const filtersNow = (form: FilterForm) => toFilters(form, Date.now()).filters;
+const EXCLUSION_LABELS = {
+  not_device: 'alerts.columns.device',
+  not_sid: 'alerts.columns.sid',
+  not_src_ip: 'alerts.filters.srcIp',
+  not_src_port: 'alerts.filters.srcPort',
+  not_dest_ip: 'alerts.filters.destIp',
+  not_dest_port: 'alerts.filters.destPort',
+  not_proto: 'alerts.filters.proto',
+} as const satisfies Record<Exclusion, string>;
 const VIEWS = ['list', 'groups'] as const;
 type View = (typeof VIEWS)[number];
 const isView = (value: string | null): value is View =>
@@ -40,28 +65,46 @@ export function AlertsPage({
   const client = useQueryClient();
   const [params, setParams] = useSearchParams();
   const view: View = isView(params.get('view')) ? (params.get('view') as View) : 'list';
+  // The grouping lives in the URL too (?group=source), so a reload or Back keeps it.
+  const groupParam = params.get('group');
+  const grouping: GroupView = isGroupView(groupParam) ? groupParam : 'signature';
   // The filters live in the URL too (?device=&signature=…), so links and Back keep them.
   const [form, setForm] = useState<FilterForm>(() => formFromParams(params));
   const [filters, setFilters] = useState<AlertFilters>(
     () => toFilters(formFromParams(params), Date.now()).filters,
   );
   const [formVersion, setFormVersion] = useState(0);
-  // Back, Forward or a link changed the filters in the URL: show and apply them.
+  // Back, Forward or a link changed the filters in the URL: show and apply them. The router
+  // writes the URL in a transition, after Apply has already set the form, so only a URL that
+  // moved to filters other than the applied ones is news; the form is not remounted for the
+  // page's own writes (that lost what was typed, and a menu being opened, after an Apply).
   const urlForm = formFromParams(params);
-  const urlKey = JSON.stringify(urlForm);
+  const urlKey = formKey(urlForm);
   const [seenUrl, setSeenUrl] = useState(urlKey);
   if (urlKey !== seenUrl) {
     setSeenUrl(urlKey);
-    setForm(urlForm);
-    setFilters(() => toFilters(urlForm, Date.now()).filters);
-    setFormVersion((v) => v + 1);
+    if (urlKey !== formKey(form)) {
+      setForm(urlForm);
+      setFilters(() => filtersNow(urlForm));
+      setFormVersion((v) => v + 1);
+    }
   }
   const [openId, setOpenId] = useState<number | null>(null);
+  const [live, setLive] = useState<LiveMode>({ paused: false, auto: false });
 
-  // Agents send alerts in bursts: refetch what is shown at most every LIVE_INTERVAL_MS.
-  useLiveEvent('alerts', () => void client.invalidateQueries({ queryKey: alertsKey }), {
-    minIntervalMs: LIVE_INTERVAL_MS,
-  });
+  // Agents send alerts in bursts: refetch at most every LIVE_INTERVAL_MS, and never the list's
+  // rows themselves: the list counts what is new and inserts it when asked (AlertsTable).
+  useLiveEvent(
+    'alerts',
+    () => {
+      if (live.paused) return;
+      void client.invalidateQueries({
+        queryKey: alertsKey,
+        predicate: (query) => query.queryKey[1] !== 'list',
+      });
+    },
+    { minIntervalMs: LIVE_INTERVAL_MS },
+  );
 
   const switchView = (next: View) =>
     setParams((previous) => {
@@ -69,10 +112,16 @@ export function AlertsPage({
       updated.set('view', next);
       return updated;
     });
+  const switchGrouping = (next: GroupView) =>
+    setParams((previous) => {
+      const updated = new URLSearchParams(previous);
+      if (next === 'signature') updated.delete('group');
+      else updated.set('group', next);
+      return updated;
+    });
   const apply = (nextForm: FilterForm, nextFilters: AlertFilters, nextView: View = view) => {
     setForm(nextForm);
     setFilters(nextFilters);
-    setSeenUrl(JSON.stringify(nextForm));
     setParams((previous) => {
       const updated = formToParams(nextForm, previous);
       updated.set('view', nextView);
@@ -81,19 +130,72 @@ export function AlertsPage({
   };
   const showSignature = (sid: number) => {
     const nextForm = { ...form, signature: String(sid) };
-    apply(nextForm, toFilters(nextForm, Date.now()).filters, 'list');
+    apply(nextForm, filtersNow(nextForm), 'list');
     setFormVersion((v) => v + 1);
   };
-  const open = useCallback((alert: Alert) => setOpenId(alert.id), []);
+  const open = useCallback((alert: Alert) => setOpenId(alert.id), [setOpenId]);
+  // A value in the list or the drawer: only alerts with it, or (exclude) without it.
+  const onPivot = (field: PivotField, value: string, exclude: boolean) => {
+    const nextForm = pivot(form, field, value, exclude);
+    setOpenId(null);
+    apply(nextForm, filtersNow(nextForm), 'list');
+    setFormVersion((v) => v + 1);
+  };
+  // A group's row: the list of its alerts (as its pivots, one after the other, would filter).
+  const openGroup = (pivots: GroupPivots) => {
+    const nextForm = pivots.reduce(
+      (current, [field, value]) => pivot(current, field, value, false),
+      form,
+    );
+    apply(nextForm, filtersNow(nextForm), 'list');
+    setFormVersion((v) => v + 1);
+  };
+  const dropExclusion = (field: Exclusion) => {
+    const nextForm = { ...form, [field]: '' };
+    apply(nextForm, filtersNow(nextForm));
+  };
+  const applyView = (nextForm: FilterForm) => {
+    apply(nextForm, filtersNow(nextForm), 'list');
+    setFormVersion((v) => v + 1);
+  };
+  const exclusions = EXCLUSIONS.filter((field) => form[field] !== '');
 
   return (
-    <PageShell title={t('nav.alerts')}>
+    <PageShell
+      title={t('nav.alerts')}
+      actions={<SavedViewsMenu form={form} canShare={canWrite} onApply={applyView} />}
+    >
       <AlertFiltersForm
         key={formVersion}
         form={form}
         onApply={(nextForm, nextFilters) => apply(nextForm, nextFilters)}
       />
+      {exclusions.length > 0 && (
+        <Box
+          sx={{ display: 'flex', gap: 1, alignItems: 'center', flexWrap: 'wrap', mb: 1 }}
+          data-testid="alerts-exclusions"
+        >
+          <Typography variant="body2" color="text.secondary">
+            {t('alerts.exclusions.label')}
+          </Typography>
+          {exclusions.map((field) => (
+            <Chip
+              key={field}
+              size="small"
+              label={t('alerts.exclusions.chip', {
+                field: t(EXCLUSION_LABELS[field]),
+                value: form[field],
+              })}
+              onDelete={() => dropExclusion(field)}
+              slotProps={{
+                root: { 'aria-label': t('alerts.exclusions.remove', { value: form[field] }) },
+              }}
+            />
+          ))}
+        </Box>
+      )}
       <AlertsHistogram filters={filters} />
+      <BulkActionBar filters={filters} canWrite={canWrite} />
       <Box sx={{ borderBottom: 1, borderColor: 'divider', mb: 2 }}>
         <Tabs
           value={view}
@@ -106,15 +208,36 @@ export function AlertsPage({
       </Box>
       <div role="tabpanel" aria-labelledby={`alerts-tab-${view}`}>
         {view === 'list' ? (
-          <AlertsTable filters={filters} canWrite={canWrite} onOpen={open} />
+          <>
+            <AlertsTable
+              filters={filters}
+              canWrite={canWrite}
+              onOpen={open}
+              onPivot={onPivot}
+              live={live}
+              onLiveChange={setLive}
+              keyboard={openId === null}
+            />
+            <Typography variant="caption" color="text.secondary">
+              {t('alerts.keys')}
+            </Typography>
+          </>
         ) : (
-          <SignatureGroupsTable filters={filters} onShowSignature={showSignature} />
+          <AlertGroupsView
+            filters={filters}
+            by={grouping}
+            onByChange={switchGrouping}
+            onShowSignature={showSignature}
+            onOpenGroup={openGroup}
+          />
         )}
       </div>
       <AlertDrawer
         alertId={openId}
         canWrite={canWrite}
         RuleNote={RuleNote}
+        onPivot={onPivot}
+        onOpen={setOpenId}
         onClose={() => setOpenId(null)}
       />
     </PageShell>

@@ -9,7 +9,7 @@ import { localPage } from '../../../components/data-table/local-page';
 import type { DataColumn } from '../../../components/data-table/types';
 import { apiErrorMessage, errorText } from '../../../lib/errors';
 import { alertGroupsQueryOptions, type SignatureGroup } from '../api/alert-groups';
-import { formatDateTime } from '../format';
+import { formatDateTime } from '../../../lib/format-date';
 import { SeverityChip } from './SeverityChip';
 
 interface SignatureGroupsTableProps {

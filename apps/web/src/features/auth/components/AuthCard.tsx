@@ -35,7 +35,11 @@ export function AuthCard({ title, children, footer }: AuthCardProps) {
             direction="row"
             sx={{ alignItems: 'center', justifyContent: 'space-between', mb: 1 }}
           >
-            <Stack direction="row" spacing={1} sx={{ alignItems: 'center', color: 'primary.main' }}>
+            <Stack
+              direction="row"
+              spacing={1}
+              sx={{ alignItems: 'center', color: 'primary.textOnLight' }}
+            >
               <ShieldIcon />
               <Typography variant="h6" component="p">
                 {t('app.name')}

@@ -9,7 +9,7 @@ export const DEVICES_LIMIT = 99_999;
 export const devicesListKey = ['devices', 'list'] as const;
 
 export interface DevicesQuery {
-  /** Free text, or `field:value` terms (name, city, licensed, online, update_pending, …). */
+  /** Free text, or `field:value` terms (name, city, online, update_pending, error, health, …). */
   filter: string;
   sorting: SortItem[];
 }

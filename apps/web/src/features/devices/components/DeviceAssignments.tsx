@@ -7,10 +7,12 @@ import { DataTable } from '../../../components/data-table/DataTable';
 import { initialTableState } from '../../../components/data-table/list-params';
 import { localPage } from '../../../components/data-table/local-page';
 import type { DataColumn } from '../../../components/data-table/types';
+import { useChangeReview } from '../../../components/change-review/useChangeReview';
 import { LockoutDialog, lockoutMessage } from '../../../components/lockout/LockoutDialog';
 import { notifyApiError } from '../../../components/notifications/notify';
 import { withProgress } from '../../../components/notifications/queue';
 import { devicesListQueryOptions } from '../api/list-devices';
+import { previewDevice } from '../api/preview-device';
 import { useSaveDevice } from '../api/save-device';
 import { AssignSelect } from './AssignSelect';
 import { DeviceStatusChips } from './DeviceStatusChips';
@@ -34,24 +36,31 @@ export function DeviceAssignments({ tools, rowActions }: DeviceAssignmentsProps)
   type Change = { firewall_id?: number | null; policy_id?: number | null };
   const [refused, setRefused] = useState<{ device: Device; change: Change; message: string }>();
 
+  const { reviewThenSave, dialog: reviewDialog } = useChangeReview();
+
+  /** An assignment is reviewed (what the device would receive) before it is sent. */
   const assign = useCallback(
     async (device: Device, change: Change, override = false) => {
+      const labels = { progress: 'devices.notices.assigning', success: 'devices.notices.assigned' };
       try {
-        await withProgress(
-          { progress: 'devices.notices.assigning', success: 'devices.notices.assigned' },
-          () =>
-            saveAsync({
-              id: device.id,
-              body: override ? { ...change, override_lockout: true } : change,
-            }),
-        );
+        if (override) {
+          // Already reviewed; the Administrator applies it despite the lock-out check.
+          const body = { ...change, override_lockout: true };
+          await withProgress(labels, () => saveAsync({ id: device.id, body }));
+          return;
+        }
+        await reviewThenSave({
+          preview: () => previewDevice(device.id, change),
+          save: () => saveAsync({ id: device.id, body: change }),
+          labels,
+        });
       } catch (failure) {
         const message = lockoutMessage(failure);
         if (message !== null) setRefused({ device, change, message });
         else notifyApiError(failure);
       }
     },
-    [saveAsync],
+    [saveAsync, reviewThenSave],
   );
 
   const columns = useMemo<DataColumn<Device>[]>(
@@ -120,6 +129,7 @@ export function DeviceAssignments({ tools, rowActions }: DeviceAssignmentsProps)
         rowHeight={60}
         height="calc(100vh - 360px)"
       />
+      {reviewDialog}
       {refused !== undefined && (
         <LockoutDialog
           message={refused.message}

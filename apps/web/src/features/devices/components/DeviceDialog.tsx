@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useTranslation } from 'react-i18next';
@@ -15,12 +16,16 @@ import { DeviceWrite, type Device } from '@palisade/contract';
 import { FormIdSelect } from '../../../components/form/FormIdSelect';
 import { FormSwitch } from '../../../components/form/FormSwitch';
 import { FormTextField } from '../../../components/form/FormTextField';
+import { LockoutDialog, lockoutMessage } from '../../../components/lockout/LockoutDialog';
 import { notifyApiError } from '../../../components/notifications/notify';
+import { useChangeReview } from '../../../components/change-review/useChangeReview';
 import { withProgress } from '../../../components/notifications/queue';
 import { useUnsavedChangesGuard } from '../../../components/unsaved/useUnsavedChangesGuard';
+import { previewDevice } from '../api/preview-device';
 import { useSaveDevice } from '../api/save-device';
 import { generateDevicePassword } from './device-status';
 import type { DeviceTools } from './tools';
+import { HistoryLink } from '../../../components/page/HistoryLink';
 
 /** Create and edit share one form; on edit an empty password leaves it unchanged. */
 const DeviceFormSchema = DeviceWrite.extend({
@@ -42,6 +47,7 @@ interface DeviceDialogProps {
 export function DeviceDialog({ device, tools, onClose, onSecret }: DeviceDialogProps) {
   const { t } = useTranslation();
   const save = useSaveDevice();
+  const review = useChangeReview();
   const { control, handleSubmit, formState, setValue } = useForm<
     DeviceFormInput,
     unknown,
@@ -61,26 +67,52 @@ export function DeviceDialog({ device, tools, onClose, onSecret }: DeviceDialogP
     },
   });
 
+  const [refused, setRefused] = useState<{ values: DeviceFormValues; message: string } | null>(
+    null,
+  );
   const guard = useUnsavedChangesGuard(formState.isDirty);
   const cancel = () => guard.askBefore(onClose);
 
-  const submit = async (values: DeviceFormValues) => {
+  /** `overrideLockout`: sent again after the lock-out check refused it, reviewed already. */
+  const submit = async (values: DeviceFormValues, overrideLockout = false) => {
     const { password, ...rest } = values;
     try {
-      const saved = await withProgress(
-        device === null
-          ? { progress: 'devices.notices.creating', success: 'devices.notices.created' }
-          : { progress: 'devices.notices.updating', success: 'devices.notices.updated' },
-        () =>
-          save.mutateAsync(
-            device === null
-              ? { body: { ...rest, password } }
-              : { id: device.id, body: password === '' ? rest : { ...rest, password } },
-          ),
-      );
+      let saved: Device | null;
+      if (device === null) {
+        saved = await withProgress(
+          { progress: 'devices.notices.creating', success: 'devices.notices.created' },
+          () => save.mutateAsync({ body: { ...rest, password } }),
+        );
+      } else {
+        const body = password === '' ? rest : { ...rest, password };
+        const labels = { progress: 'devices.notices.updating', success: 'devices.notices.updated' };
+        const { id } = device;
+        // A new profile, policy or ruleset reaches the device: reviewed first.
+        const reaches =
+          rest.profile_id !== device.profile_id ||
+          rest.policy_id !== device.policy_id ||
+          rest.firewall_id !== device.firewall_id;
+        saved = overrideLockout
+          ? await withProgress(labels, () =>
+              save.mutateAsync({ id, body: { ...body, override_lockout: true } }),
+            )
+          : reaches
+            ? await review.reviewThenSave({
+                preview: () => previewDevice(id, rest),
+                save: () => save.mutateAsync({ id, body }),
+                labels,
+              })
+            : await withProgress(labels, () => save.mutateAsync({ id, body }));
+        if (saved === null) return;
+      }
       onClose();
       if (password !== '') onSecret(saved, password);
     } catch (failure) {
+      const lockout = lockoutMessage(failure);
+      if (lockout !== null) {
+        setRefused({ values, message: lockout });
+        return;
+      }
       notifyApiError(failure, { conflict: 'devices.notices.nameTaken' });
     }
   };
@@ -98,7 +130,7 @@ export function DeviceDialog({ device, tools, onClose, onSecret }: DeviceDialogP
   );
   return (
     <Dialog open onClose={cancel} fullWidth maxWidth="sm" aria-labelledby="device-dialog-title">
-      <form noValidate onSubmit={(event) => void handleSubmit(submit)(event)}>
+      <form noValidate onSubmit={(event) => void handleSubmit((values) => submit(values))(event)}>
         <DialogTitle id="device-dialog-title">
           {device === null ? t('devices.create') : t('devices.editTitle', { name: device.name })}
         </DialogTitle>
@@ -150,12 +182,25 @@ export function DeviceDialog({ device, tools, onClose, onSecret }: DeviceDialogP
           <FormSwitch control={control} name="licensed" label={t('devices.fields.licensed')} />
         </DialogContent>
         <DialogActions>
+          <HistoryLink type={'device'} id={device?.id} />
           <Button onClick={cancel}>{t('common.cancel')}</Button>
           <Button type="submit" variant="contained" loading={formState.isSubmitting}>
             {device === null ? t('devices.createSubmit') : t('common.save')}
           </Button>
         </DialogActions>
       </form>
+      {review.dialog}
+      {refused !== null && (
+        <LockoutDialog
+          message={refused.message}
+          canOverride={tools.canOverrideLockout}
+          onClose={() => setRefused(null)}
+          onOverride={() => {
+            setRefused(null);
+            void submit(refused.values, true);
+          }}
+        />
+      )}
     </Dialog>
   );
 }

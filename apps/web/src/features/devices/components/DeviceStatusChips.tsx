@@ -3,6 +3,7 @@ import Chip from '@mui/material/Chip';
 import Stack from '@mui/material/Stack';
 import Tooltip from '@mui/material/Tooltip';
 import type { Device } from '@palisade/contract';
+import { DeviceHealthChip } from './DeviceHealthCells';
 import { deviceStatuses, STATUS_KEY, type DeviceStatusLabel } from './device-status';
 
 const COLOR: Record<DeviceStatusLabel, 'warning' | 'info' | 'success' | 'default'> = {
@@ -12,7 +13,10 @@ const COLOR: Record<DeviceStatusLabel, 'warning' | 'info' | 'success' | 'default
   Unknown: 'default',
 };
 
-/** The spec's status chips: Update Pending, Licensed, Online, Unknown (never seen). */
+/**
+ * The spec's status chips: Update Pending, Licensed, Online, Unknown (never seen); then
+ * offline, degraded sensor health and the last error.
+ */
 export function DeviceStatusChips({ device }: { device: Device }) {
   const { t } = useTranslation();
   const statuses = deviceStatuses(device);
@@ -47,6 +51,7 @@ export function DeviceStatusChips({ device }: { device: Device }) {
       {!device.online && device.last_seen !== null && (
         <Chip size="small" variant="outlined" label={t('devices.status.offline')} />
       )}
+      <DeviceHealthChip device={device} />
       {device.last_error !== null && (
         <Tooltip title={device.last_error}>
           <Chip size="small" color="error" variant="outlined" label={t('devices.status.error')} />

@@ -1,9 +1,9 @@
-import { useCallback, useMemo, useState } from 'react';
-import { useQuery } from '@tanstack/react-query';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
-import Typography from '@mui/material/Typography';
 import AddIcon from '@mui/icons-material/Add';
 import { DataTable } from '../../../components/data-table/DataTable';
 import { initialTableState } from '../../../components/data-table/list-params';
@@ -24,14 +24,24 @@ import type { DeviceTools } from './tools';
 import { useAgentUpgrades } from './useAgentUpgrades';
 import { useDeviceColumns, type DeviceRowActions, type DeviceSelection } from './useDeviceColumns';
 import { tableQueryStatus } from '../../../components/data-table/query-status';
+import { refreshDevicesInView } from '../../../lib/devices-in-view';
+import { LIVE_DEVICES_MS, useLiveEvent } from '../../../lib/live-events';
 
-/** How often the list is read again, so status chips follow the agents. */
+/**
+ * How often the whole list is read again (devices added or removed elsewhere); the rows in view
+ * follow the agents through the live channel.
+ */
 const REFRESH_MS = 15_000;
 
 /** /devices: the fleet with search, status chips, create/edit, enrol, flush, delete, upgrades. */
 export function DevicesPage({ tools }: { tools: DeviceTools }) {
   const { t } = useTranslation();
-  const [state, setState] = useState(() => initialTableState(25, [{ id: 'name', desc: false }]));
+  // ?q= opens the list searched (the Home dashboard links here with `online:false` and such).
+  const [params] = useSearchParams();
+  const [state, setState] = useState(() => ({
+    ...initialTableState(25, [{ id: 'name', desc: false }]),
+    search: params.get('q') ?? '',
+  }));
   const [editing, setEditing] = useState<Device | null | undefined>(undefined);
   const [enrolling, setEnrolling] = useState<{
     device: Device;
@@ -40,10 +50,9 @@ export function DevicesPage({ tools }: { tools: DeviceTools }) {
     manual: boolean;
   } | null>(null);
   const [selected, setSelected] = useState<ReadonlySet<number>>(new Set());
-  const list = useQuery({
-    ...devicesListQueryOptions({ filter: state.search, sorting: state.sorting }),
-    refetchInterval: REFRESH_MS,
-  });
+  const listOptions = devicesListQueryOptions({ filter: state.search, sorting: state.sorting });
+  const list = useQuery({ ...listOptions, refetchInterval: REFRESH_MS });
+  const client = useQueryClient();
   const release = useQuery(agentReleaseQueryOptions);
   const { mutateAsync: flushAsync } = useFlushDevice();
   const remove = useDeleteDevice();
@@ -61,6 +70,16 @@ export function DevicesPage({ tools }: { tools: DeviceTools }) {
   // The server searched and sorted; the browser only pages.
   const devices = list.data?.data ?? [];
   const page = localPage(devices, { ...state, search: '', sorting: [] }, () => []);
+  // A device reported: read again the rows in view (state, versions, pending), not the fleet.
+  const inView = useRef({ key: listOptions.queryKey, ids: [] as number[] });
+  useEffect(() => {
+    inView.current = { key: listOptions.queryKey, ids: page.rows.map((d) => d.id) };
+  });
+  useLiveEvent(
+    'devices',
+    () => void refreshDevicesInView(client, inView.current.key, inView.current.ids),
+    { minIntervalMs: LIVE_DEVICES_MS },
+  );
   const { canWrite, canUpgrade } = tools;
 
   const flushDevice = useCallback(
@@ -161,11 +180,10 @@ export function DevicesPage({ tools }: { tools: DeviceTools }) {
         onStateChange={setState}
         {...tableQueryStatus(list, t)}
         emptyText={emptyText}
+        // Under the search syntax every list takes: the field:value terms of this one.
+        searchHint={t('devices.searchHelp')}
         rowHeight={60}
       />
-      <Typography variant="caption" color="text.secondary" component="p" sx={{ mt: 1 }}>
-        {t('devices.searchHelp')}
-      </Typography>
       {editing !== undefined && (
         <DeviceDialog
           key={editing?.id ?? 'new'}

@@ -23,6 +23,8 @@ const device: Device = {
   state: null,
   agent_version: null,
   metrics: null,
+  sensor: null,
+  health: { status: 'unknown', reasons: [] },
   alerts_rejected: 0,
   agent_outdated: false,
   upgrade: null,

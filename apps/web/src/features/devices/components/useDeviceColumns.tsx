@@ -12,9 +12,12 @@ import SyncIcon from '@mui/icons-material/Sync';
 import TerminalIcon from '@mui/icons-material/Terminal';
 import { CellText } from '../../../components/data-table/CellText';
 import type { DataColumn } from '../../../components/data-table/types';
-import { formatDate } from '../../../lib/format-date';
+import { formatDate, formatTime } from '../../../lib/format-date';
 import type { Device } from '@palisade/contract';
+import { Link as RouterLink } from 'react-router';
+import Link from '@mui/material/Link';
 import { AgentVersionCell } from './AgentVersionCell';
+import { AlertRateCell, DropsCell, RulesCell } from './DeviceHealthCells';
 import { DeviceStatusChips } from './DeviceStatusChips';
 import { nameOf, type DeviceTools } from './tools';
 
@@ -30,10 +33,13 @@ const TEXT_WIDTH = 150;
  * the navigation drawer open leaves the table about 990 px, 1920 px about 1630 px.
  */
 const SHOW_LAST_SEEN_FROM = 900;
-const SHOW_POLICY_FROM = 1080;
-const SHOW_ADDRESS_FROM = 1260;
-const SHOW_PROFILE_FROM = 1440;
-const SHOW_FIREWALL_FROM = 1620;
+/** Drops and rules: what an IDS operator reads first, before the assignments. */
+const SHOW_HEALTH_FROM = 1060;
+const SHOW_ALERT_RATE_FROM = 1160;
+const SHOW_POLICY_FROM = 1340;
+const SHOW_ADDRESS_FROM = 1520;
+const SHOW_PROFILE_FROM = 1700;
+const SHOW_FIREWALL_FROM = 1880;
 
 /** What the row actions do; the page owns the dialogs they open. */
 export interface DeviceRowActions {
@@ -85,7 +91,14 @@ export function useDeviceColumns({
               />
             )}
             <div>
-              <CellText text={d.name} maxWidth={NAME_WIDTH} strong />
+              <Link
+                component={RouterLink}
+                to={`/devices/${d.id}`}
+                underline="hover"
+                color="inherit"
+              >
+                <CellText text={d.name} maxWidth={NAME_WIDTH} strong />
+              </Link>
               {d.description !== '' && (
                 <CellText text={d.description} maxWidth={NAME_WIDTH} secondary />
               )}
@@ -108,6 +121,30 @@ export function useDeviceColumns({
             onUpgrade={canUpgrade ? actions.upgrade : undefined}
           />
         ),
+      },
+      {
+        id: 'drop_percent',
+        header: t('devices.columns.drops'),
+        sortable: true,
+        align: 'right',
+        hideBelow: SHOW_HEALTH_FROM,
+        cell: (d) => <DropsCell device={d} />,
+      },
+      {
+        id: 'alerts_per_min',
+        header: t('devices.columns.alertsPerMin'),
+        sortable: true,
+        align: 'right',
+        hideBelow: SHOW_ALERT_RATE_FROM,
+        cell: (d) => <AlertRateCell device={d} />,
+      },
+      {
+        id: 'rules_failed',
+        header: t('devices.columns.rules'),
+        sortable: true,
+        align: 'right',
+        hideBelow: SHOW_HEALTH_FROM,
+        cell: (d) => <RulesCell device={d} />,
       },
       {
         id: 'address',
@@ -157,7 +194,7 @@ export function useDeviceColumns({
             <Box sx={{ whiteSpace: 'nowrap' }}>
               <Typography variant="body2">{formatDate(d.last_seen, i18n.language)}</Typography>
               <Typography variant="caption" color="text.secondary">
-                {new Date(d.last_seen).toLocaleTimeString(i18n.language)}
+                {formatTime(d.last_seen, i18n.language)}
               </Typography>
             </Box>
           ),

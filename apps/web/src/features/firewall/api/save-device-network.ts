@@ -4,11 +4,17 @@ import { call, http } from '../../../lib/api-client';
 import { deviceFirewallKey } from './device-firewall';
 import { deviceNetworkQueryOptions } from './device-network';
 
-/** PUT /devices/{id}/network (422 names the bad route, NAT or forward). */
+/** The routes and NAT, and (Administrators) the override of the lock-out check. */
+type NetworkSave = DeviceNetworkInput & { override_lockout?: boolean };
+
+/**
+ * PUT /devices/{id}/network (422 names the bad route, NAT or forward, or, with code `lockout`,
+ * the route that would carry the connection to the server).
+ */
 export function useSaveDeviceNetwork(id: number) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (body: DeviceNetworkInput) =>
+    mutationFn: (body: NetworkSave) =>
       call(() => http.put(`devices/${id}/network`, { json: body }).json<DeviceNetwork>()),
     onSuccess: async (network) => {
       client.setQueryData(deviceNetworkQueryOptions(id).queryKey, network);

@@ -22,6 +22,8 @@ interface FirewallPageProps {
   /** Composed by the app from the devices and profiles features. */
   assignments: ReactNode;
   profiles: ReactNode;
+  /** The firewall rules that expire soon, above the rulesets (from the expiry feature). */
+  expiring?: ReactNode;
 }
 
 /**
@@ -35,6 +37,7 @@ export function FirewallPage({
   devicesLoading,
   assignments,
   profiles,
+  expiring,
 }: FirewallPageProps) {
   const { t } = useTranslation();
   const [params, setParams] = useSearchParams();
@@ -64,7 +67,10 @@ export function FirewallPage({
       </Box>
       <div role="tabpanel" aria-labelledby={`firewall-tab-${tab}`}>
         {tab === 'rulesets' && (
-          <RulesetsTab canWrite={canWrite} canOverrideLockout={canOverrideLockout} />
+          <>
+            {expiring}
+            <RulesetsTab canWrite={canWrite} canOverrideLockout={canOverrideLockout} />
+          </>
         )}
         {tab === 'assignments' && assignments}
         {tab === 'network' && (
@@ -72,6 +78,7 @@ export function FirewallPage({
             devices={devices}
             devicesLoading={devicesLoading}
             canWrite={canWrite}
+            canOverrideLockout={canOverrideLockout}
             deviceId={Number.isInteger(device) && device > 0 ? device : null}
             onDeviceChange={(id) => setParams({ tab: 'network', device: String(id) })}
           />

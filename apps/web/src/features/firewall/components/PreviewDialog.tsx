@@ -69,7 +69,7 @@ export function PreviewDialog({ device, onClose }: PreviewDialogProps) {
                 <Typography color="text.secondary">{t('firewall.preview.noFirewall')}</Typography>
               )
             ) : (
-              <Box component="pre" dir="ltr" sx={codeSx} data-testid="nftables-script">
+              <Box component="pre" dir="ltr" sx={codeSx} tabIndex={0} data-testid="nftables-script">
                 {preview.data.nftables}
               </Box>
             )}
@@ -79,7 +79,7 @@ export function PreviewDialog({ device, onClose }: PreviewDialogProps) {
             {preview.data.routes === null ? (
               <Typography color="text.secondary">{t('firewall.preview.noRoutes')}</Typography>
             ) : (
-              <Box component="pre" dir="ltr" sx={codeSx} data-testid="route-commands">
+              <Box component="pre" dir="ltr" sx={codeSx} tabIndex={0} data-testid="route-commands">
                 {preview.data.routes}
               </Box>
             )}

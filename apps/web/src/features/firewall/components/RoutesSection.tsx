@@ -17,7 +17,10 @@ import type { DeviceNetwork, DeviceNetworkInput } from '@palisade/contract';
 import { RouteDialog } from './RouteDialog';
 
 type RouteValues = DeviceNetwork['routes'][number];
-const mono = { fontFamily: 'monospace', direction: 'ltr', unicodeBidi: 'embed' } as const;
+const mono = { fontFamily: 'monospace' } as const;
+
+/** An address or name, left to right by its dir attribute (the right-to-left styles would flip CSS `direction`). */
+const Ltr = ({ text }: { text: string }) => <bdi dir="ltr">{text}</bdi>;
 
 /** The device's L3 routes: a table with add, edit (update route) and remove. */
 export function RoutesSection({
@@ -62,16 +65,20 @@ export function RoutesSection({
               return (
                 <TableRow key={field.id}>
                   <TableCell sx={mono}>
-                    {route.address}
+                    <Ltr text={route.address} />
                     {problem !== undefined && (
                       <Typography variant="caption" color="error" component="div">
                         {problem}
                       </Typography>
                     )}
                   </TableCell>
-                  <TableCell sx={mono}>{route.gateway}</TableCell>
+                  <TableCell sx={mono}>
+                    <Ltr text={route.gateway} />
+                  </TableCell>
                   <TableCell>{route.metric ?? ''}</TableCell>
-                  <TableCell sx={mono}>{route.interface}</TableCell>
+                  <TableCell sx={mono}>
+                    <Ltr text={route.interface} />
+                  </TableCell>
                   <TableCell align="right">
                     {!readOnly && (
                       <>

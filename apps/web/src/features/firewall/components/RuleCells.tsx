@@ -5,16 +5,17 @@ import Typography from '@mui/material/Typography';
 import type { FirewallRule } from '@palisade/contract';
 import { ACTION_COLOR, ACTION_KEY, CHAIN_KEY, PROTOCOL_KEY, STATE_KEY } from './labels';
 
-const mono = { fontFamily: 'monospace', fontSize: 13, direction: 'ltr', unicodeBidi: 'embed' };
+// Left to right by the dir attribute, not CSS `direction`: the right-to-left styles would flip it.
+const mono = { fontFamily: 'monospace', fontSize: 13 };
 
 /** Where a rule matches: address list and ports, "any" when empty. */
 export function Endpoint({ addresses, ports }: { addresses: string; ports: string }) {
   const { t } = useTranslation();
   return (
-    <Box component="span" sx={mono}>
+    <Box component="span" dir="ltr" sx={mono}>
       {addresses === '' ? t('firewall.any') : addresses}
       {ports !== '' && (
-        <Typography component="span" color="text.secondary" sx={mono}>
+        <Typography component="span" dir="ltr" color="text.secondary" sx={mono}>
           {' '}
           : {ports}
         </Typography>
@@ -56,7 +57,7 @@ export function MatchCell({ rule }: { rule: FirewallRule }) {
   return (
     <Typography variant="caption" color="text.secondary" component="div">
       {interfaces.length > 0 && (
-        <Box component="span" sx={mono}>
+        <Box component="span" dir="ltr" sx={mono}>
           {interfaces.join(' · ')}
         </Box>
       )}

@@ -20,6 +20,7 @@ import {
   FirewallRule,
   type FirewallRuleInput,
 } from '@palisade/contract';
+import { FormExpiryField } from '../../../components/form/FormExpiryField';
 import { FormSelect } from '../../../components/form/FormSelect';
 import { FormSwitch } from '../../../components/form/FormSwitch';
 import { FormTextField } from '../../../components/form/FormTextField';
@@ -147,6 +148,10 @@ export function RuleDialog({ position, rule, problem, onSave, onClose }: RuleDia
           </Stack>
           <StatesField control={control} />
           <FormTextField control={control} name="comment" label={t('firewall.rule.comment')} />
+          <Stack direction={{ xs: 'column', sm: 'row' }} spacing={{ sm: 2 }}>
+            <FormExpiryField control={control} name="expires_at" />
+            <FormTextField control={control} name="reason" label={t('expiry.reason')} />
+          </Stack>
           <Stack direction="row" sx={{ gap: 2, flexWrap: 'wrap' }}>
             <FormSwitch control={control} name="enabled" label={t('firewall.rule.enabled')} />
             <FormSwitch control={control} name="counter" label={t('firewall.rule.counter')} />

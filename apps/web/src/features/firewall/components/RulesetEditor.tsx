@@ -17,6 +17,7 @@ import AddIcon from '@mui/icons-material/Add';
 import DeleteIcon from '@mui/icons-material/Delete';
 import ContentCopyIcon from '@mui/icons-material/ContentCopy';
 import EditIcon from '@mui/icons-material/Edit';
+import HistoryIcon from '@mui/icons-material/History';
 import ErrorOutlineIcon from '@mui/icons-material/ErrorOutlineOutlined';
 import {
   FirewallRule,
@@ -29,14 +30,20 @@ import { SortableTable } from '../../../components/data-table/SortableTable';
 import type { DataColumn } from '../../../components/data-table/types';
 import { FormSelect } from '../../../components/form/FormSelect';
 import { FormTextField } from '../../../components/form/FormTextField';
-import { LockoutDialog, lockoutMessage } from '../../../components/lockout/LockoutDialog';
+import { useLockoutRefusal } from '../../../components/lockout/useLockoutRefusal';
+import { useChangeReview } from '../../../components/change-review/useChangeReview';
 import { notifyApiError } from '../../../components/notifications/notify';
 import { withProgress } from '../../../components/notifications/queue';
 import { useUnsavedChangesGuard } from '../../../components/unsaved/useUnsavedChangesGuard';
+import { VersionHistoryDialog } from '../../../components/version-history/VersionHistoryDialog';
 import { fieldErrors, leadingIndex } from '../../../lib/field-errors';
+import { previewRuleset } from '../api/preview-ruleset';
+import { rulesetsListKey } from '../api/list-rulesets';
 import { useSaveRuleset } from '../api/save-ruleset';
 import { RuleDialog, NEW_RULE } from './RuleDialog';
+import { ExpiresChip } from '../../../components/expiry/ExpiresChip';
 import { ActionChip, ChainCell, Endpoint, MatchCell } from './RuleCells';
+import { HistoryLink } from '../../../components/page/HistoryLink';
 
 type RulesetValues = z.output<typeof FirewallRulesetWrite>;
 
@@ -87,10 +94,12 @@ export function RulesetEditor({
 }: RulesetEditorProps) {
   const { t } = useTranslation();
   const save = useSaveRuleset();
+  const review = useChangeReview();
   const [editing, setEditing] = useState<number | 'new' | null>(null);
+  const [history, setHistory] = useState(false);
   const [problems, setProblems] = useState<ReadonlyMap<number, string>>(new Map());
   const [otherProblem, setOtherProblem] = useState<string | null>(null);
-  const [refused, setRefused] = useState<{ values: RulesetValues; message: string } | null>(null);
+  const lockout = useLockoutRefusal<RulesetValues>(canOverrideLockout);
   const { control, handleSubmit, formState } = useForm<
     FirewallRulesetWriteInput,
     unknown,
@@ -119,16 +128,28 @@ export function RulesetEditor({
     [fields, rules],
   );
 
-  const submit = async (values: RulesetValues) => {
+  /** A new ruleset reaches no device; an edit is reviewed first, unless it was already. */
+  const submit = async (values: RulesetValues, reviewed = false) => {
     setProblems(new Map());
     setOtherProblem(null);
     try {
-      await withProgress(
-        ruleset === null
-          ? { progress: 'firewall.notices.create', success: 'firewall.notices.created' }
-          : { progress: 'firewall.notices.update', success: 'firewall.notices.updated' },
-        () => save.mutateAsync({ id: ruleset?.id ?? null, body: values }),
-      );
+      if (ruleset === null || reviewed) {
+        await withProgress(
+          ruleset === null
+            ? { progress: 'firewall.notices.create', success: 'firewall.notices.created' }
+            : { progress: 'firewall.notices.update', success: 'firewall.notices.updated' },
+          () => save.mutateAsync({ id: ruleset?.id ?? null, body: values }),
+        );
+      } else {
+        const { id } = ruleset;
+        const saved = await review.reviewThenSave({
+          preview: () => previewRuleset(id, values),
+          save: () => save.mutateAsync({ id, body: values }),
+          labels: { progress: 'firewall.notices.update', success: 'firewall.notices.updated' },
+        });
+        // Back to the editor, the edits as they were.
+        if (saved === null) return;
+      }
       onClose();
     } catch (failure) {
       // The progress notice is gone; the shared handler reports, and the rule is marked.
@@ -138,11 +159,7 @@ export function RulesetEditor({
         if (index !== null && !byRule.has(index)) byRule.set(index, msg);
       }
       setProblems(byRule);
-      const lockout = lockoutMessage(failure);
-      if (lockout !== null) {
-        setRefused({ values, message: lockout });
-        return;
-      }
+      if (lockout.refusedBy(failure, values)) return;
       if (byRule.size === 0 && fieldErrors(failure, 'policies').size > 0)
         setOtherProblem([...fieldErrors(failure, 'policies').values()].join('; '));
       notifyApiError(failure);
@@ -210,6 +227,7 @@ export function RulesetEditor({
           <Typography variant="body2" data-testid="rule-comment">
             {row.rule.comment}
           </Typography>
+          <ExpiresChip expiresAt={row.rule.expires_at} reason={row.rule.reason} />
           {problems.has(row.index) && (
             <Typography variant="caption" color="error" data-testid="rule-problem">
               {problems.get(row.index)}
@@ -266,7 +284,7 @@ export function RulesetEditor({
     <Dialog open onClose={cancel} fullScreen aria-labelledby="ruleset-dialog-title">
       <form
         noValidate
-        onSubmit={(event) => void handleSubmit(submit)(event)}
+        onSubmit={(event) => void handleSubmit((values) => submit(values))(event)}
         style={{ display: 'contents' }}
       >
         <DialogTitle id="ruleset-dialog-title">{title}</DialogTitle>
@@ -338,6 +356,14 @@ export function RulesetEditor({
           />
         </DialogContent>
         <DialogActions>
+          <Box sx={{ marginInlineEnd: 'auto', display: 'flex', gap: 1 }}>
+            {ruleset !== null && (
+              <Button startIcon={<HistoryIcon />} onClick={() => setHistory(true)}>
+                {t('versions.history')}
+              </Button>
+            )}
+            <HistoryLink type={'firewall_ruleset'} id={ruleset?.id} />
+          </Box>
           <Button onClick={cancel}>{readOnly ? t('common.close') : t('common.cancel')}</Button>
           {!readOnly && (
             <Button type="submit" variant="contained" loading={formState.isSubmitting}>
@@ -346,17 +372,21 @@ export function RulesetEditor({
           )}
         </DialogActions>
       </form>
-      {refused !== null && (
-        <LockoutDialog
-          message={refused.message}
-          canOverride={canOverrideLockout}
-          onClose={() => setRefused(null)}
-          onOverride={() => {
-            setRefused(null);
-            void submit({ ...refused.values, override_lockout: true });
-          }}
+      {ruleset !== null && (
+        <VersionHistoryDialog
+          open={history}
+          name={ruleset.name}
+          base={`fwruleset/${ruleset.id}`}
+          canRollBack={!readOnly}
+          canOverrideLockout={canOverrideLockout}
+          invalidate={[rulesetsListKey]}
+          // What the form holds is no longer the ruleset: the editor closes on the restored one.
+          onRolledBack={onClose}
+          onClose={() => setHistory(false)}
         />
       )}
+      {lockout.dialog((values) => void submit({ ...values, override_lockout: true }, true))}
+      {review.dialog}
       {editing !== null && (
         <RuleDialog
           position={editing === 'new' ? null : editing + 1}

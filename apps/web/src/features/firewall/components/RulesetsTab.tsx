@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import Button from '@mui/material/Button';
@@ -12,6 +12,7 @@ import Typography from '@mui/material/Typography';
 import AddIcon from '@mui/icons-material/Add';
 import DeleteIcon from '@mui/icons-material/Delete';
 import EditIcon from '@mui/icons-material/Edit';
+import HistoryIcon from '@mui/icons-material/History';
 import VisibilityIcon from '@mui/icons-material/Visibility';
 import type { FirewallRuleset } from '@palisade/contract';
 import { DataTable } from '../../../components/data-table/DataTable';
@@ -19,11 +20,13 @@ import { initialTableState } from '../../../components/data-table/list-params';
 import { localPage } from '../../../components/data-table/local-page';
 import type { DataColumn } from '../../../components/data-table/types';
 import { useConfirmedDelete } from '../../../components/page/useConfirmedDelete';
+import { useOpenFromAddress } from '../../../components/page/useOpenFromAddress';
 import { apiErrorMessage, errorText } from '../../../lib/errors';
 import { DateText } from '../../../components/page/DateText';
+import { VersionHistoryDialog } from '../../../components/version-history/VersionHistoryDialog';
 import { useDeleteRuleset } from '../api/delete-ruleset';
 import { rulesetQueryOptions } from '../api/get-ruleset';
-import { rulesetsListQueryOptions } from '../api/list-rulesets';
+import { rulesetsListKey, rulesetsListQueryOptions } from '../api/list-rulesets';
 import { ACTION_KEY } from './labels';
 import { RulesetEditor } from './RulesetEditor';
 import { tableQueryStatus } from '../../../components/data-table/query-status';
@@ -42,6 +45,15 @@ export function RulesetsTab({
   const { t } = useTranslation();
   const [state, setState] = useState(() => initialTableState(25, [{ id: 'name', desc: false }]));
   const [editing, setEditing] = useState<number | 'new' | null>(null);
+  // `?ruleset=7` (an expiring rule's link) opens that ruleset's editor.
+  useOpenFromAddress(
+    'ruleset',
+    useCallback((id: number) => {
+      setEditing(id);
+      return true;
+    }, []),
+  );
+  const [history, setHistory] = useState<FirewallRuleset | null>(null);
   const list = useQuery(rulesetsListQueryOptions);
   const remove = useDeleteRuleset();
   const { ask: askToDelete, dialog: deleteDialog } = useConfirmedDelete<FirewallRuleset>(
@@ -111,34 +123,44 @@ export function RulesetsTab({
         id: 'actions',
         header: t('firewall.rulesets.actions'),
         align: 'right',
-        width: 112,
-        cell: (r) =>
-          canWrite ? (
-            <>
+        width: 144,
+        cell: (r) => (
+          <>
+            {canWrite ? (
+              <>
+                <IconButton
+                  size="small"
+                  aria-label={t('firewall.rulesets.edit', { name: r.name })}
+                  onClick={() => setEditing(r.id)}
+                >
+                  <EditIcon fontSize="small" />
+                </IconButton>
+                <IconButton
+                  size="small"
+                  aria-label={t('firewall.rulesets.delete', { name: r.name })}
+                  onClick={() => askToDelete(r)}
+                >
+                  <DeleteIcon fontSize="small" />
+                </IconButton>
+              </>
+            ) : (
               <IconButton
                 size="small"
-                aria-label={t('firewall.rulesets.edit', { name: r.name })}
+                aria-label={t('firewall.rulesets.view', { name: r.name })}
                 onClick={() => setEditing(r.id)}
               >
-                <EditIcon fontSize="small" />
+                <VisibilityIcon fontSize="small" />
               </IconButton>
-              <IconButton
-                size="small"
-                aria-label={t('firewall.rulesets.delete', { name: r.name })}
-                onClick={() => askToDelete(r)}
-              >
-                <DeleteIcon fontSize="small" />
-              </IconButton>
-            </>
-          ) : (
+            )}
             <IconButton
               size="small"
-              aria-label={t('firewall.rulesets.view', { name: r.name })}
-              onClick={() => setEditing(r.id)}
+              aria-label={t('versions.historyOf', { name: r.name })}
+              onClick={() => setHistory(r)}
             >
-              <VisibilityIcon fontSize="small" />
+              <HistoryIcon fontSize="small" />
             </IconButton>
-          ),
+          </>
+        ),
       },
     ],
     [t, canWrite, askToDelete],
@@ -181,6 +203,15 @@ export function RulesetsTab({
           onClose={() => setEditing(null)}
         />
       )}
+      <VersionHistoryDialog
+        open={history !== null}
+        name={history?.name ?? ''}
+        base={`fwruleset/${history?.id ?? 0}`}
+        canRollBack={canWrite}
+        canOverrideLockout={canOverrideLockout}
+        invalidate={[rulesetsListKey]}
+        onClose={() => setHistory(null)}
+      />
       {deleteDialog}
     </>
   );

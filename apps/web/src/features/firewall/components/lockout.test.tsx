@@ -23,7 +23,29 @@ const REFUSAL =
   'router-1 would lose its connection to the server (10.0.0.5:8443/tcp): the input policy drops ' +
   'the replies from 10.0.0.5:8443: add an input rule accepting states established,related';
 
-/** The server's answers, in order: the refusal, then the saved ruleset. */
+/** What the save's preview finds: the device it would cut off. */
+const PREVIEW = {
+  deploy_mode: 'immediate',
+  devices_reached: 1,
+  config_changed: 1,
+  policy_changed: 0,
+  devices: [
+    {
+      id: 3,
+      name: 'router-1',
+      policy: null,
+      nftables_diff: { diff: '@@ -1,1 +1,1 @@\n-old\n+new\n', truncated: false },
+      routes_diff: null,
+      variables: null,
+    },
+  ],
+  devices_truncated: false,
+  lockout: [
+    { device_id: 3, device_name: 'router-1', message: REFUSAL, problems: [], overridden: false },
+  ],
+};
+
+/** The server: the preview, then the saves in order (the refusal, then the saved ruleset). */
 function serve(): { bodies: unknown[] } {
   const bodies: unknown[] = [];
   const answers = [
@@ -41,22 +63,33 @@ function serve(): { bodies: unknown[] } {
     },
   );
   vi.stubGlobal('fetch', async (request: Request) => {
-    bodies.push(await request.clone().json());
-    const answer = answers.shift() ?? new Response('{}', { status: 500 });
+    const preview = request.url.endsWith('/preview');
+    if (!preview) bodies.push(await request.clone().json());
+    const answer = preview
+      ? new Response(JSON.stringify(PREVIEW), { status: 200 })
+      : (answers.shift() ?? new Response('{}', { status: 500 }));
     answer.headers.set('content-type', 'application/json');
     return answer;
   });
   return { bodies };
 }
 
-describe('a ruleset save the server refuses as a lock-out', { timeout: 30_000 }, () => {
+/** Save, then the review names the device the change would cut off; Confirm sends it. */
+async function saveThroughReview() {
+  fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+  const review = await screen.findByRole('dialog', { name: 'Review changes' });
+  expect(within(review).getByTestId('change-review-lockout').textContent).toBe(REFUSAL);
+  fireEvent.click(within(review).getByRole('button', { name: 'Save and send to 1' }));
+}
+
+describe('a ruleset save the server refuses as a lock-out', () => {
   it('shows why, and an Administrator applies it anyway with the override', async () => {
     const { bodies } = serve();
     const onClose = vi.fn();
     renderGuarded(
       <RulesetEditor ruleset={RULESET} readOnly={false} canOverrideLockout onClose={onClose} />,
     );
-    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await saveThroughReview();
     const refused = await screen.findByRole('dialog', {
       name: 'This change would cut a device off',
     });
@@ -78,7 +111,7 @@ describe('a ruleset save the server refuses as a lock-out', { timeout: 30_000 },
         onClose={vi.fn()}
       />,
     );
-    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await saveThroughReview();
     const refused = await screen.findByRole('dialog', {
       name: 'This change would cut a device off',
     });

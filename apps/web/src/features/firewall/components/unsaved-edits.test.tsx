@@ -32,7 +32,7 @@ const noQuestion = () =>
   waitFor(() => expect(screen.queryByRole('dialog', { name: 'Discard changes?' })).toBeNull());
 
 // jsdom and MUI are slow on a loaded machine; nothing here waits on time itself.
-describe('the ruleset editor', { timeout: 30_000 }, () => {
+describe('the ruleset editor', () => {
   it('asks on Esc once a rule changed, and closes at once when the change is undone', async () => {
     const onClose = vi.fn();
     renderGuarded(
@@ -83,7 +83,7 @@ describe('the ruleset editor', { timeout: 30_000 }, () => {
   });
 });
 
-describe('routes and NAT', { timeout: 30_000 }, () => {
+describe('routes and NAT', () => {
   it('hold another tab until answered, and let it go when the route is removed again', async () => {
     const { router } = renderGuarded(
       <NetworkEditor

@@ -7,6 +7,7 @@ import CardContent from '@mui/material/CardContent';
 import Grid from '@mui/material/Grid';
 import Typography from '@mui/material/Typography';
 import { PageShell } from '../../../components/page/PageShell';
+import { Dashboard } from './Dashboard';
 
 export interface HomeArea {
   to: string;
@@ -15,11 +16,16 @@ export interface HomeArea {
   icon: ReactNode;
 }
 
-/** /home: a start page leading to every area. */
-export function HomePage({ areas }: { areas: HomeArea[] }) {
+/**
+ * /home: the dashboard, what expires soon (composed by the app from the expiry feature), then
+ * a start page leading to every area.
+ */
+export function HomePage({ areas, expiring }: { areas: HomeArea[]; expiring?: ReactNode }) {
   const { t } = useTranslation();
   return (
     <PageShell title={t('nav.home')}>
+      <Dashboard />
+      {expiring}
       <Typography color="text.secondary" sx={{ mb: 3 }}>
         {t('home.intro')}
       </Typography>

@@ -28,5 +28,11 @@ export const monitoredDevicesQueryOptions = (search: string) =>
     placeholderData: keepPreviousData,
   });
 
+/**
+ * How often the whole list is read again (devices added or removed elsewhere); the rows in view
+ * follow the agents through the live channel.
+ */
+const REFRESH_MS = 15_000;
+
 export const useMonitoredDevices = (search: string) =>
-  useQuery(monitoredDevicesQueryOptions(search));
+  useQuery({ ...monitoredDevicesQueryOptions(search), refetchInterval: REFRESH_MS });

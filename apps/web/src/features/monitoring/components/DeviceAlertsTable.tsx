@@ -8,7 +8,7 @@ import { localPage } from '../../../components/data-table/local-page';
 import type { DataColumn } from '../../../components/data-table/types';
 import { apiErrorMessage, errorText } from '../../../lib/errors';
 import { useDeviceAlerts } from '../api/device-alerts';
-import { formatDateTime } from '../format';
+import { formatDateTime } from '../../../lib/format-date';
 
 const endpoint = (ip: string | null, port: number | null) =>
   ip === null ? '–' : port === null ? ip : ip.includes(':') ? `[${ip}]:${port}` : `${ip}:${port}`;

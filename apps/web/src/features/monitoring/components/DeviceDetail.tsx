@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { useTranslation } from 'react-i18next';
+import type { TFunction } from 'i18next';
 import MuiAlert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -18,7 +19,9 @@ import NotificationsActiveIcon from '@mui/icons-material/NotificationsActive';
 import { DEVICE_ALERTS_SHOWN, type Device } from '@palisade/contract';
 import { apiErrorMessage, errorText } from '../../../lib/errors';
 import { useMonitoredDevice } from '../api/get-device';
-import { formatBytes, formatDateTime, formatPercent, formatRate, type WindowId } from '../format';
+import { formatDateTime } from '../../../lib/format-date';
+import { deviceStateLabel } from '../device-state';
+import { formatBytes, formatPercent, formatRate, type WindowId } from '../format';
 import { DeviceAlertsTable } from './DeviceAlertsTable';
 import { DeviceLogTable } from './DeviceLogTable';
 import { DeviceStatusChips } from './DeviceStatusChips';
@@ -31,6 +34,36 @@ interface DeviceDetailProps {
 }
 
 const version = (value: number | null) => (value === null ? '–' : String(value));
+
+const formatNumber = (value: number, language: string) =>
+  new Intl.NumberFormat(language, { maximumFractionDigits: 2 }).format(value);
+
+/** The sensor's Suricata stats as figures; none when its agent reports none. */
+function healthFigures(d: Device, t: TFunction, language: string) {
+  const s = d.sensor;
+  if (s === null) return [];
+  const maybe = (value: number | null, unit = '') =>
+    value === null ? '–' : `${formatNumber(value, language)}${unit}`;
+  return [
+    { label: t('monitoring.metrics.drops'), value: maybe(s.drop_percent, ' %') },
+    { label: t('monitoring.metrics.alertsPerMin'), value: maybe(s.alerts_per_min) },
+    {
+      label: t('monitoring.metrics.rules'),
+      value:
+        s.rules_loaded === null
+          ? '–'
+          : t('monitoring.health.rulesValue', {
+              loaded: formatNumber(s.rules_loaded, language),
+              failed: formatNumber(s.rules_failed ?? 0, language),
+            }),
+    },
+    {
+      label: t('monitoring.health.lastReload'),
+      value:
+        s.last_reload === null ? '–' : formatDateTime(s.last_reload, language) || s.last_reload,
+    },
+  ];
+}
 
 /** One device: status, versions local vs remote, last error, metrics and its last alerts. */
 export function DeviceDetail({ deviceId, windowId, onWindowChange }: DeviceDetailProps) {
@@ -113,6 +146,7 @@ function Summary({ device: d }: { device: Device }) {
       label: t('monitoring.metrics.netOut'),
       value: m === null ? '–' : formatRate(m.net_out, language),
     },
+    ...healthFigures(d, t, language),
   ];
   const stale = (local: number | null, remote: number) => local !== remote;
   return (
@@ -156,7 +190,7 @@ function Summary({ device: d }: { device: Device }) {
           }}
         >
           <dt>{t('monitoring.state')}</dt>
-          <dd data-testid="device-state">{d.state ?? '–'}</dd>
+          <dd data-testid="device-state">{deviceStateLabel(d.state, t)}</dd>
           <dt>{t('monitoring.lastSeen')}</dt>
           <dd>
             {d.last_seen === null ? t('monitoring.never') : formatDateTime(d.last_seen, language)}
@@ -217,6 +251,20 @@ function Summary({ device: d }: { device: Device }) {
           </TableBody>
         </Table>
       </Box>
+      {d.health.status === 'degraded' && (
+        <MuiAlert severity="warning" data-testid="device-health-degraded">
+          <strong>{t('monitoring.health.degraded')}</strong>{' '}
+          {d.health.reasons
+            .map((reason) =>
+              reason === 'drops'
+                ? t('monitoring.health.drops', {
+                    percent: formatNumber(d.sensor?.drop_percent ?? 0, language),
+                  })
+                : t('monitoring.health.rulesFailed', { n: d.sensor?.rules_failed ?? 0 }),
+            )
+            .join(' · ')}
+        </MuiAlert>
+      )}
       {d.last_error !== null && d.last_error !== '' ? (
         <MuiAlert severity="error" data-testid="device-last-error">
           <strong>{t('monitoring.lastError')}:</strong> {d.last_error}

@@ -7,7 +7,7 @@ import { localPage } from '../../../components/data-table/local-page';
 import type { DataColumn } from '../../../components/data-table/types';
 import { apiErrorMessage, errorText } from '../../../lib/errors';
 import { useDeviceLog, type DeviceLogLine } from '../api/device-log';
-import { formatDateTime } from '../format';
+import { formatDateTime } from '../../../lib/format-date';
 
 const LEVEL_COLOR = {
   error: 'error',

@@ -3,7 +3,10 @@ import Chip from '@mui/material/Chip';
 import Stack from '@mui/material/Stack';
 import type { Device } from '@palisade/contract';
 
-/** Spec §4 device status labels: Online or Unknown, plus Update Pending and Licensed. */
+/**
+ * Spec §4 device status labels: Online or Unknown, plus Update Pending and Licensed; and
+ * Degraded when the sensor's health is (rules failed to load, or too many drops).
+ */
 export function DeviceStatusChips({ device }: { device: Device }) {
   const { t } = useTranslation();
   return (
@@ -15,6 +18,14 @@ export function DeviceStatusChips({ device }: { device: Device }) {
       )}
       {device.update_pending && (
         <Chip size="small" color="warning" label={t('monitoring.status.updatePending')} />
+      )}
+      {device.health.status === 'degraded' && (
+        <Chip
+          size="small"
+          color="error"
+          label={t('monitoring.status.degraded')}
+          data-testid="device-degraded"
+        />
       )}
       {device.licensed && (
         <Chip

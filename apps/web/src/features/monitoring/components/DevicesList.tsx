@@ -1,4 +1,5 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import Link from '@mui/material/Link';
 import type { Device } from '@palisade/contract';
@@ -6,7 +7,9 @@ import { DataTable } from '../../../components/data-table/DataTable';
 import { initialTableState } from '../../../components/data-table/list-params';
 import { localPage } from '../../../components/data-table/local-page';
 import type { DataColumn } from '../../../components/data-table/types';
-import { useMonitoredDevices } from '../api/list-devices';
+import { monitoredDevicesQueryOptions, useMonitoredDevices } from '../api/list-devices';
+import { refreshDevicesInView } from '../../../lib/devices-in-view';
+import { LIVE_DEVICES_MS, useLiveEvent } from '../../../lib/live-events';
 import { formatPercent } from '../format';
 import { DeviceStatusChips } from './DeviceStatusChips';
 import { tableQueryStatus } from '../../../components/data-table/query-status';
@@ -26,6 +29,19 @@ export function DevicesList({ selectedId, onSelect }: DevicesListProps) {
   const page = useMemo(
     () => localPage(all ?? [], { ...state, search: '' }, (d) => [d.name]),
     [all, state],
+  );
+
+  // A device reported: read again the rows in view (state, versions, pending), not the fleet.
+  const client = useQueryClient();
+  const key = monitoredDevicesQueryOptions(state.search).queryKey;
+  const inView = useRef({ key, ids: [] as number[] });
+  useEffect(() => {
+    inView.current = { key, ids: page.rows.map((d) => d.id) };
+  });
+  useLiveEvent(
+    'devices',
+    () => void refreshDevicesInView(client, inView.current.key, inView.current.ids),
+    { minIntervalMs: LIVE_DEVICES_MS },
   );
 
   // Nothing chosen yet: show the first device rather than an empty pane.

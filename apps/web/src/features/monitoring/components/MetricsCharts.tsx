@@ -34,9 +34,13 @@ const WINDOW_LABELS = {
   '7d': 'monitoring.window.7d',
 } as const satisfies Record<WindowId, string>;
 
-const column = (samples: MetricSample[], pick: (s: MetricSample) => number) => samples.map(pick);
+const column = (samples: MetricSample[], pick: (s: MetricSample) => number | null) =>
+  samples.map(pick);
 
-/** CPU, used memory, used disk and network in/out of one device over the chosen window. */
+/**
+ * CPU, used memory, used disk and network in/out of one device over the chosen window; and,
+ * when its agent reports Suricata's stats, capture drops, alerts per minute and rules.
+ */
 export function MetricsCharts({ deviceId, windowId, onWindowChange }: MetricsChartsProps) {
   const { t, i18n } = useTranslation();
   const theme = useTheme();
@@ -53,11 +57,60 @@ export function MetricsCharts({ deviceId, windowId, onWindowChange }: MetricsCha
   const times = useMemo(() => samples.map((s) => Date.parse(s.time) / 1000), [samples]);
   const panels = useMemo<Panel[]>(() => {
     const bytes = (v: number) => formatBytes(v, language);
-    const { primary, secondary, success, warning } = theme.palette;
+    const { primary, secondary, success, warning, error } = theme.palette;
+    const count = (v: number) =>
+      new Intl.NumberFormat(language, { maximumFractionDigits: 1 }).format(v);
     // Used memory and disk are drawn against the device's total, when it reports one.
     const last = samples.at(-1);
     const upTo = (total: number | undefined): [number, number] | undefined =>
       total !== undefined && total > 0 ? [0, total] : undefined;
+    const health: Panel[] = [
+      {
+        id: 'drops',
+        title: t('monitoring.metrics.drops'),
+        format: (v) =>
+          new Intl.NumberFormat(language, { style: 'percent', maximumFractionDigits: 2 }).format(
+            v / 100,
+          ),
+        series: [
+          {
+            label: t('monitoring.metrics.drops'),
+            color: error.dark,
+            values: column(samples, (s) => s.drop_percent),
+          },
+        ],
+      },
+      {
+        id: 'alert-rate',
+        title: t('monitoring.metrics.alertsPerMin'),
+        format: count,
+        series: [
+          {
+            label: t('monitoring.metrics.alertsPerMin'),
+            color: warning.dark,
+            values: column(samples, (s) => s.alerts_per_min),
+          },
+        ],
+      },
+      {
+        id: 'rules',
+        title: t('monitoring.metrics.rules'),
+        format: count,
+        series: [
+          {
+            label: t('monitoring.metrics.rulesLoaded'),
+            color: success.dark,
+            values: column(samples, (s) => s.rules_loaded),
+          },
+          {
+            label: t('monitoring.metrics.rulesFailed'),
+            color: error.dark,
+            values: column(samples, (s) => s.rules_failed),
+          },
+        ],
+      },
+    ];
+    const reportsHealth = samples.some((s) => s.rules_loaded !== null || s.drop_percent !== null);
     return [
       {
         id: 'cpu',
@@ -115,6 +168,7 @@ export function MetricsCharts({ deviceId, windowId, onWindowChange }: MetricsCha
           },
         ],
       },
+      ...(reportsHealth ? health : []),
     ];
   }, [samples, t, language, theme.palette]);
 

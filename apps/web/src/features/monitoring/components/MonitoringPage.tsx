@@ -7,8 +7,9 @@ import MonitorHeart from '@mui/icons-material/MonitorHeart';
 import type { Device } from '@palisade/contract';
 import { EmptyState } from '../../../components/page/EmptyState';
 import { PageShell } from '../../../components/page/PageShell';
-import { useLiveEvent } from '../../../lib/live-events';
+import { LIVE_DEVICES_MS, useLiveEvent } from '../../../lib/live-events';
 import { deviceAlertsKey } from '../api/device-alerts';
+import { monitoredDeviceKey } from '../api/get-device';
 import { monitoringKey } from '../api/keys';
 import { DEFAULT_WINDOW, isWindowId, type WindowId } from '../format';
 import { DeviceDetail } from './DeviceDetail';
@@ -29,10 +30,19 @@ export function MonitoringPage() {
   const windowParam = params.get('window');
   const windowId: WindowId = isWindowId(windowParam) ? windowParam : DEFAULT_WINDOW;
 
-  // A fleet heartbeats all the time: refetch what is shown at most every LIVE_INTERVAL_MS.
-  useLiveEvent('devices', () => void client.invalidateQueries({ queryKey: monitoringKey }), {
-    minIntervalMs: LIVE_INTERVAL_MS,
+  // A device's state, versions and pending flag show at once; its charts and log (a fleet
+  // heartbeats all the time) are read again at most every LIVE_INTERVAL_MS.
+  useLiveEvent('devices', () => void client.invalidateQueries({ queryKey: monitoredDeviceKey }), {
+    minIntervalMs: LIVE_DEVICES_MS,
   });
+  useLiveEvent(
+    'devices',
+    () => {
+      void client.invalidateQueries({ queryKey: [...monitoringKey, 'monitor'] });
+      void client.invalidateQueries({ queryKey: [...monitoringKey, 'log'] });
+    },
+    { minIntervalMs: LIVE_INTERVAL_MS },
+  );
   useLiveEvent('alerts', () => void client.invalidateQueries({ queryKey: deviceAlertsKey }), {
     minIntervalMs: LIVE_INTERVAL_MS,
   });

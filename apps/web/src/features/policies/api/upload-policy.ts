@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { ListResponse, Policy, PolicyUploadReport } from '@palisade/contract';
+import type { ChangePreview, ListResponse, Policy, PolicyUploadReport } from '@palisade/contract';
 import type { z } from 'zod';
 import { uploadFiles, type UploadProgress } from '../../../lib/upload';
 import { mergePolicy, policiesListKey } from './list-policies';
@@ -24,3 +24,11 @@ export function useUploadPolicy(id: number, onProgress: (progress: UploadProgres
     },
   });
 }
+
+/** POST /policies/{id}/upload/preview: what the upload would send to the policy's devices. */
+export const previewPolicyUpload = (
+  id: number,
+  files: File[],
+  onProgress: (progress: UploadProgress) => void,
+): Promise<ChangePreview> =>
+  uploadFiles<ChangePreview>({ path: `policies/${id}/upload/preview`, files, onProgress });

@@ -15,6 +15,7 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import DeleteIcon from '@mui/icons-material/Delete';
 import type { OverrideAction, RuleSummary } from '@palisade/contract';
+import { fromLocalInput, toLocalInput } from '../../../components/expiry/local-time';
 import { overrideRulesQueryOptions } from '../api/override-rules';
 import { withOverrides, type PolicyFormValues } from './policy-form';
 import type { PolicyTools } from './tools';
@@ -47,6 +48,10 @@ export function OverridesEditor(props: OverridesEditorProps) {
       enable: t('policies.overrides.enable'),
     })[action];
 
+  /** Sets the end date or reason of one override. */
+  const change = (ruleId: number, fields: Partial<Overrides[number]>) =>
+    onChange(overrides.map((o) => (o.rule_id === ruleId ? { ...o, ...fields } : o)));
+
   const apply = (rules: RuleSummary[], action: OverrideAction, clear: () => void) => {
     setKnown((previous) => new Map([...previous, ...rules.map((r) => [r.id, r] as const)]));
     onChange(
@@ -67,14 +72,16 @@ export function OverridesEditor(props: OverridesEditorProps) {
             <TableRow>
               <TableCell sx={{ width: 100 }}>{t('rules.columns.sid')}</TableCell>
               <TableCell>{t('rules.columns.msg')}</TableCell>
-              <TableCell sx={{ width: 200 }}>{t('policies.overrides.action')}</TableCell>
+              <TableCell sx={{ width: 160 }}>{t('policies.overrides.action')}</TableCell>
+              <TableCell sx={{ width: 210 }}>{t('expiry.expiresLabel')}</TableCell>
+              <TableCell sx={{ width: 160 }}>{t('expiry.reason')}</TableCell>
               <TableCell sx={{ width: 56 }} />
             </TableRow>
           </TableHead>
           <TableBody>
             {overrides.length === 0 && (
               <TableRow>
-                <TableCell colSpan={4} sx={{ textAlign: 'center', color: 'text.secondary', py: 3 }}>
+                <TableCell colSpan={6} sx={{ textAlign: 'center', color: 'text.secondary', py: 3 }}>
                   {t('policies.overrides.empty')}
                 </TableCell>
               </TableRow>
@@ -115,6 +122,41 @@ export function OverridesEditor(props: OverridesEditorProps) {
                         </MenuItem>
                       ))}
                     </TextField>
+                  </TableCell>
+                  <TableCell>
+                    <TextField
+                      type="datetime-local"
+                      size="small"
+                      fullWidth
+                      disabled={readOnly}
+                      value={toLocalInput(override.expires_at)}
+                      slotProps={{
+                        htmlInput: {
+                          dir: 'ltr',
+                          'aria-label': t('expiry.expiresOf', { sid: rule?.sid ?? '' }),
+                        },
+                      }}
+                      onChange={(event) =>
+                        change(override.rule_id, {
+                          expires_at: fromLocalInput(event.target.value),
+                        })
+                      }
+                    />
+                  </TableCell>
+                  <TableCell>
+                    <TextField
+                      size="small"
+                      fullWidth
+                      disabled={readOnly}
+                      value={override.reason ?? ''}
+                      slotProps={{
+                        htmlInput: {
+                          maxLength: 500,
+                          'aria-label': t('expiry.reasonOf', { sid: rule?.sid ?? '' }),
+                        },
+                      }}
+                      onChange={(event) => change(override.rule_id, { reason: event.target.value })}
+                    />
                   </TableCell>
                   <TableCell>
                     {!readOnly && (

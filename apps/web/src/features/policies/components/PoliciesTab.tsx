@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import Button from '@mui/material/Button';
@@ -14,8 +14,11 @@ import { localPage } from '../../../components/data-table/local-page';
 import type { DataColumn } from '../../../components/data-table/types';
 import { useConfirmedDelete } from '../../../components/page/useConfirmedDelete';
 import { DateText } from '../../../components/page/DateText';
+import { useOpenFromAddress } from '../../../components/page/useOpenFromAddress';
 import { useDeletePolicy } from '../api/delete-policy';
-import { policiesListQueryOptions } from '../api/list-policies';
+import { policiesListKey, policiesListQueryOptions } from '../api/list-policies';
+import { policyRenderKey } from '../api/render-policy';
+import { VersionHistoryDialog } from '../../../components/version-history/VersionHistoryDialog';
 import { PolicyActions, type PolicyAction } from './PolicyActions';
 import { PolicyEditorDialog } from './PolicyEditorDialog';
 import { PolicyPreviewDialog } from './PolicyPreviewDialog';
@@ -30,7 +33,22 @@ export function PoliciesTab({ tools, access }: { tools: PolicyTools; access: Pol
   const [editing, setEditing] = useState<Policy | 'new' | null>(null);
   const [previewing, setPreviewing] = useState<Policy | null>(null);
   const [uploading, setUploading] = useState<Policy | null>(null);
+  const [history, setHistory] = useState<Policy | null>(null);
   const list = useQuery(policiesListQueryOptions);
+  // `?policy=7` (an expiring override's link) opens that policy's editor once the list is read.
+  const loaded = list.data?.data;
+  useOpenFromAddress(
+    'policy',
+    useCallback(
+      (id: number) => {
+        if (loaded === undefined) return false;
+        const policy = loaded.find((p) => p.id === id);
+        if (policy !== undefined) setEditing(policy);
+        return true;
+      },
+      [loaded],
+    ),
+  );
   const remove = useDeletePolicy();
   const { ask: askToDelete, dialog: deleteDialog } = useConfirmedDelete<Policy>(
     {
@@ -49,6 +67,8 @@ export function PoliciesTab({ tools, access }: { tools: PolicyTools; access: Pol
           return setEditing(policy);
         case 'preview':
           return setPreviewing(policy);
+        case 'history':
+          return setHistory(policy);
         case 'upload':
           return setUploading(policy);
         case 'delete':
@@ -176,6 +196,14 @@ export function PoliciesTab({ tools, access }: { tools: PolicyTools; access: Pol
       />
       <PolicyPreviewDialog policy={previewing} onClose={() => setPreviewing(null)} />
       <PolicyUploadDialog policy={uploading} onClose={() => setUploading(null)} />
+      <VersionHistoryDialog
+        open={history !== null}
+        name={history?.name ?? ''}
+        base={`policies/${history?.id ?? 0}`}
+        canRollBack={history?.can_edit === true}
+        invalidate={[policiesListKey, policyRenderKey(history?.id ?? 0)]}
+        onClose={() => setHistory(null)}
+      />
       {deleteDialog}
     </>
   );

@@ -9,6 +9,7 @@ import DeleteIcon from '@mui/icons-material/Delete';
 import DownloadIcon from '@mui/icons-material/Download';
 import EditIcon from '@mui/icons-material/Edit';
 import FileUploadIcon from '@mui/icons-material/FileUpload';
+import HistoryIcon from '@mui/icons-material/History';
 import IosShareIcon from '@mui/icons-material/IosShare';
 import MoreVertIcon from '@mui/icons-material/MoreVert';
 import PreviewIcon from '@mui/icons-material/Preview';
@@ -17,7 +18,7 @@ import type { Policy } from '@palisade/contract';
 import { notifyApiError } from '../../../components/notifications/notify';
 import { downloadPolicyRules, exportPolicy } from '../api/download-policy';
 
-export type PolicyAction = 'edit' | 'preview' | 'upload' | 'delete';
+export type PolicyAction = 'edit' | 'preview' | 'history' | 'upload' | 'delete';
 
 /** A policy row's actions: edit (or view), preview, and a menu with the rest. */
 export function PolicyActions({
@@ -72,6 +73,12 @@ export function PolicyActions({
             <DownloadIcon fontSize="small" />
           </ListItemIcon>
           {t('policies.downloadRules')}
+        </MenuItem>
+        <MenuItem onClick={() => run(() => onAction('history', policy))}>
+          <ListItemIcon>
+            <HistoryIcon fontSize="small" />
+          </ListItemIcon>
+          {t('versions.history')}
         </MenuItem>
         <MenuItem onClick={() => run(() => void exportPolicy(policy.id).catch(notifyApiError))}>
           <ListItemIcon>

@@ -31,7 +31,7 @@ function Screen() {
   );
 }
 
-describe('the policy editor', { timeout: 30_000 }, () => {
+describe('the policy editor', () => {
   it('asks before typed changes are discarded, and only then', async () => {
     renderGuarded(<Screen />);
     await expectCancelAsksOnlyWhenEdited({

@@ -16,12 +16,18 @@ import FormHelperText from '@mui/material/FormHelperText';
 import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
 import TextField from '@mui/material/TextField';
+import HistoryIcon from '@mui/icons-material/History';
 import type { Policy } from '@palisade/contract';
 import { FormTextField } from '../../../components/form/FormTextField';
 import { notifyApiError } from '../../../components/notifications/notify';
 import { withProgress } from '../../../components/notifications/queue';
+import { useChangeReview } from '../../../components/change-review/useChangeReview';
 import { useUnsavedChangesGuard } from '../../../components/unsaved/useUnsavedChangesGuard';
+import { VersionHistoryDialog } from '../../../components/version-history/VersionHistoryDialog';
 import { ApiError } from '../../../lib/api-client';
+import { policiesListKey } from '../api/list-policies';
+import { policyRenderKey } from '../api/render-policy';
+import { previewPolicy } from '../api/preview-policy';
 import { useSavePolicy } from '../api/save-policy';
 import { AccessEditor } from './AccessEditor';
 import { MatchersList } from './MatchersList';
@@ -34,6 +40,7 @@ import {
 } from './policy-form';
 import { ThresholdsEditor } from './ThresholdsEditor';
 import type { PolicyAccess, PolicyTools } from './tools';
+import { HistoryLink } from '../../../components/page/HistoryLink';
 
 type Section = 'general' | 'overrides' | 'thresholds' | 'access' | 'matchers';
 
@@ -57,7 +64,9 @@ const isReadOnly = (policy: Policy | undefined, access: PolicyAccess) =>
 function PolicyEditor({ policy, tools, access, onClose }: PolicyEditorDialogProps) {
   const { t } = useTranslation();
   const [section, setSection] = useState<Section>('general');
+  const [history, setHistory] = useState(false);
   const save = useSavePolicy();
+  const review = useChangeReview();
   const readOnly = isReadOnly(policy, access);
   const { control, handleSubmit, setValue, setError, formState } = useForm<
     PolicyFormInput,
@@ -82,10 +91,13 @@ function PolicyEditor({ policy, tools, access, onClose }: PolicyEditorDialogProp
           () => save.mutateAsync({ body: { ...body } }),
         );
       } else {
-        await withProgress(
-          { progress: 'policies.notices.updating', success: 'policies.notices.updated' },
-          () => save.mutateAsync({ id: policy.id, body }),
-        );
+        // Reviewed first when it reaches devices; Cancel leaves the editor as it was.
+        const saved = await review.reviewThenSave({
+          preview: () => previewPolicy(policy.id, body),
+          save: () => save.mutateAsync({ id: policy.id, body }),
+          labels: { progress: 'policies.notices.updating', success: 'policies.notices.updated' },
+        });
+        if (saved === null) return;
       }
       onClose();
     } catch (failure) {
@@ -243,6 +255,14 @@ function PolicyEditor({ policy, tools, access, onClose }: PolicyEditorDialogProp
           )}
         </DialogContent>
         <DialogActions>
+          <Box sx={{ marginInlineEnd: 'auto', display: 'flex', gap: 1 }}>
+            {policy !== undefined && (
+              <Button startIcon={<HistoryIcon />} onClick={() => setHistory(true)}>
+                {t('versions.history')}
+              </Button>
+            )}
+            <HistoryLink type={'policy'} id={policy?.id} />
+          </Box>
           <Button onClick={cancel}>{readOnly ? t('common.close') : t('common.cancel')}</Button>
           {!readOnly && (
             <Button type="submit" variant="contained" loading={formState.isSubmitting}>
@@ -251,6 +271,19 @@ function PolicyEditor({ policy, tools, access, onClose }: PolicyEditorDialogProp
           )}
         </DialogActions>
       </form>
+      {policy !== undefined && (
+        <VersionHistoryDialog
+          open={history}
+          name={policy.name}
+          base={`policies/${policy.id}`}
+          canRollBack={policy.can_edit}
+          invalidate={[policiesListKey, policyRenderKey(policy.id)]}
+          // What the form holds is no longer the policy: the editor closes on the restored one.
+          onRolledBack={onClose}
+          onClose={() => setHistory(false)}
+        />
+      )}
+      {review.dialog}
     </Dialog>
   );
 }

@@ -30,6 +30,8 @@ const pre = {
   whiteSpace: 'pre',
   overflow: 'auto',
   maxHeight: '50vh',
+  // Rules read left to right in every language; `start` of this dir="ltr" box is its left.
+  textAlign: 'start',
 } as const;
 
 /** The exact text a sensor loads for the policy (GET /policies/{id}/render). */
@@ -71,7 +73,7 @@ function Preview({ policy, onClose }: { policy: Policy; onClose: () => void }) {
             {render.data.rule_count === 0 ? (
               <Alert severity="info">{t('policies.preview.empty')}</Alert>
             ) : (
-              <Box component="pre" dir="ltr" sx={pre} data-testid="policy-rendered">
+              <Box component="pre" dir="ltr" sx={pre} tabIndex={0} data-testid="policy-rendered">
                 {shown}
               </Box>
             )}
@@ -86,7 +88,13 @@ function Preview({ policy, onClose }: { policy: Policy; onClose: () => void }) {
             {render.data.thresholds !== '' && (
               <>
                 <Typography variant="subtitle2">threshold.config</Typography>
-                <Box component="pre" dir="ltr" sx={pre} data-testid="policy-thresholds">
+                <Box
+                  component="pre"
+                  dir="ltr"
+                  sx={pre}
+                  tabIndex={0}
+                  data-testid="policy-thresholds"
+                >
                   {render.data.thresholds}
                 </Box>
               </>

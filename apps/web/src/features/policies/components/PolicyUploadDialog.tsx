@@ -13,12 +13,13 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import UploadFileIcon from '@mui/icons-material/UploadFile';
 import type { Policy } from '@palisade/contract';
-import { withProgress } from '../../../components/notifications/queue';
+import { useChangeReview } from '../../../components/change-review/useChangeReview';
 import { ApiError } from '../../../lib/api-client';
 import { apiErrorMessage, errorText } from '../../../lib/errors';
 import type { UploadProgress } from '../../../lib/upload';
 import {
   POLICY_UPLOAD_ACCEPT,
+  previewPolicyUpload,
   useUploadPolicy,
   type PolicyUploadAnswer,
 } from '../api/upload-policy';
@@ -49,17 +50,22 @@ function UploadBody({ policy, onClose }: { policy: Policy; onClose: () => void }
   const [report, setReport] = useState<PolicyUploadAnswer | null>(null);
   const [error, setError] = useState<string | null>(null);
   const upload = useUploadPolicy(policy.id, setProgress);
+  const review = useChangeReview();
+  const [busy, setBusy] = useState(false);
 
   const start = async () => {
     setError(null);
     setReport(null);
+    setBusy(true);
     try {
-      setReport(
-        await withProgress(
-          { progress: 'policies.notices.uploading', success: 'policies.notices.uploaded' },
-          () => upload.mutateAsync(files),
-        ),
-      );
+      // Reviewed first when the policy's devices would receive something, as every save is.
+      const answer = await review.reviewThenSave({
+        preview: () =>
+          previewPolicyUpload(policy.id, files, setProgress).finally(() => setProgress(null)),
+        save: () => upload.mutateAsync(files),
+        labels: { progress: 'policies.notices.uploading', success: 'policies.notices.uploaded' },
+      });
+      if (answer !== null) setReport(answer);
     } catch (failure) {
       if (failure instanceof ApiError && failure.status === 413) {
         setError(t('policies.upload.tooLarge'));
@@ -69,6 +75,7 @@ function UploadBody({ policy, onClose }: { policy: Policy; onClose: () => void }
       }
     } finally {
       setProgress(null);
+      setBusy(false);
     }
   };
 
@@ -126,13 +133,14 @@ function UploadBody({ policy, onClose }: { policy: Policy; onClose: () => void }
             )}
           </Stack>
         )}
+        {review.dialog}
       </DialogContent>
       <DialogActions>
         <Button onClick={onClose}>{t('common.close')}</Button>
         <Button
           variant="contained"
-          disabled={files.length === 0 || upload.isPending}
-          loading={upload.isPending}
+          disabled={files.length === 0 || busy}
+          loading={busy}
           onClick={() => void start()}
         >
           {t('rules.import.upload')}

@@ -8,6 +8,7 @@ import DialogTitle from '@mui/material/DialogTitle';
 import Stack from '@mui/material/Stack';
 import { Threshold, ValidationMessage } from '@palisade/contract';
 import { z } from 'zod';
+import { FormExpiryField } from '../../../components/form/FormExpiryField';
 import { FormSelect } from '../../../components/form/FormSelect';
 import { FormTextField } from '../../../components/form/FormTextField';
 import { useUnsavedChangesGuard } from '../../../components/unsaved/useUnsavedChangesGuard';
@@ -36,6 +37,12 @@ const ThresholdInput = z
     new_action: optionalText,
     timeout: optionalNumber,
     comment: optionalText,
+    /** An ISO instant from the expiry field, or null / '' for none. */
+    expires_at: z.preprocess(
+      (value) => (value === '' ? undefined : value),
+      z.string().nullable().optional(),
+    ),
+    reason: optionalText,
   })
   .pipe(Threshold);
 
@@ -75,6 +82,8 @@ const toForm = (value: Threshold | undefined): ThresholdForm => ({
   new_action: value?.new_action ?? '',
   timeout: value?.timeout === undefined ? '' : String(value.timeout),
   comment: value?.comment ?? '',
+  expires_at: value?.expires_at ?? '',
+  reason: value?.reason ?? '',
 });
 
 interface ThresholdDialogProps {
@@ -192,6 +201,10 @@ function ThresholdEditor({ value, onSave, onClose }: Omit<ThresholdDialogProps, 
             name="comment"
             label={t('policies.thresholds.comment')}
           />
+          <Stack direction={{ xs: 'column', sm: 'row' }} spacing={{ sm: 2 }}>
+            <FormExpiryField control={control} name="expires_at" />
+            <FormTextField control={control} name="reason" label={t('expiry.reason')} />
+          </Stack>
         </DialogContent>
         <DialogActions>
           <Button onClick={cancel}>{t('common.cancel')}</Button>

@@ -13,6 +13,7 @@ import AddIcon from '@mui/icons-material/Add';
 import DeleteIcon from '@mui/icons-material/Delete';
 import EditIcon from '@mui/icons-material/Edit';
 import type { Threshold } from '@palisade/contract';
+import { ExpiresChip } from '../../../components/expiry/ExpiresChip';
 import { ThresholdDialog } from './ThresholdDialog';
 
 interface ThresholdsEditorProps {
@@ -73,7 +74,9 @@ export function ThresholdsEditor({ thresholds, onChange, readOnly }: ThresholdsE
                 <TableCell dir="ltr" sx={{ fontFamily: 'monospace', fontSize: 13 }}>
                   {thresholdLine(x)}
                 </TableCell>
-                <TableCell>{x.comment ?? ''}</TableCell>
+                <TableCell>
+                  {x.comment ?? ''} <ExpiresChip expiresAt={x.expires_at} reason={x.reason} />
+                </TableCell>
                 <TableCell align="right">
                   {!readOnly && (
                     <>

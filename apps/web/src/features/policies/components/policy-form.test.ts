@@ -20,4 +20,18 @@ describe('policy form', () => {
       { rule_id: 3, action: 'drop' },
     ]);
   });
+
+  it('keeps the end date and reason of an override whose action changes', () => {
+    const start = [
+      {
+        rule_id: 1,
+        action: 'disable' as const,
+        expires_at: '2026-12-01T00:00:00.000Z',
+        reason: 'INC-1',
+      },
+    ];
+    expect(withOverrides(start, [1], 'drop')).toEqual([
+      { rule_id: 1, action: 'drop', expires_at: '2026-12-01T00:00:00.000Z', reason: 'INC-1' },
+    ]);
+  });
 });

@@ -27,8 +27,10 @@ export function withOverrides(
   action: PolicyFormValues['overrides'][number]['action'],
 ): PolicyFormValues['overrides'] {
   const ids = new Set(ruleIds);
+  // A new action keeps the override's end date and reason.
+  const existing = new Map(current.map((o) => [o.rule_id, o]));
   return [
     ...current.filter((o) => !ids.has(o.rule_id)),
-    ...ruleIds.map((rule_id) => ({ rule_id, action })),
+    ...ruleIds.map((rule_id) => ({ ...existing.get(rule_id), rule_id, action })),
   ];
 }

@@ -17,7 +17,7 @@ function Screen() {
   );
 }
 
-describe('the profile dialog', { timeout: 30_000 }, () => {
+describe('the profile dialog', () => {
   it('asks before typed changes are discarded, and only then', async () => {
     renderGuarded(<Screen />);
     await expectCancelAsksOnlyWhenEdited({

@@ -8,6 +8,7 @@ import Stack from '@mui/material/Stack';
 import AddIcon from '@mui/icons-material/Add';
 import DeleteIcon from '@mui/icons-material/Delete';
 import EditIcon from '@mui/icons-material/Edit';
+import HistoryIcon from '@mui/icons-material/History';
 import VisibilityIcon from '@mui/icons-material/Visibility';
 import type { DeviceProfile } from '@palisade/contract';
 import { DataTable } from '../../../components/data-table/DataTable';
@@ -16,8 +17,9 @@ import { localPage } from '../../../components/data-table/local-page';
 import type { DataColumn } from '../../../components/data-table/types';
 import { useConfirmedDelete } from '../../../components/page/useConfirmedDelete';
 import { DateText } from '../../../components/page/DateText';
+import { VersionHistoryDialog } from '../../../components/version-history/VersionHistoryDialog';
 import { useDeleteProfile } from '../api/delete-profile';
-import { profilesListQueryOptions } from '../api/list-profiles';
+import { profilesListKey, profilesListQueryOptions } from '../api/list-profiles';
 import { ProfileDialog } from './ProfileDialog';
 import { tableQueryStatus } from '../../../components/data-table/query-status';
 
@@ -29,10 +31,18 @@ const searchTexts = (p: DeviceProfile) => [
 ];
 
 /** Device variable profiles (spec §2 Firewall): list, key/value editor, delete. */
-export function ProfilesTab({ canWrite }: { canWrite: boolean }) {
+export function ProfilesTab({
+  canWrite,
+  canOverrideLockout,
+}: {
+  canWrite: boolean;
+  /** Administrators may save or roll back a profile the lock-out check refused. */
+  canOverrideLockout: boolean;
+}) {
   const { t } = useTranslation();
   const [state, setState] = useState(() => initialTableState(25, [{ id: 'name', desc: false }]));
   const [editing, setEditing] = useState<DeviceProfile | null | undefined>(undefined);
+  const [history, setHistory] = useState<DeviceProfile | null>(null);
   const list = useQuery(profilesListQueryOptions);
   const remove = useDeleteProfile();
   const { ask: askToDelete, dialog: deleteDialog } = useConfirmedDelete<DeviceProfile>(
@@ -80,34 +90,44 @@ export function ProfilesTab({ canWrite }: { canWrite: boolean }) {
         id: 'actions',
         header: t('profiles.columns.actions'),
         align: 'right',
-        width: 112,
-        cell: (p) =>
-          canWrite ? (
-            <>
+        width: 144,
+        cell: (p) => (
+          <>
+            {canWrite ? (
+              <>
+                <IconButton
+                  size="small"
+                  aria-label={t('profiles.edit', { name: p.name })}
+                  onClick={() => setEditing(p)}
+                >
+                  <EditIcon fontSize="small" />
+                </IconButton>
+                <IconButton
+                  size="small"
+                  aria-label={t('profiles.delete', { name: p.name })}
+                  onClick={() => askToDelete(p)}
+                >
+                  <DeleteIcon fontSize="small" />
+                </IconButton>
+              </>
+            ) : (
               <IconButton
                 size="small"
-                aria-label={t('profiles.edit', { name: p.name })}
+                aria-label={t('profiles.view', { name: p.name })}
                 onClick={() => setEditing(p)}
               >
-                <EditIcon fontSize="small" />
+                <VisibilityIcon fontSize="small" />
               </IconButton>
-              <IconButton
-                size="small"
-                aria-label={t('profiles.delete', { name: p.name })}
-                onClick={() => askToDelete(p)}
-              >
-                <DeleteIcon fontSize="small" />
-              </IconButton>
-            </>
-          ) : (
+            )}
             <IconButton
               size="small"
-              aria-label={t('profiles.view', { name: p.name })}
-              onClick={() => setEditing(p)}
+              aria-label={t('versions.historyOf', { name: p.name })}
+              onClick={() => setHistory(p)}
             >
-              <VisibilityIcon fontSize="small" />
+              <HistoryIcon fontSize="small" />
             </IconButton>
-          ),
+          </>
+        ),
       },
     ],
     [t, canWrite, askToDelete],
@@ -139,9 +159,19 @@ export function ProfilesTab({ canWrite }: { canWrite: boolean }) {
           key={editing?.id ?? 'new'}
           profile={editing}
           readOnly={!canWrite}
+          canOverrideLockout={canOverrideLockout}
           onClose={() => setEditing(undefined)}
         />
       )}
+      <VersionHistoryDialog
+        open={history !== null}
+        name={history?.name ?? ''}
+        base={`deviceconfigurationprofiles/${history?.id ?? 0}`}
+        canRollBack={canWrite}
+        canOverrideLockout={canOverrideLockout}
+        invalidate={[profilesListKey]}
+        onClose={() => setHistory(null)}
+      />
       {deleteDialog}
     </>
   );

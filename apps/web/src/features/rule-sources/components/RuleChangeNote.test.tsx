@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, screen, waitFor } from '@testing-library/react';
-import { RENDER_TIMEOUT, installFakeApi, renderScreen } from '../../../testing/render';
+import { installFakeApi, renderScreen } from '../../../testing/render';
 import { RuleChangeNote } from './RuleChangeNote';
 
 afterEach(() => {
@@ -26,7 +26,7 @@ const change = (update_id: number, kind: 'added' | 'changed') => ({
   at: '2026-11-25T10:00:09.000Z',
 });
 
-describe('the "changed in update" note', { timeout: RENDER_TIMEOUT }, () => {
+describe('the "changed in update" note', () => {
   it('links the newest change of the rule to its changelog entry, opened on that rule', async () => {
     const api = installFakeApi({
       'GET rulesources/rule-changes': {

@@ -1,7 +1,8 @@
 // @vitest-environment jsdom
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { RENDER_TIMEOUT, installFakeApi, renderScreen } from '../../../testing/render';
+import { installFakeApi } from '../../../testing/render';
+import { expectCancelAsksOnlyWhenEdited, renderGuarded } from '../../../testing/render-guarded';
 import { SourceList } from './SourceList';
 
 afterEach(() => {
@@ -9,7 +10,7 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-describe('adding a source from the catalogue', { timeout: RENDER_TIMEOUT }, () => {
+describe('adding a source from the catalogue', () => {
   it('opens the picked entry in the form, whose URL may be edited before saving', async () => {
     const api = installFakeApi({
       'GET rulesources/': { body: { data: [], recordsTotal: 0 } },
@@ -31,7 +32,7 @@ describe('adding a source from the catalogue', { timeout: RENDER_TIMEOUT }, () =
       }),
       'POST rulesources/': (call) => ({ status: 201, body: { id: 3, ...(call.body as object) } }),
     });
-    renderScreen(<SourceList canWrite />);
+    renderGuarded(<SourceList canWrite />);
     fireEvent.click(await screen.findByRole('button', { name: 'Add from catalogue' }));
     fireEvent.click(await screen.findByRole('button', { name: 'Add ET Open' }));
 
@@ -58,7 +59,7 @@ describe('adding a source from the catalogue', { timeout: RENDER_TIMEOUT }, () =
 
   it('says what is wrong with the URL and sends nothing', async () => {
     const api = installFakeApi({ 'GET rulesources/': { body: { data: [], recordsTotal: 0 } } });
-    renderScreen(<SourceList canWrite />);
+    renderGuarded(<SourceList canWrite />);
     fireEvent.click(await screen.findByRole('button', { name: 'Add custom source' }));
     const form = await screen.findByRole('dialog', { name: 'Add rule source' });
     fireEvent.change(within(form).getByLabelText('Name'), { target: { value: 'Mirror' } });
@@ -66,5 +67,17 @@ describe('adding a source from the catalogue', { timeout: RENDER_TIMEOUT }, () =
     fireEvent.click(within(form).getByRole('button', { name: 'Save' }));
     await within(form).findByText('must be an http:// or https:// URL');
     expect(api.calls.filter((c) => c.method === 'POST')).toEqual([]);
+  });
+
+  it('asks before a source typed is discarded, and only then', async () => {
+    installFakeApi({ 'GET rulesources/': { body: { data: [], recordsTotal: 0 } } });
+    renderGuarded(<SourceList canWrite />);
+    await screen.findByRole('button', { name: 'Add custom source' });
+    await expectCancelAsksOnlyWhenEdited({
+      open: () => fireEvent.click(screen.getByRole('button', { name: 'Add custom source' })),
+      name: 'Add rule source',
+      field: 'URL',
+      value: 'https://mirror.example/rules.tar.gz',
+    });
   });
 });

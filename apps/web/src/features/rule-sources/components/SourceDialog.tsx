@@ -21,6 +21,7 @@ import { FormSwitch } from '../../../components/form/FormSwitch';
 import { FormTextField } from '../../../components/form/FormTextField';
 import { notifyApiError } from '../../../components/notifications/notify';
 import { withProgress } from '../../../components/notifications/queue';
+import { useUnsavedChangesGuard } from '../../../components/unsaved/useUnsavedChangesGuard';
 import { ApiError } from '../../../lib/api-client';
 import { useSaveSource } from '../api/save-source';
 import {
@@ -43,21 +44,16 @@ interface SourceDialogProps {
 
 /** Add a rule source (custom, or from a catalogue entry whose URL may be edited) or edit one. */
 export function SourceDialog({ target, onClose }: SourceDialogProps) {
-  const { t } = useTranslation();
-  const title =
-    target !== null && 'source' in target
-      ? t('ruleSources.editName', { name: target.source.name })
-      : t('ruleSources.add');
-  return (
-    <Dialog open={target !== null} onClose={onClose} maxWidth="sm" fullWidth>
-      <DialogTitle>{title}</DialogTitle>
-      {target !== null && <SourceFormBody target={target} onClose={onClose} />}
-    </Dialog>
-  );
+  // Mounted only while open, so each opening starts from the source as it is.
+  return target === null ? null : <SourceFormBody target={target} onClose={onClose} />;
 }
 
 function SourceFormBody({ target, onClose }: { target: SourceDialogTarget; onClose: () => void }) {
   const { t } = useTranslation();
+  const title =
+    'source' in target
+      ? t('ruleSources.editName', { name: target.source.name })
+      : t('ruleSources.add');
   const save = useSaveSource();
   const stored = 'source' in target ? target.source : null;
   const { control, handleSubmit, setError, formState } = useForm<
@@ -71,6 +67,9 @@ function SourceFormBody({ target, onClose }: { target: SourceDialogTarget; onClo
   const headers = useFieldArray({ control, name: 'headers' });
   const scheduleKind = useWatch({ control, name: 'schedule_kind' });
   const needsSecret = 'entry' in target && target.entry.requires_secret;
+  // A URL, a secret or headers typed are not dropped by Cancel, Esc or leaving without asking.
+  const guard = useUnsavedChangesGuard(formState.isDirty);
+  const cancel = () => guard.askBefore(onClose);
 
   const submit = async (values: SourceFormValues) => {
     try {
@@ -85,6 +84,7 @@ function SourceFormBody({ target, onClose }: { target: SourceDialogTarget; onClo
           () => save.mutateAsync({ id: stored.id, body: updateBody(values) }),
         );
       }
+      guard.release();
       onClose();
     } catch (failure) {
       if (failure instanceof ApiError && failure.status === 409) {
@@ -96,119 +96,126 @@ function SourceFormBody({ target, onClose }: { target: SourceDialogTarget; onClo
   };
 
   return (
-    <form noValidate onSubmit={(event) => void handleSubmit(submit)(event)}>
-      <DialogContent>
-        <FormTextField control={control} name="name" label={t('ruleSources.name')} autoFocus />
-        <FormTextField
-          control={control}
-          name="url"
-          label={t('ruleSources.url')}
-          helperText={t('ruleSources.urlHelp')}
-          slotProps={{ htmlInput: { dir: 'ltr' } }}
-        />
-        <FormTextField
-          control={control}
-          name="checksum_url"
-          label={t('ruleSources.checksumUrl')}
-          helperText={t('ruleSources.checksumUrlHelp')}
-          slotProps={{ htmlInput: { dir: 'ltr' } }}
-        />
-        <FormTextField
-          control={control}
-          name="secret_code"
-          label={t('ruleSources.secretCode')}
-          type="password"
-          autoComplete="new-password"
-          required={needsSecret}
-          helperText={
-            stored?.has_secret === true
-              ? t('ruleSources.secretStored')
-              : t('ruleSources.secretHelp', { placeholder: SECRET_CODE_PLACEHOLDER })
-          }
-        />
-        {stored?.has_secret === true && (
-          <FormSwitch control={control} name="clear_secret" label={t('ruleSources.clearSecret')} />
-        )}
-        <Typography variant="subtitle2" sx={{ mt: 2 }}>
-          {t('ruleSources.headers')}
-        </Typography>
-        {stored !== null && stored.header_names.length > 0 && (
-          <Typography variant="body2" color="text.secondary">
-            {t('ruleSources.headersStored', { names: stored.header_names.join(', ') })}
-          </Typography>
-        )}
-        {headers.fields.map((field, index) => (
-          <Box key={field.id} sx={{ display: 'flex', gap: 1, alignItems: 'center' }}>
-            <FormTextField
-              control={control}
-              name={`headers.${index}.name`}
-              label={t('ruleSources.headerName')}
-            />
-            <FormTextField
-              control={control}
-              name={`headers.${index}.value`}
-              label={t('ruleSources.headerValue')}
-              type="password"
-              autoComplete="new-password"
-            />
-            <IconButton
-              aria-label={t('ruleSources.removeHeader')}
-              onClick={() => headers.remove(index)}
-            >
-              <DeleteIcon fontSize="small" />
-            </IconButton>
-          </Box>
-        ))}
-        <Button
-          size="small"
-          startIcon={<AddIcon />}
-          onClick={() => headers.append({ name: '', value: '' })}
-        >
-          {t('ruleSources.addHeader')}
-        </Button>
-        {stored !== null && stored.header_names.length > 0 && (
-          <FormSwitch
-            control={control}
-            name="clear_headers"
-            label={t('ruleSources.clearHeaders')}
-          />
-        )}
-        <FormSelect
-          control={control}
-          name="schedule_kind"
-          label={t('ruleSources.schedule')}
-          options={[
-            { value: 'manual', label: t('ruleSources.scheduleKind.manual') },
-            { value: 'interval', label: t('ruleSources.scheduleKind.interval') },
-            { value: 'daily', label: t('ruleSources.scheduleKind.daily') },
-          ]}
-        />
-        {scheduleKind === 'interval' && (
+    <Dialog open onClose={cancel} maxWidth="sm" fullWidth>
+      <DialogTitle>{title}</DialogTitle>
+      <form noValidate onSubmit={(event) => void handleSubmit(submit)(event)}>
+        <DialogContent>
+          <FormTextField control={control} name="name" label={t('ruleSources.name')} autoFocus />
           <FormTextField
             control={control}
-            name="hours"
-            type="number"
-            label={t('ruleSources.everyHours')}
-            slotProps={{ htmlInput: { min: 1, max: 720 } }}
-          />
-        )}
-        {scheduleKind === 'daily' && (
-          <FormTextField
-            control={control}
-            name="time"
-            label={t('ruleSources.dailyAt')}
-            placeholder="03:00"
+            name="url"
+            label={t('ruleSources.url')}
+            helperText={t('ruleSources.urlHelp')}
             slotProps={{ htmlInput: { dir: 'ltr' } }}
           />
-        )}
-        <FormSwitch control={control} name="enabled" label={t('ruleSources.enabled')} />
-      </DialogContent>
-      <DialogActions>
-        <Button onClick={onClose}>{t('common.cancel')}</Button>
-        <Button type="submit" variant="contained" loading={formState.isSubmitting}>
-          {t('common.save')}
-        </Button>
-      </DialogActions>
-    </form>
+          <FormTextField
+            control={control}
+            name="checksum_url"
+            label={t('ruleSources.checksumUrl')}
+            helperText={t('ruleSources.checksumUrlHelp')}
+            slotProps={{ htmlInput: { dir: 'ltr' } }}
+          />
+          <FormTextField
+            control={control}
+            name="secret_code"
+            label={t('ruleSources.secretCode')}
+            type="password"
+            autoComplete="new-password"
+            required={needsSecret}
+            helperText={
+              stored?.has_secret === true
+                ? t('ruleSources.secretStored')
+                : t('ruleSources.secretHelp', { placeholder: SECRET_CODE_PLACEHOLDER })
+            }
+          />
+          {stored?.has_secret === true && (
+            <FormSwitch
+              control={control}
+              name="clear_secret"
+              label={t('ruleSources.clearSecret')}
+            />
+          )}
+          <Typography variant="subtitle2" sx={{ mt: 2 }}>
+            {t('ruleSources.headers')}
+          </Typography>
+          {stored !== null && stored.header_names.length > 0 && (
+            <Typography variant="body2" color="text.secondary">
+              {t('ruleSources.headersStored', { names: stored.header_names.join(', ') })}
+            </Typography>
+          )}
+          {headers.fields.map((field, index) => (
+            <Box key={field.id} sx={{ display: 'flex', gap: 1, alignItems: 'center' }}>
+              <FormTextField
+                control={control}
+                name={`headers.${index}.name`}
+                label={t('ruleSources.headerName')}
+              />
+              <FormTextField
+                control={control}
+                name={`headers.${index}.value`}
+                label={t('ruleSources.headerValue')}
+                type="password"
+                autoComplete="new-password"
+              />
+              <IconButton
+                aria-label={t('ruleSources.removeHeader')}
+                onClick={() => headers.remove(index)}
+              >
+                <DeleteIcon fontSize="small" />
+              </IconButton>
+            </Box>
+          ))}
+          <Button
+            size="small"
+            startIcon={<AddIcon />}
+            onClick={() => headers.append({ name: '', value: '' })}
+          >
+            {t('ruleSources.addHeader')}
+          </Button>
+          {stored !== null && stored.header_names.length > 0 && (
+            <FormSwitch
+              control={control}
+              name="clear_headers"
+              label={t('ruleSources.clearHeaders')}
+            />
+          )}
+          <FormSelect
+            control={control}
+            name="schedule_kind"
+            label={t('ruleSources.schedule')}
+            options={[
+              { value: 'manual', label: t('ruleSources.scheduleKind.manual') },
+              { value: 'interval', label: t('ruleSources.scheduleKind.interval') },
+              { value: 'daily', label: t('ruleSources.scheduleKind.daily') },
+            ]}
+          />
+          {scheduleKind === 'interval' && (
+            <FormTextField
+              control={control}
+              name="hours"
+              type="number"
+              label={t('ruleSources.everyHours')}
+              slotProps={{ htmlInput: { min: 1, max: 720 } }}
+            />
+          )}
+          {scheduleKind === 'daily' && (
+            <FormTextField
+              control={control}
+              name="time"
+              label={t('ruleSources.dailyAt')}
+              placeholder="03:00"
+              slotProps={{ htmlInput: { dir: 'ltr' } }}
+            />
+          )}
+          <FormSwitch control={control} name="enabled" label={t('ruleSources.enabled')} />
+        </DialogContent>
+        <DialogActions>
+          <Button onClick={cancel}>{t('common.cancel')}</Button>
+          <Button type="submit" variant="contained" loading={formState.isSubmitting}>
+            {t('common.save')}
+          </Button>
+        </DialogActions>
+      </form>
+    </Dialog>
   );
 }

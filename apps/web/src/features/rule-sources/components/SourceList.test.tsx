@@ -2,7 +2,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { RuleSource, RuleSourceUpdateSummary } from '@palisade/contract';
-import { RENDER_TIMEOUT, installFakeApi, renderScreen } from '../../../testing/render';
+import { useLocation } from 'react-router';
+import { installFakeApi, renderScreen } from '../../../testing/render';
 import { SourceList } from './SourceList';
 
 const summary = (patch: Partial<RuleSourceUpdateSummary>): RuleSourceUpdateSummary => ({
@@ -47,12 +48,18 @@ const source: RuleSource = {
   updated_at: '2026-11-25T09:00:00.000Z',
 };
 
+/** Where the router is: the list keeps its filter in the URL. */
+function Address() {
+  const location = useLocation();
+  return <output data-testid="address">{location.search}</output>;
+}
+
 afterEach(() => {
   cleanup();
   vi.unstubAllGlobals();
 });
 
-describe('SourceList', { timeout: RENDER_TIMEOUT }, () => {
+describe('SourceList', () => {
   it('shows each source with its last update, and follows "Update now" to its end', async () => {
     const updates = [
       summary({ id: 8, status: 'queued' }),
@@ -74,7 +81,7 @@ describe('SourceList', { timeout: RENDER_TIMEOUT }, () => {
     expect(cells.getByText('Failed')).toBeTruthy();
     expect(cells.getByText('48000')).toBeTruthy();
 
-    fireEvent.click(cells.getByRole('button', { name: 'Update ET Open now' }));
+    fireEvent.click(cells.getByRole('button', { name: 'Update now: ET Open' }));
     await cells.findByText('Importing', {}, { timeout: 4000 });
     await waitFor(() => expect(cells.getByText('Update now')).toBeTruthy(), { timeout: 6000 });
     expect(api.calls.filter((c) => c.method === 'POST').map((c) => c.path)).toEqual([
@@ -85,11 +92,40 @@ describe('SourceList', { timeout: RENDER_TIMEOUT }, () => {
     expect(listReads[0]?.search.get('sortBy')).toBe('name');
   });
 
+  it('filters by the last update from the URL, and keeps the chosen filter there', async () => {
+    const api = installFakeApi({
+      'GET rulesources/': { body: { data: [source], recordsTotal: 1 } },
+    });
+    renderScreen(
+      <>
+        <SourceList canWrite={false} />
+        <Address />
+      </>,
+      '/policies?tab=sources&status=failed',
+    );
+    await screen.findByText('ET Open');
+    const filters = () =>
+      api.calls.filter((c) => c.path === 'rulesources/').map((c) => c.search.get('filter'));
+    expect(filters()).toEqual(['status:failed']);
+    const select = screen.getByRole('combobox', { name: 'Last update' });
+    expect(select.textContent).toBe('Failed');
+
+    fireEvent.mouseDown(select);
+    fireEvent.click(await screen.findByRole('option', { name: 'Never updated' }));
+    await waitFor(() => expect(filters().at(-1)).toBe('status:never'));
+    expect(screen.getByTestId('address').textContent).toBe('?tab=sources&status=never');
+
+    fireEvent.mouseDown(screen.getByRole('combobox', { name: 'Last update' }));
+    fireEvent.click(await screen.findByRole('option', { name: 'All' }));
+    await waitFor(() => expect(filters().at(-1)).toBeNull());
+    expect(screen.getByTestId('address').textContent).toBe('?tab=sources');
+  });
+
   it('Viewers see the list without the writing actions', async () => {
     installFakeApi({ 'GET rulesources/': { body: { data: [source], recordsTotal: 1 } } });
     renderScreen(<SourceList canWrite={false} />);
     await screen.findByText('ET Open');
     expect(screen.queryByRole('button', { name: 'Add from catalogue' })).toBeNull();
-    expect(screen.queryByRole('button', { name: 'Update ET Open now' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Update now: ET Open' })).toBeNull();
   });
 });

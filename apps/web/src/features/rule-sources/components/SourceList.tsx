@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { Link as RouterLink } from 'react-router';
+import { Link as RouterLink, useSearchParams } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import Box from '@mui/material/Box';
@@ -7,12 +7,18 @@ import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
 import IconButton from '@mui/material/IconButton';
 import Link from '@mui/material/Link';
+import MenuItem from '@mui/material/MenuItem';
+import TextField from '@mui/material/TextField';
 import Tooltip from '@mui/material/Tooltip';
 import AddIcon from '@mui/icons-material/Add';
 import DeleteIcon from '@mui/icons-material/Delete';
 import EditIcon from '@mui/icons-material/Edit';
 import LibraryAddIcon from '@mui/icons-material/LibraryAdd';
-import type { RuleSource } from '@palisade/contract';
+import {
+  RULE_SOURCE_STATUS_FILTERS,
+  type RuleSource,
+  type RuleSourceStatusFilter,
+} from '@palisade/contract';
 import { DataTable } from '../../../components/data-table/DataTable';
 import { initialTableState } from '../../../components/data-table/list-params';
 import { tableQueryStatus } from '../../../components/data-table/query-status';
@@ -25,15 +31,37 @@ import { CatalogueDialog } from './CatalogueDialog';
 import { SourceDialog, type SourceDialogTarget } from './SourceDialog';
 import { UpdateNowButton } from './UpdateNowButton';
 import { UpdateStatusChip } from './UpdateStatusChip';
+import { STATUS_FILTER_LABELS } from './labels';
 import { historyPath } from './paths';
 
-/** The organization's rule sources: status, schedule, "Update now", add, edit, delete. */
+/** The URL's `status` (the last-update filter), or null for every source. */
+const statusParam = (value: string | null): RuleSourceStatusFilter | null =>
+  RULE_SOURCE_STATUS_FILTERS.find((status) => status === value) ?? null;
+
+/**
+ * The organization's rule sources: status, schedule, "Update now", add, edit, delete;
+ * `&status=failed` (succeeded, running, never) shows those whose last update ended so.
+ */
 export function SourceList({ canWrite }: { canWrite: boolean }) {
   const { t } = useTranslation();
   const [state, setState] = useState(() => initialTableState(25, [{ id: 'name', desc: false }]));
   const [editing, setEditing] = useState<SourceDialogTarget | null>(null);
   const [browsing, setBrowsing] = useState(false);
-  const list = useQuery(sourcesListQueryOptions(state));
+  const [params, setParams] = useSearchParams();
+  const status = statusParam(params.get('status'));
+  const list = useQuery(sourcesListQueryOptions(state, status));
+  const filterBy = (next: RuleSourceStatusFilter | null) => {
+    setParams(
+      (previous) => {
+        const updated = new URLSearchParams(previous);
+        if (next === null) updated.delete('status');
+        else updated.set('status', next);
+        return updated;
+      },
+      { replace: true },
+    );
+    setState((previous) => ({ ...previous, pageIndex: 0 }));
+  };
   const remove = useDeleteSource();
   const { ask: askToDelete, dialog: deleteDialog } = useConfirmedDelete<RuleSource>(
     {
@@ -151,24 +179,42 @@ export function SourceList({ canWrite }: { canWrite: boolean }) {
 
   return (
     <>
-      {canWrite && (
-        <Box sx={{ display: 'flex', gap: 1, mb: 2, flexWrap: 'wrap' }}>
-          <Button
-            variant="contained"
-            startIcon={<LibraryAddIcon />}
-            onClick={() => setBrowsing(true)}
-          >
-            {t('ruleSources.addFromCatalogue')}
-          </Button>
-          <Button
-            variant="outlined"
-            startIcon={<AddIcon />}
-            onClick={() => setEditing({ custom: true })}
-          >
-            {t('ruleSources.addCustom')}
-          </Button>
-        </Box>
-      )}
+      <Box sx={{ display: 'flex', gap: 1, mb: 2, flexWrap: 'wrap', alignItems: 'center' }}>
+        {canWrite && (
+          <>
+            <Button
+              variant="contained"
+              startIcon={<LibraryAddIcon />}
+              onClick={() => setBrowsing(true)}
+            >
+              {t('ruleSources.addFromCatalogue')}
+            </Button>
+            <Button
+              variant="outlined"
+              startIcon={<AddIcon />}
+              onClick={() => setEditing({ custom: true })}
+            >
+              {t('ruleSources.addCustom')}
+            </Button>
+          </>
+        )}
+        <TextField
+          select
+          size="small"
+          label={t('ruleSources.statusFilter.label')}
+          value={status ?? ''}
+          onChange={(event) => filterBy(statusParam(event.target.value))}
+          slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
+          sx={{ minWidth: 200, marginInlineStart: 'auto' }}
+        >
+          <MenuItem value="">{t('ruleSources.statusFilter.all')}</MenuItem>
+          {RULE_SOURCE_STATUS_FILTERS.map((option) => (
+            <MenuItem key={option} value={option}>
+              {t(STATUS_FILTER_LABELS[option])}
+            </MenuItem>
+          ))}
+        </TextField>
+      </Box>
       <DataTable
         label={t('ruleSources.title')}
         columns={columns}
@@ -178,7 +224,9 @@ export function SourceList({ canWrite }: { canWrite: boolean }) {
         state={state}
         onStateChange={setState}
         {...tableQueryStatus(list, t)}
-        emptyText={state.search === '' ? t('ruleSources.empty') : t('table.noData')}
+        emptyText={
+          state.search === '' && status === null ? t('ruleSources.empty') : t('table.noData')
+        }
       />
       <CatalogueDialog
         open={browsing}

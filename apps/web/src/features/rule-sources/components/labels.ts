@@ -1,5 +1,6 @@
 import type {
   RuleChangeKind,
+  RuleSourceStatusFilter,
   RuleSourceUpdatePhase,
   RuleSourceUpdateStatus,
 } from '@palisade/contract';
@@ -12,6 +13,14 @@ export const STATUS_LABELS = {
   unchanged: 'ruleSources.status.unchanged',
   failed: 'ruleSources.status.failed',
 } as const satisfies Record<RuleSourceUpdateStatus, string>;
+
+/** The list's filter by the last update (a succeeded one may have found nothing new). */
+export const STATUS_FILTER_LABELS = {
+  failed: 'ruleSources.statusFilter.failed',
+  succeeded: 'ruleSources.statusFilter.succeeded',
+  running: 'ruleSources.statusFilter.running',
+  never: 'ruleSources.statusFilter.never',
+} as const satisfies Record<RuleSourceStatusFilter, string>;
 
 export const PHASE_LABELS = {
   fetching: 'ruleSources.phase.fetching',

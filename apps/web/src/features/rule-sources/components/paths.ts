@@ -1,5 +1,8 @@
+import type { RuleSourceStatusFilter } from '@palisade/contract';
+
 /** Where a source's history and an update's changelog live: tabs of /policies (spec routes). */
-export const sourcesPath = () => '/policies?tab=sources';
+export const sourcesPath = (status?: RuleSourceStatusFilter) =>
+  `/policies?tab=sources${status === undefined ? '' : `&status=${status}`}`;
 
 export const historyPath = (sourceId: number) => `/policies?tab=sources&source=${sourceId}`;
 

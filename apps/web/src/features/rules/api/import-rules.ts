@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { ImportReport } from '@palisade/contract';
+import type { ChangePreview, ImportReport } from '@palisade/contract';
 import { uploadFiles, type UploadProgress } from '../../../lib/upload';
 import { groupsListKey } from './list-groups';
 import { rulesListKey } from './list-rules';
@@ -32,3 +32,15 @@ export function useImportRules(onProgress: (progress: UploadProgress) => void) {
       ]),
   });
 }
+
+/** POST /rules/import/preview: what importing the files would send to devices; nothing is saved. */
+export const previewImport = (
+  files: File[],
+  onProgress: (progress: UploadProgress) => void,
+): Promise<ChangePreview> =>
+  uploadFiles<ChangePreview>({
+    path: 'rules/import/preview?strict=false',
+    files,
+    onProgress,
+    answerTimeoutMs: IMPORT_ANSWER_TIMEOUT_MS,
+  });

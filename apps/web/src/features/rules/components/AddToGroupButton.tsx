@@ -6,7 +6,8 @@ import MenuItem from '@mui/material/MenuItem';
 import PlaylistAddIcon from '@mui/icons-material/PlaylistAdd';
 import type { RuleGroup, RuleSummary } from '@palisade/contract';
 import { notifyApiError } from '../../../components/notifications/notify';
-import { withProgress } from '../../../components/notifications/queue';
+import { useChangeReview } from '../../../components/change-review/useChangeReview';
+import { previewGroup } from '../api/preview-group';
 import { useSaveGroup } from '../api/save-group';
 
 interface AddToGroupButtonProps {
@@ -15,19 +16,28 @@ interface AddToGroupButtonProps {
   onDone: () => void;
 }
 
-/** Adds the selected rules to a group chosen from a menu (PUT /groups/{id} add_rule_ids). */
+/**
+ * Adds the selected rules to a group chosen from a menu (PUT /groups/{id} add_rule_ids), after
+ * the review of what the devices whose policies take the group would receive.
+ */
 export function AddToGroupButton({ rules, groups, onDone }: AddToGroupButtonProps) {
   const { t } = useTranslation();
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   const save = useSaveGroup();
+  const review = useChangeReview();
 
   const add = async (group: RuleGroup) => {
     setAnchor(null);
+    const body = { add_rule_ids: rules.map((r) => r.id) };
     try {
-      await withProgress(
-        { progress: 'groups.notices.updating', success: 'groups.notices.updated' },
-        () => save.mutateAsync({ id: group.id, body: { add_rule_ids: rules.map((r) => r.id) } }),
-      );
+      // The devices whose policies take the group get these rules: reviewed first.
+      const saved = await review.reviewThenSave({
+        preview: () => previewGroup(group.id, body),
+        save: () => save.mutateAsync({ id: group.id, body }),
+        labels: { progress: 'groups.notices.updating', success: 'groups.notices.updated' },
+      });
+      // Back: the selection stays, nothing was added.
+      if (saved === null) return;
       onDone();
     } catch (failure) {
       notifyApiError(failure);
@@ -52,6 +62,7 @@ export function AddToGroupButton({ rules, groups, onDone }: AddToGroupButtonProp
           </MenuItem>
         ))}
       </Menu>
+      {review.dialog}
     </>
   );
 }

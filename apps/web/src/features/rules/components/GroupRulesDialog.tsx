@@ -9,7 +9,8 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import type { RuleGroup, RuleSummary } from '@palisade/contract';
 import { notifyApiError } from '../../../components/notifications/notify';
-import { withProgress } from '../../../components/notifications/queue';
+import { useChangeReview } from '../../../components/change-review/useChangeReview';
+import { previewGroup } from '../api/preview-group';
 import { useSaveGroup } from '../api/save-group';
 import { RulesTable, type RuleSelection } from './RulesTable';
 import { RuleTextDialog } from './RuleTextDialog';
@@ -45,6 +46,7 @@ function GroupRules({
   const [picked, setPicked] = useState<Map<number, RuleSummary>>(new Map());
   const [showing, setShowing] = useState<RuleSummary | null>(null);
   const save = useSaveGroup();
+  const review = useChangeReview();
   const selection = useMemo<RuleSelection>(
     () => ({
       isSelected: (rule) => picked.has(rule.id),
@@ -62,11 +64,16 @@ function GroupRules({
   );
 
   const removeSelected = async () => {
+    const body = { remove_rule_ids: [...picked.keys()] };
     try {
-      await withProgress(
-        { progress: 'groups.notices.updating', success: 'groups.notices.updated' },
-        () => save.mutateAsync({ id: group.id, body: { remove_rule_ids: [...picked.keys()] } }),
-      );
+      // The devices whose policies take the group lose these rules: reviewed first.
+      const saved = await review.reviewThenSave({
+        preview: () => previewGroup(group.id, body),
+        save: () => save.mutateAsync({ id: group.id, body }),
+        labels: { progress: 'groups.notices.updating', success: 'groups.notices.updated' },
+      });
+      // Back: the rules stay picked, as they were.
+      if (saved === null) return;
       setPicked(new Map());
     } catch (failure) {
       notifyApiError(failure);
@@ -113,6 +120,7 @@ function GroupRules({
       <DialogActions>
         <Button onClick={onClose}>{t('common.close')}</Button>
       </DialogActions>
+      {review.dialog}
       <RuleTextDialog rule={showing} onClose={() => setShowing(null)} RuleNote={RuleNote} />
     </>
   );

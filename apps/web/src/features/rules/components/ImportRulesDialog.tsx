@@ -13,11 +13,11 @@ import LinearProgress from '@mui/material/LinearProgress';
 import Typography from '@mui/material/Typography';
 import UploadFileIcon from '@mui/icons-material/UploadFile';
 import type { ImportReport } from '@palisade/contract';
-import { withProgress } from '../../../components/notifications/queue';
+import { useChangeReview } from '../../../components/change-review/useChangeReview';
 import { ApiError } from '../../../lib/api-client';
 import { apiErrorMessage, errorText } from '../../../lib/errors';
 import type { UploadProgress } from '../../../lib/upload';
-import { IMPORT_ACCEPT, useImportRules } from '../api/import-rules';
+import { IMPORT_ACCEPT, previewImport, useImportRules } from '../api/import-rules';
 import { ImportReportView } from './ImportReportView';
 
 interface ImportRulesDialogProps {
@@ -25,7 +25,11 @@ interface ImportRulesDialogProps {
   onClose: () => void;
 }
 
-/** Upload custom rules or rulesets: a progress bar while sending, then the import's report. */
+/**
+ * Upload custom rules or rulesets: a progress bar while sending, then the import's report. An
+ * import that reaches devices (a rule their policies hold is added, revised or removed) is
+ * reviewed first, as every save that reaches devices is.
+ */
 export function ImportRulesDialog({ open, onClose }: ImportRulesDialogProps) {
   const { t } = useTranslation();
   return (
@@ -43,25 +47,36 @@ function ImportRulesBody({ onClose }: { onClose: () => void }) {
   const [report, setReport] = useState<ImportReport | null>(null);
   const [error, setError] = useState<string | null>(null);
   const upload = useImportRules(setProgress);
+  const review = useChangeReview();
+  // The files go up twice: first to preview, then to import (see docs/operations.md).
+  const [phase, setPhase] = useState<'idle' | 'checking' | 'importing'>('idle');
+  const started = { loaded: 0, total: 0, percent: 0 };
 
   const start = async () => {
     setError(null);
     setReport(null);
-    setProgress({ loaded: 0, total: 0, percent: 0 });
+    setPhase('checking');
+    setProgress(started);
     try {
-      const answer = await withProgress(
-        { progress: 'rules.notices.importing', success: 'rules.notices.imported' },
-        () => upload.mutateAsync(files),
-      );
-      setReport(answer);
+      const answer = await review.reviewThenSave({
+        preview: () => previewImport(files, setProgress).finally(() => setProgress(null)),
+        save: () => {
+          setPhase('importing');
+          setProgress(started);
+          return upload.mutateAsync(files);
+        },
+        labels: { progress: 'rules.notices.importing', success: 'rules.notices.imported' },
+      });
+      if (answer !== null) setReport(answer);
     } catch (failure) {
       setError(importErrorText(failure, t));
     } finally {
       setProgress(null);
+      setPhase('idle');
     }
   };
 
-  const sending = upload.isPending;
+  const sending = phase !== 'idle';
   const sent = progress !== null && progress.percent === 100;
   return (
     <>
@@ -95,7 +110,7 @@ function ImportRulesBody({ onClose }: { onClose: () => void }) {
             />
             <Typography variant="body2" sx={{ mt: 1 }} color="text.secondary">
               {sent
-                ? t('rules.import.processing')
+                ? t(phase === 'checking' ? 'rules.import.checking' : 'rules.import.processing')
                 : t('rules.import.sending', { percent: progress.percent ?? 0 })}
             </Typography>
           </Box>
@@ -106,6 +121,7 @@ function ImportRulesBody({ onClose }: { onClose: () => void }) {
           </Alert>
         )}
         {report !== null && <ImportReportView report={report} />}
+        {review.dialog}
       </DialogContent>
       <DialogActions>
         <Button onClick={onClose}>{t('common.close')}</Button>

@@ -14,10 +14,11 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import type { RuleDetail, RuleSummary } from '@palisade/contract';
 import { notifyApiError } from '../../../components/notifications/notify';
-import { withProgress } from '../../../components/notifications/queue';
+import { useChangeReview } from '../../../components/change-review/useChangeReview';
 import { apiErrorMessage, errorText } from '../../../lib/errors';
 import { rulesCache } from '../api/rules-cache';
 import { ruleDetailQueryOptions } from '../api/rules-multi';
+import { previewRule } from '../api/preview-rule';
 import { useSetRuleEnabled } from '../api/save-rule';
 
 interface RuleTextDialogProps {
@@ -59,12 +60,15 @@ function RuleText({
   });
   const error = detail.isError ? apiErrorMessage(detail.error) : null;
   const setEnabled = useSetRuleEnabled();
+  const review = useChangeReview();
   const toggle = async (current: RuleDetail) => {
+    const body = { id: current.id, enabled: !current.enabled };
     try {
-      await withProgress(
-        { progress: 'rules.notices.updating', success: 'rules.notices.updated' },
-        () => setEnabled.mutateAsync({ id: current.id, enabled: !current.enabled }),
-      );
+      await review.reviewThenSave({
+        preview: () => previewRule(body),
+        save: () => setEnabled.mutateAsync(body),
+        labels: { progress: 'rules.notices.updating', success: 'rules.notices.updated' },
+      });
     } catch (failure) {
       notifyApiError(failure);
     }
@@ -101,6 +105,8 @@ function RuleText({
                 wordBreak: 'break-all',
                 fontSize: 13,
                 m: 0,
+                // Left to right in every language; `start` of this dir="ltr" box is its left.
+                textAlign: 'start',
               }}
             >
               {detail.data.text}
@@ -139,6 +145,7 @@ function RuleText({
         )}
         <Button onClick={onClose}>{t('common.close')}</Button>
       </DialogActions>
+      {review.dialog}
     </>
   );
 }

@@ -7,6 +7,7 @@ import EditIcon from '@mui/icons-material/Edit';
 import SubjectIcon from '@mui/icons-material/Subject';
 import type { RuleSummary } from '@palisade/contract';
 import { DataTable } from '../../../components/data-table/DataTable';
+import { DateText } from '../../../components/page/DateText';
 import { initialTableState } from '../../../components/data-table/list-params';
 import type { DataColumn } from '../../../components/data-table/types';
 import { RULES_PAGE_SIZE, rulesListQueryOptions } from '../api/list-rules';
@@ -58,6 +59,7 @@ export function RulesTable(props: RulesTableProps) {
         {...tableQueryStatus(list, t)}
         emptyText={emptyText ?? t('rules.empty')}
         searchHint={t('rules.searchHint')}
+        columnsKey="rules"
         height={height}
         rowHeight={44}
       />
@@ -66,7 +68,8 @@ export function RulesTable(props: RulesTableProps) {
 }
 
 /**
- * The rules table's columns: selection, sid, action, protocol, message, classtype, state and the
+ * The rules table's columns: selection, sid, action, protocol, message, classtype, the optional
+ * source, destination, priority and update time (spec §3's rule fields), state and the
  * text/edit actions. Also drawn by the table benchmark page, so that it measures these rows.
  * Cells are plain elements styled once by `ruleCellStyles` on a wrapper (a 5000-rule page mounts
  * rows at every scroll step). The columns change only with the language, the selection and
@@ -136,6 +139,34 @@ export function useRuleColumns(
         sortable: true,
       },
       {
+        id: 'src',
+        header: t('rules.columns.srcAddr'),
+        optional: 'hidden',
+        cell: (r) => <RuleEndpoint addr={r.src_addr} port={r.src_port} />,
+      },
+      {
+        id: 'dst',
+        header: t('rules.columns.dstAddr'),
+        optional: 'hidden',
+        cell: (r) => <RuleEndpoint addr={r.dst_addr} port={r.dst_port} />,
+      },
+      {
+        id: 'priority',
+        header: t('rules.columns.priority'),
+        optional: 'hidden',
+        sortable: true,
+        width: 80,
+        cell: (r) => r.priority ?? '',
+      },
+      {
+        id: 'updated_at',
+        header: t('rules.columns.updatedAt'),
+        optional: 'hidden',
+        sortable: true,
+        width: 110,
+        cell: (r) => <DateText value={r.updated_at} />,
+      },
+      {
         id: 'enabled',
         header: t('rules.columns.state'),
         sortable: true,
@@ -201,6 +232,16 @@ export function useRuleColumns(
   }, [t, editable, selection]);
 }
 
+/** A rule's address and port as its text has them (`$HOME_NET any`), left to right. */
+function RuleEndpoint({ addr, port }: { addr: string | null; port: string | null }) {
+  const text = [addr, port].filter((part) => part !== null).join(' ');
+  return (
+    <span className="rule-line rule-endpoint" dir="ltr" title={text}>
+      {text}
+    </span>
+  );
+}
+
 /** The rules table's cell styles, set once on an element around the table. */
 export const ruleCellStyles: SxProps<Theme> = (theme) => ({
   // `table td` outweighs the table's own cell padding.
@@ -217,6 +258,7 @@ export const ruleCellStyles: SxProps<Theme> = (theme) => ({
   },
   '& .rule-msg': { maxWidth: 'min(26vw, 640px)' },
   '& .rule-classtype': { maxWidth: 150 },
+  '& .rule-endpoint': { maxWidth: 180, textAlign: 'start', fontFamily: 'monospace' },
   '& .rule-chip': {
     display: 'inline-block',
     height: 24,

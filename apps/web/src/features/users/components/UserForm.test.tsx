@@ -32,7 +32,7 @@ function EditPage() {
 
 const firstName = () => screen.getByLabelText<HTMLInputElement>(/^First name/);
 
-describe('the user form', { timeout: 30_000 }, () => {
+describe('the user form', () => {
   it('holds leaving the page while edited, and is clean again when the edit is undone', async () => {
     const { router } = renderGuarded(<EditPage />, '/admin/users/edit/4');
     fireEvent.change(firstName(), { target: { value: 'Olya' } });

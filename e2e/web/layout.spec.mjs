@@ -25,8 +25,18 @@ export const tests = [
           .getByRole('link', { name: 'الأجهزة' }),
       );
       await waitForNotice(page, 'تم تسجيل الدخول');
-      const drawer = await page.locator('.MuiDrawer-paper').boundingBox();
-      assert.ok(drawer && drawer.x > 640, `drawer on the right in RTL (x=${drawer?.x})`);
+      // The drawer slides to its side once the direction has changed: read it at rest.
+      const drawerX = () =>
+        page.evaluate(() => document.querySelector('.MuiDrawer-paper')?.getBoundingClientRect().x);
+      await page
+        .waitForFunction(
+          () => (document.querySelector('.MuiDrawer-paper')?.getBoundingClientRect().x ?? 0) > 640,
+          undefined,
+          { timeout: 5_000 },
+        )
+        .catch(() => undefined);
+      const x = await drawerX();
+      assert.ok(x !== undefined && x > 640, `drawer on the right in RTL (x=${x})`);
       await shot('devices-ar');
       await page.goto('/admin/users/all');
       await visible(page.getByText('عدد الصفوف في الصفحة'));

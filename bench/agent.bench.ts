@@ -275,6 +275,11 @@ const server = new ServerProcess(
   await freePort(),
   path.join(dir, 'data'),
   path.join(dir, 'server.log'),
+  {},
+  // BENCH_CPU_PROF=<folder>: the embedded-database server writes its CPU profiles there.
+  process.env.BENCH_CPU_PROF
+    ? ['--cpu-prof', `--cpu-prof-dir=${path.join(process.env.BENCH_CPU_PROF, 'pglite-server')}`]
+    : [],
 );
 const processes: { stop: () => Promise<void> }[] = [];
 try {

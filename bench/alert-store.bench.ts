@@ -18,20 +18,18 @@ import pg from 'pg';
 import { openDatabase } from '../apps/server/src/db/client.js';
 import { applyRetention } from '../apps/server/src/plugins/retention.js';
 import { scratchDbName } from '../testing/scratch-db.mjs';
-import { ROOT, startBuiltServer } from './lib/built-server.js';
+import { fillAlerts, DAYS, DAY_MS, SIGNATURES } from './lib/alert-fill.js';
+import { BENCH_ADMIN, ROOT, signIn, startBuiltServer } from './lib/built-server.js';
 
-const ADMIN = { email: 'admin@example.com', password: 'Admin#2026' };
+const ADMIN = BENCH_ADMIN;
 const TOTAL = Number(process.env['BENCH_STORE_ALERTS'] ?? 1_000_000);
 const DEVICES = Number(process.env['BENCH_STORE_DEVICES'] ?? 1000);
-const SIGNATURES = 3000;
-const DAYS = 30;
 const ROUNDS = Number(process.env['BENCH_STORE_ROUNDS'] ?? 15);
 const ADMIN_URL =
   process.env['BENCH_POSTGRES_URL'] ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const DB_NAME = scratchDbName('bench_alert_store');
 /** Keeps the filled database after the run, to study a query's plan on it. */
 const KEEP = process.env['BENCH_STORE_KEEP'] === '1';
-const DAY_MS = 86_400_000;
 /** The server runs on this CPU and the bench (its HTTP client) on the other, when taskset can. */
 const SERVER_CPU = 1;
 
@@ -39,95 +37,6 @@ const sorted = (values: number[]) => [...values].sort((a, b) => a - b);
 const quantile = (values: number[], q: number) =>
   sorted(values)[Math.min(values.length - 1, Math.floor(values.length * q))] ?? 0;
 const ms = (value: number) => `${value.toFixed(1)} ms`.padStart(10);
-
-/** One day's alerts: ids and times in ingest order, a few noisy signatures and devices. */
-function fillDaySql(table: string, dayStart: Date, perDay: number, firstId: number, orgId: number) {
-  return `
-    INSERT INTO ${table} (id, org_id, device_id, time, gid, sid, rev, msg, category, severity,
-                          action, proto, app_proto, src_ip, src_port, dest_ip, dest_port,
-                          flow_id, event, received_at, acknowledged_at)
-    SELECT ${firstId} + s.g, ${orgId}, dev.first_id + s.device, s.time, 1, s.sid, 3,
-           'ET bench signature ' || s.sid, 'Class ' || (s.sid % 7),
-           1 + (s.sid % 3), 'allowed', s.proto,
-           CASE s.dest_port WHEN 443 THEN 'tls' WHEN 80 THEN 'http' WHEN 53 THEN 'dns' END,
-           s.src_ip, s.src_port, s.dest_ip, s.dest_port, s.g,
-           jsonb_build_object('timestamp', s.time, 'event_type', 'alert', 'src_ip', s.src_ip,
-             'src_port', s.src_port, 'dest_ip', s.dest_ip, 'dest_port', s.dest_port,
-             'proto', s.proto, 'flow_id', s.g,
-             'alert', jsonb_build_object('action', 'allowed', 'gid', 1, 'signature_id', s.sid,
-               'rev', 3, 'signature', 'ET bench signature ' || s.sid, 'severity', 1 + (s.sid % 3)),
-             'flow', jsonb_build_object('pkts_toserver', s.g % 97, 'bytes_toserver', s.g % 9973)),
-           s.time, CASE WHEN s.g % 1000 = 0 THEN s.time END
-      FROM (SELECT r.*, CASE WHEN r.icmp THEN 'ICMP' WHEN r.dest_port IN (53, 123, 5060) THEN 'UDP'
-                             ELSE 'TCP' END AS proto
-              FROM (SELECT g,
-                           timestamptz '${dayStart.toISOString()}' + ((g - 1)::float8 / ${perDay}) * interval '1 day' AS time,
-                           floor(${DEVICES} * power(random(), 2))::int AS device,
-                           2000000 + floor(${SIGNATURES} * power(random(), 3))::int AS sid,
-                           '198.51.' || floor(random() * 256)::int || '.' || floor(random() * 256)::int AS src_ip,
-                           1024 + floor(random() * 64000)::int AS src_port,
-                           '10.1.' || floor(random() * 256)::int || '.' || floor(random() * 64)::int AS dest_ip,
-                           (ARRAY[443, 443, 443, 443, 80, 80, 80, 53, 53, 22, 445, 3389, 8080, 25, 123, 5060])
-                             [1 + floor(random() * 16)::int] AS dest_port,
-                           random() < 0.01 AS icmp
-                      FROM generate_series(1, ${perDay}) g) r) s
-      CROSS JOIN (SELECT min(id) AS first_id FROM devices WHERE name LIKE 'bench-%') dev`;
-}
-
-async function fill(admin: pg.Client, orgId: number, now: Date) {
-  await admin.query(
-    `INSERT INTO devices (org_id, name, password_hash)
-     SELECT $1, 'bench-' || g, 'x' FROM generate_series(1, $2::int) g`,
-    [orgId, DEVICES],
-  );
-  const perDay = Math.ceil(TOTAL / DAYS);
-  const today = new Date(Math.floor(now.getTime() / DAY_MS) * DAY_MS);
-  for (let back = DAYS - 1; back >= 0; back -= 1) {
-    const day = new Date(today.getTime() - back * DAY_MS);
-    const name = `device_alerts_p${day.toISOString().slice(0, 10).replaceAll('-', '')}`;
-    const to = new Date(day.getTime() + DAY_MS).toISOString();
-    // Today's and the coming days' partitions may be there already (the server's retention job).
-    await admin.query(`DROP TABLE IF EXISTS ${name}`);
-    await admin.query(
-      `CREATE TABLE ${name} (LIKE device_alerts INCLUDING DEFAULTS,
-         CHECK (time >= '${day.toISOString()}' AND time < '${to}'))`,
-    );
-    const firstId = (DAYS - 1 - back) * perDay;
-    await admin.query(fillDaySql(name, day, perDay, firstId, orgId));
-    // Attaching builds the day's indexes in one sorted pass each.
-    await admin.query(
-      `ALTER TABLE device_alerts ATTACH PARTITION ${name} FOR VALUES FROM ('${day.toISOString()}') TO ('${to}')`,
-    );
-    // The day's rollup, as ingest would have kept it.
-    const rollup = name.replace('device_alerts_', 'alert_rollup_');
-    await admin.query(`DROP TABLE IF EXISTS ${rollup}`);
-    await admin.query(
-      `CREATE TABLE ${rollup} (LIKE alert_rollup INCLUDING DEFAULTS,
-         CHECK (hour >= '${day.toISOString()}' AND hour < '${to}'))`,
-    );
-    await admin.query(
-      `INSERT INTO ${rollup} (org_id, device_id, hour, gid, sid, severity, count, first_seen, last_seen)
-       SELECT org_id, device_id, date_trunc('hour', time, 'UTC'), gid, sid, severity, count(*),
-              min(time), max(time)
-         FROM ${name} GROUP BY org_id, device_id, date_trunc('hour', time, 'UTC'), gid, sid, severity`,
-    );
-    await admin.query(
-      `ALTER TABLE alert_rollup ATTACH PARTITION ${rollup} FOR VALUES FROM ('${day.toISOString()}') TO ('${to}')`,
-    );
-  }
-  await admin.query(
-    `SELECT setval(pg_get_serial_sequence('device_alerts', 'id'), ${DAYS * perDay + 1})`,
-  );
-  // The signature catalogue, as ingest would have kept it.
-  await admin.query(
-    `INSERT INTO alert_signatures (org_id, gid, sid, msg)
-     SELECT DISTINCT org_id, gid, sid, msg FROM device_alerts WHERE msg IS NOT NULL
-     ON CONFLICT (org_id, coalesce(gid, -1), coalesce(sid, -1), md5(msg)) DO NOTHING`,
-  );
-  await admin.query('VACUUM ANALYZE device_alerts');
-  await admin.query('VACUUM ANALYZE alert_rollup');
-  return { perDay, today };
-}
 
 async function startServer(databaseUrl: string) {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'palisade-bench-'));
@@ -141,16 +50,6 @@ async function startServer(databaseUrl: string) {
   };
 }
 
-async function signIn(baseUrl: string): Promise<string> {
-  const response = await fetch(`${baseUrl}/api/v1/login/access-token`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ username: ADMIN.email, password: ADMIN.password }),
-  });
-  const body = (await response.json()) as { access_token: string };
-  return body.access_token;
-}
-
 interface Case {
   name: string;
   path: string;
@@ -162,7 +61,7 @@ function cases(now: Date, deviceId: number): Case[] {
   const until = now.toISOString();
   const page = (name: string, filter: string): Case => ({
     name: `first page, ${name}`,
-    path: `/alerts/?limit=100&count_limit=100000${filter ? `&${filter}` : ''}`,
+    path: `/alerts/?limit=100&count_limit=10000${filter ? `&${filter}` : ''}`,
     targetMs: 100,
   });
   return [
@@ -293,7 +192,12 @@ async function main() {
     const [org] = (await admin.query<{ id: number }>('SELECT id FROM organizations LIMIT 1')).rows;
     const now = new Date();
     let started = performance.now();
-    const { today } = await fill(admin, org?.id ?? 1, now);
+    const { today } = await fillAlerts(admin, {
+      orgId: org?.id ?? 1,
+      now,
+      total: TOTAL,
+      devices: DEVICES,
+    });
     const fillSeconds = (performance.now() - started) / 1000;
     const [size] = (
       await admin.query<{ total: string; n: string }>(

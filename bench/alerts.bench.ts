@@ -22,9 +22,9 @@ import { CORPUS } from '../apps/server/src/test/corpus.js';
 import { missingCorpusPart } from '../testing/corpus.mjs';
 import { sampleAlerts } from '../testing/samples.mjs';
 import { scratchDbName } from '../testing/scratch-db.mjs';
-import { ROOT, startBuiltServer } from './lib/built-server.js';
+import { BENCH_ADMIN, ROOT, signIn, startBuiltServer } from './lib/built-server.js';
 
-const ADMIN = { email: 'admin@example.com', password: 'Admin#2026' };
+const ADMIN = BENCH_ADMIN;
 const ADMIN_URL =
   process.env['BENCH_POSTGRES_URL'] ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const TOTAL = Number(process.env['BENCH_ALERTS'] ?? 100_000);
@@ -159,12 +159,7 @@ async function api<T>(
 
 /** Signs in, creates DEVICES devices and signs each in: their tokens and the first one's id. */
 async function enrol(baseUrl: string) {
-  const form = await fetch(`${baseUrl}/api/v1/login/access-token`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ username: ADMIN.email, password: ADMIN.password }),
-  });
-  const admin = ((await form.json()) as { access_token: string }).access_token;
+  const admin = await signIn(baseUrl);
   const tokens: string[] = [];
   let deviceId = 0;
   for (let d = 0; d < DEVICES; d += 1) {

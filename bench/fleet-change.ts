@@ -55,6 +55,22 @@ function cpuSeconds(pid: number | undefined): number {
   return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
+/** Statements the bench itself ran on the scratch database (left out of its counts). */
+let benchQueries = 0;
+
+/**
+ * Transactions the scratch database committed or rolled back so far (every statement outside a
+ * transaction is one): a count that, unlike CPU time, does not move with the machine's load.
+ * PostgreSQL publishes a backend's counts when it goes idle, within a second.
+ */
+async function transactions(db: pg.Client): Promise<number> {
+  benchQueries += 1;
+  const { rows } = await db.query<{ n: string }>(
+    `SELECT xact_commit + xact_rollback AS n FROM pg_stat_database WHERE datname = current_database()`,
+  );
+  return Number(rows[0]?.n ?? NaN);
+}
+
 /** Pins a running process (all its threads) to one CPU when taskset is there. */
 function pin(pid: number | undefined, cpu: number): boolean {
   if (pid === undefined) return false;
@@ -90,6 +106,7 @@ async function changeOnce(options: {
     thresholds: [{ kind: 'suppress', gid: 1, sid: 8_000_000, track: 'by_src', ip }],
   });
   const write = performance.now() - t0;
+  benchQueries += 1;
   const [row] = (
     await db.query<{ version: number }>('SELECT version FROM policies WHERE id = $1', [policyId])
   ).rows;
@@ -97,6 +114,7 @@ async function changeOnce(options: {
   const seen = new Map<number, number>();
   const deadline = t0 + 120_000;
   while (seen.size < devices && performance.now() < deadline) {
+    benchQueries += 1;
     const { rows } = await db.query<{ id: number }>(
       'SELECT id FROM devices WHERE policy_id = $1 AND policy_version_local = $2',
       [policyId, version],
@@ -271,13 +289,30 @@ async function fleetRun(dir: string, adminUrl: string, size: number, changes: nu
     await new Promise((resolve) => setTimeout(resolve, 3000));
     const pinned = pin(server.pid, 0) && pin(fleet.pid, 1) && pin(loneFleet.pid, 1);
 
+    // The fleet at rest (heartbeats, simulated alerts, keep-alives), over a quiet while: what the
+    // server, the fleet and the database spend per second without a change, subtracted below
+    // from what a change costs (a change that takes long under load otherwise counts the rest).
+    const rest = await (async () => {
+      const seconds = 5;
+      const before = [cpuSeconds(server.pid), cpuSeconds(fleet.pid), await transactions(db)];
+      await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+      const after = [cpuSeconds(server.pid), cpuSeconds(fleet.pid), (await transactions(db)) - 1];
+      const rate = (i: number) => ((after[i] ?? NaN) - (before[i] ?? NaN)) / seconds;
+      return { server: rate(0), fleet: rate(1), transactions: rate(2) };
+    })();
+    let changeSeconds = 0;
+
     const reference: number[] = [];
     const writes: number[] = [];
     const fleetCpu = { server: 0, fleet: 0 };
+    let fleetTransactions = 0;
     const fleetChanges: Change[] = [];
     // Warm-up, then alternate: the lone device's change, the fleet's change.
     await changeOnce({ admin, db, policyId: lonePolicy.id, devices: 1, label: 0 });
     await changeOnce({ admin, db, policyId: fleetPolicy.id, devices: measured, label: 1 });
+    const transactionsBefore = await transactions(db);
+    const transactionsFrom = performance.now();
+    const benchBefore = benchQueries;
     for (let i = 0; i < changes; i++) {
       const one = await changeOnce({
         admin,
@@ -289,6 +324,7 @@ async function fleetRun(dir: string, adminUrl: string, size: number, changes: nu
       reference.push(one.all);
       writes.push(one.write);
       const cpuBefore = [cpuSeconds(server.pid), cpuSeconds(fleet.pid)];
+      const changeStart = performance.now();
       fleetChanges.push(
         await changeOnce({
           admin,
@@ -300,7 +336,15 @@ async function fleetRun(dir: string, adminUrl: string, size: number, changes: nu
       );
       fleetCpu.server += cpuSeconds(server.pid) - (cpuBefore[0] ?? NaN);
       fleetCpu.fleet += cpuSeconds(fleet.pid) - (cpuBefore[1] ?? NaN);
+      changeSeconds += (performance.now() - changeStart) / 1000;
     }
+    // The database's side over all the changes (the one-device changes and the bench's own
+    // polling are a small part of it): the fleet's apply reports and log batches come in
+    // after each change.
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+    const transactionsSeconds = (performance.now() - transactionsFrom) / 1000;
+    fleetTransactions =
+      (await transactions(db)) - transactionsBefore - (benchQueries - benchBefore);
     const fleetRss = rssKiB(fleet.pid);
     if (process.env.BENCH_HEAP_SNAPSHOT && fleet.pid !== undefined) {
       process.kill(fleet.pid, 'SIGUSR2');
@@ -351,6 +395,24 @@ async function fleetRun(dir: string, adminUrl: string, size: number, changes: nu
       `${label} CPU per fleet-wide change: server ${((fleetCpu.server / changes) * 1000).toFixed(0)} ms, ` +
         `fleet process ${((fleetCpu.fleet / changes) * 1000).toFixed(0)} ms ` +
         `(${((fleetCpu.fleet / changes / measured) * 1000).toFixed(1)} ms per device)`,
+    );
+    const aboveRest = {
+      server: (fleetCpu.server - rest.server * changeSeconds) / changes,
+      fleet: (fleetCpu.fleet - rest.fleet * changeSeconds) / changes,
+      transactions: (fleetTransactions - rest.transactions * transactionsSeconds) / changes,
+    };
+    const perDevice = (seconds: number) => ((seconds / measured) * 1000).toFixed(2);
+    console.log(
+      `${label} at rest, per second: server ${(rest.server * 1000).toFixed(0)} ms CPU, ` +
+        `fleet ${(rest.fleet * 1000).toFixed(0)} ms CPU, ${rest.transactions.toFixed(0)} transactions; ` +
+        `a fleet-wide change above that: server ${perDevice(aboveRest.server)} ms, ` +
+        `fleet ${perDevice(aboveRest.fleet)} ms of CPU per device`,
+    );
+    console.log(
+      `${label} database transactions per fleet-wide change (with its one-device change): ` +
+        `${Math.round(fleetTransactions / changes)} = ` +
+        `${(fleetTransactions / changes / measured).toFixed(2)} per device; ` +
+        `above the fleet at rest ${(aboveRest.transactions / measured).toFixed(2)} per device`,
     );
     console.log(
       `${label} fleet process RSS ${(fleetRss / 1024).toFixed(0)} MiB = ${(fleetRss / size).toFixed(0)} KiB per device; ` +

@@ -32,6 +32,23 @@ export function freePort(): Promise<number> {
   });
 }
 
+/** The first Administrator each bench's server is started with. */
+export const BENCH_ADMIN = { email: 'admin@example.com', password: 'Admin#2026' };
+
+/** Signs in as `who` (the bench's Administrator by default): a bearer token. */
+export async function signIn(
+  baseUrl: string,
+  who: { email: string; password: string } = BENCH_ADMIN,
+): Promise<string> {
+  const response = await fetch(`${baseUrl}/api/v1/login/access-token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ username: who.email, password: who.password }),
+  });
+  if (!response.ok) throw new Error(`sign-in: ${response.status} ${await response.text()}`);
+  return ((await response.json()) as { access_token: string }).access_token;
+}
+
 export interface BuiltServer {
   baseUrl: string;
   child: ChildProcess;

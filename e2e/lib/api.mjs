@@ -41,3 +41,66 @@ export function apiClient(baseUrl) {
     },
   };
 }
+
+/** One JSON call to the API as `token` (none for an agent's sign-in); the parsed answer. */
+export async function callApi(baseUrl, method, route, token, body) {
+  const response = await fetch(`${baseUrl}/api/v1/${route}`, {
+    method,
+    headers: {
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`${method} ${route}: ${response.status} ${text}`);
+  return text === '' ? null : JSON.parse(text);
+}
+
+/** Suricata's eve.json timestamp form, `seconds` before now. */
+export const eveTime = (seconds = 0) =>
+  new Date(Date.now() - seconds * 1000).toISOString().replace('Z', '000+0000');
+
+/**
+ * A device that has signed in as its agent does and sent one heartbeat: created with `device`
+ * (name, password, …), the heartbeat carrying `heartbeat`'s fields besides its state (metrics,
+ * health, server_endpoint…). Answers the device as created, its agent's token, and
+ * `sendAlerts(events)`, which ships eve.json events as its agent does.
+ */
+export async function reportingDevice(baseUrl, token, device, heartbeat = {}) {
+  const created = await callApi(baseUrl, 'POST', 'devices/', token, device);
+  const login = await callApi(baseUrl, 'POST', 'agent/login', undefined, {
+    device_id: created.id,
+    password: device.password,
+    agent_version: 'test',
+  });
+  const agentToken = login.access_token;
+  await callApi(baseUrl, 'POST', 'agent/heartbeat', agentToken, {
+    state: 'running',
+    local: { config_version: null, policy_version: null },
+    agent_version: 'test',
+    ...heartbeat,
+  });
+  let seq = 0;
+  return {
+    device: created,
+    agentToken,
+    sendAlerts: (events) =>
+      callApi(baseUrl, 'POST', 'agent/alerts', agentToken, { seq: (seq += 1), events }),
+  };
+}
+
+/**
+ * A device that has signed in as its agent does and sent one heartbeat: created with
+ * `device` (name, password, …) and reporting `serverEndpoint` (the server's address and port
+ * as its agent reaches it, which the firewall lock-out check protects) when given.
+ */
+export async function simulatedDevice(baseUrl, token, { serverEndpoint, ...device }) {
+  const sensor = await reportingDevice(
+    baseUrl,
+    token,
+    device,
+    serverEndpoint ? { server_endpoint: serverEndpoint } : {},
+  );
+  return sensor.device;
+}

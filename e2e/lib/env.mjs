@@ -106,7 +106,8 @@ export async function startServer({ smtpPort, extraEnv = {} }) {
   let output = '';
   child.stdout.on('data', (chunk) => (output += chunk));
   child.stderr.on('data', (chunk) => (output += chunk));
-  const deadline = Date.now() + 60_000;
+  // A first start on PGlite took 81 s on a machine at load 25; 60 s gave up on it.
+  const deadline = Date.now() + 180_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited early:\n${output}`);
     try {
@@ -115,7 +116,10 @@ export async function startServer({ smtpPort, extraEnv = {} }) {
     } catch {
       // not listening yet
     }
-    if (Date.now() > deadline) throw new Error(`server not healthy within 60 s:\n${output}`);
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`server not healthy within 180 s:\n${output}`);
+    }
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   return {

@@ -14,6 +14,17 @@ export async function visible(locator, timeout = 10_000) {
   await locator.first().waitFor({ state: 'visible', timeout });
 }
 
+/** Waits until `locator` matches exactly `count` elements; fails naming the last count seen. */
+export async function waitForCount(locator, count, timeout = 10_000) {
+  const deadline = Date.now() + timeout;
+  let seen = await locator.count();
+  while (seen !== count) {
+    if (Date.now() > deadline) assert.equal(seen, count, `expected ${count} elements`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    seen = await locator.count();
+  }
+}
+
 export async function signIn(page, { email, password } = ADMIN) {
   await page.goto('/login');
   await page.getByLabel('E-mail').fill(email);

@@ -2,23 +2,13 @@
 // Devices and variable profiles (issue 5, point 3): the key/value editor shows the server's
 // message at the bad row; a new device shows its status chips, its enrolment and the manual
 // start-up command; the table fits 1280 px with its row actions in view, in ltr and rtl.
+import { callApi } from '../lib/api.mjs';
 import { ADMIN } from '../lib/env.mjs';
 import { assert, signIn, uniqueEmail, visible, waitForNotice } from '../lib/ui.mjs';
 
 /** Arranges state through the API (never to check the UI). */
-export async function apiCall(baseUrl, token, method, path, body) {
-  const response = await fetch(`${baseUrl}/api/v1/${path}`, {
-    method,
-    headers: {
-      authorization: `Bearer ${token}`,
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await response.text();
-  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${text}`);
-  return text === '' ? null : JSON.parse(text);
-}
+export const apiCall = (baseUrl, token, method, path, body) =>
+  callApi(baseUrl, method, path, token, body);
 
 /** Picks an option of the MUI select with this accessible name. */
 export async function choose(page, label, option) {

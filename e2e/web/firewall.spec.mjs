@@ -15,6 +15,12 @@ async function addRule(page, { action, ports, comment }) {
   await dialog.waitFor({ state: 'detached' });
 }
 
+/** Saves that reach devices are reviewed first: Save and send. */
+async function confirmReview(page, devices) {
+  const review = page.getByRole('dialog', { name: 'Review changes' });
+  await review.getByRole('button', { name: `Save and send to ${devices}` }).click();
+}
+
 const comments = (editor) => editor.getByTestId('rule-comment').allTextContents();
 
 /** Drags a rule by its handle from row `from` to row `to` (0-based), as a mouse does. */
@@ -120,6 +126,8 @@ export const tests = [
 
       const row = page.getByRole('row', { name: new RegExp(device.name) });
       await choose(page, `Firewall of ${device.name}`, rulesetName);
+      // An assignment is reviewed first (change-review.spec.mjs looks closer).
+      await confirmReview(page, 1);
       await waitForNotice(page, 'Assignment saved');
       await row.getByRole('button', { name: `Preview the script of ${device.name}` }).click();
       const preview = page.getByRole('dialog', { name: `What ${device.name} receives` });
@@ -145,12 +153,14 @@ export const tests = [
       await page.getByLabel('To address').last().fill('10.20.0.5');
       await page.getByLabel('To port').fill('80');
       await page.getByRole('button', { name: 'Save routes and NAT' }).click();
+      await confirmReview(page, 1);
       await waitForNotice(page, 'Routes and NAT saved');
       await page.getByRole('button', { name: 'Edit route 10.20.0.0/16' }).click();
       const update = page.getByRole('dialog', { name: 'Edit route' });
       await update.getByLabel('Metric').fill('50');
       await update.getByRole('button', { name: 'Update route' }).click();
       await page.getByRole('button', { name: 'Save routes and NAT' }).click();
+      await confirmReview(page, 1);
       await waitForNotice(page, 'Routes and NAT saved');
       await shot('firewall-network');
       await page.getByRole('button', { name: 'Preview the script' }).click();

@@ -8,8 +8,17 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { corpusPath, corpusPresent } from '../../testing/corpus.mjs';
 import { sampleAlerts } from '../../testing/samples.mjs';
+import { callApi } from '../lib/api.mjs';
 import { ADMIN, ROOT } from '../lib/env.mjs';
-import { assert, signIn, uniqueEmail, visible, waitForNotice, waitForPath } from '../lib/ui.mjs';
+import {
+  assert,
+  signIn,
+  uniqueEmail,
+  visible,
+  waitForCount,
+  waitForNotice,
+  waitForPath,
+} from '../lib/ui.mjs';
 
 const EVE = 'eve/Menna-Islam__Zeus__eve.json';
 const EVE_FILE = corpusPresent(EVE) ? corpusPath(EVE) : null;
@@ -30,21 +39,8 @@ async function corpusAlerts(count) {
 }
 
 /** JSON calls the arrangement needs (the shared api client only knows a few). */
-function rest(baseUrl) {
-  return async (method, route, token, body) => {
-    const response = await fetch(`${baseUrl}/api/v1/${route}`, {
-      method,
-      headers: {
-        ...(token ? { authorization: `Bearer ${token}` } : {}),
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await response.text();
-    if (!response.ok) throw new Error(`${method} ${route}: ${response.status} ${text}`);
-    return text === '' ? null : JSON.parse(text);
-  };
-}
+const rest = (baseUrl) => (method, route, token, body) =>
+  callApi(baseUrl, method, route, token, body);
 
 const metrics = (cpu) => ({
   cpu,
@@ -137,7 +133,7 @@ export const tests = [
       const detail = page.getByTestId('device-detail');
       await visible(detail);
       await visible(detail.getByRole('heading', { name }));
-      await visible(detail.getByTestId('device-state').getByText('running'));
+      await visible(detail.getByTestId('device-state').getByText('Running'));
       await visible(page.getByText('No alerts from this device.'));
       const alertsPage = await context.newPage();
       await alertsPage.goto('/alerts');
@@ -166,7 +162,9 @@ export const tests = [
       await visible(detail.getByText('38%'), LIVE_TIMEOUT);
       await visible(page.getByTestId('chart-cpu').locator('canvas'));
       await snap(page, 'monitoring', true);
-      await visible(alertsPage.getByTestId('alerts-total').getByText(`Alerts: ${REPLAYED}`));
+      await visible(
+        alertsPage.getByTestId('alerts-total').getByText(`Alerts: ${REPLAYED}`, { exact: true }),
+      );
       await visible(alertsPage.getByTestId('alerts-histogram').locator('canvas'));
       await snap(alertsPage, 'alerts');
       await stillSameDocument(page);
@@ -180,8 +178,9 @@ export const tests = [
       await filters.getByLabel('Signature (SID or text)').fill(String(sid));
       await filters.getByRole('button', { name: 'Apply' }).click();
       const total = alertsPage.getByTestId('alerts-total');
-      await visible(total.getByText(`Alerts: ${ofTarget.length}`));
-      const sids = await list.locator('tbody tr td:nth-child(5)').allTextContents();
+      await visible(total.getByText(`Alerts: ${ofTarget.length}`, { exact: true }));
+      // The signature id is the pivot beside each alert's message.
+      const sids = await list.locator('tbody tr [data-pivot="sid"]').allTextContents();
       assert.ok(
         sids.length === ofTarget.length && sids.every((s) => s === String(sid)),
         `only sid ${sid}: ${sids.join(',')}`,
@@ -190,9 +189,11 @@ export const tests = [
       await filters.getByLabel('Destination port').fill(String(target.dest_port));
       await filters.getByRole('button', { name: 'Apply' }).click();
       const narrowed = fromSource.filter((e) => e.dest_port === target.dest_port).length;
-      await visible(total.getByText(`Alerts: ${narrowed}`));
-      await filters.getByLabel('Protocol').click();
-      await alertsPage.getByRole('option', { name: 'TCP' }).press('Enter');
+      await visible(total.getByText(`Alerts: ${narrowed}`, { exact: true }));
+      const protocol = filters.getByRole('combobox', { name: 'Protocol' });
+      await protocol.click();
+      await alertsPage.getByRole('option', { name: 'TCP', exact: true }).click();
+      await visible(protocol.getByText('TCP', { exact: true }));
       await filters.getByRole('button', { name: 'Apply' }).click();
       await visible(alertsPage.getByText('No alerts match these filters.'));
       await filters.getByLabel('Destination port').fill('http');
@@ -200,7 +201,7 @@ export const tests = [
       await visible(filters.getByText('Not valid'));
       await snap(alertsPage, 'alerts-filters');
       await filters.getByRole('button', { name: 'Clear' }).click();
-      await visible(total.getByText(`Alerts: ${REPLAYED}`));
+      await visible(total.getByText(`Alerts: ${REPLAYED}`, { exact: true }));
 
       // Deeper pages go by keyset: the second page asks for what comes before the first.
       const asked = [];
@@ -213,7 +214,8 @@ export const tests = [
       await visible(footer.getByText(`1–25 of ${REPLAYED}`));
       await footer.getByRole('button', { name: 'Next page' }).click();
       await visible(footer.getByText(`26–${REPLAYED} of ${REPLAYED}`));
-      assert.equal(await list.locator('tbody tr[data-index]').count(), REPLAYED - 25);
+      // The rows are drawn just after the footer (an interruptible render).
+      await waitForCount(list.locator('tbody tr.data-row'), REPLAYED - 25);
       const deep = asked.at(-1);
       assert.match(deep.searchParams.get('before') ?? '', /^\d+:\d+$/);
       assert.equal(deep.searchParams.get('offset'), null, 'no offset on a deep page');
@@ -229,7 +231,7 @@ export const tests = [
       assert.match(await groupRow.textContent(), new RegExp(`${signature}.*${ofTarget.length}`));
       await snap(alertsPage, 'alerts-groups');
       await groupRow.getByRole('button', { name: `Show the alerts of signature ${sid}` }).click();
-      await visible(total.getByText(`Alerts: ${ofTarget.length}`));
+      await visible(total.getByText(`Alerts: ${ofTarget.length}`, { exact: true }));
 
       // The detail shows the full event and the rule that fired.
       await list.getByRole('button', { name: signature }).first().click();
@@ -253,7 +255,11 @@ export const tests = [
       const before = await call('GET', `policies/${policy.id}/render`, token);
       assert.ok(!before.thresholds.includes(`sig_id ${sid}`));
       await drawer.getByRole('button', { name: 'Suppress source' }).click();
+      // Reviewed first, as every change that reaches devices: this one reaches the device.
       const confirm = alertsPage.getByRole('dialog', { name: 'Suppress this source?' });
+      const reach = confirm.getByTestId('change-review-reach');
+      await visible(reach);
+      assert.match(await reach.textContent(), /^Devices this change reaches: [1-9]/);
       await confirm.getByRole('button', { name: 'Suppress source' }).click();
       const shownSource = JSON.parse(eventText).src_ip;
       await waitForNotice(alertsPage, `from ${shownSource} suppressed in policy`);
@@ -287,12 +293,10 @@ export const tests = [
       assert.ok(disabled.version > after.version, `version ${after.version} → ${disabled.version}`);
       assert.doesNotMatch(disabled.rules, new RegExp(`sid:${sid};`));
       // Disabling it again changes nothing, and the console says why in its own words.
+      // Refused by its preview already: no review, the reason at once.
       await drawer.getByRole('button', { name: 'Disable rule' }).click();
-      await alertsPage
-        .getByRole('dialog', { name: 'Disable this rule?' })
-        .getByRole('button', { name: 'Disable rule' })
-        .click();
       await waitForNotice(alertsPage, `Rule ${sid} is already disabled in the policy of ${name}.`);
+      assert.equal(await alertsPage.getByRole('dialog', { name: 'Disable this rule?' }).count(), 0);
       const again = await call('GET', `policies/${policy.id}/render`, token);
       assert.equal(again.version, disabled.version);
       await stillSameDocument(alertsPage);
@@ -302,7 +306,9 @@ export const tests = [
       await page.getByRole('link', { name: 'All alerts of this device' }).click();
       await waitForPath(page, '/alerts');
       assert.equal(new URL(page.url()).searchParams.get('device'), String(agent.device.id));
-      await visible(page.getByTestId('alerts-total').getByText(`Alerts: ${REPLAYED}`));
+      await visible(
+        page.getByTestId('alerts-total').getByText(`Alerts: ${REPLAYED}`, { exact: true }),
+      );
       await visible(page.getByRole('form', { name: 'Alert filters' }).getByText(name));
     },
   },

@@ -12,6 +12,7 @@ const GUARDED = [
   '/admin/users/all',
   '/admin/users/create',
   '/admin/users/edit/1',
+  '/audit',
 ];
 
 const AREAS = [
@@ -21,9 +22,11 @@ const AREAS = [
   { path: '/alerts', title: 'Alerts' },
   { path: '/policies', title: 'Policies' },
   { path: '/firewall', title: 'Firewall' },
+  { path: '/deploy', title: 'Deploy' },
   { path: '/account', title: 'Account' },
   { path: '/admin/users/all', title: 'Users' },
   { path: '/admin/users/create', title: 'New user' },
+  { path: '/audit', title: 'Audit log' },
 ];
 
 export const tests = [

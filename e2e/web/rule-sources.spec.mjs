@@ -227,7 +227,7 @@ export const tests = [
         // The next day: one rule changed, one removed, one added.
         mirror.serve(await archive(member, DAYS[1]));
         await page.goto('/policies?tab=sources');
-        await row.getByRole('button', { name: `Update ${name} now` }).click();
+        await row.getByRole('button', { name: `Update now: ${name}` }).click();
         await waitForNotice(page, 'Rules updated: 1 added, 1 removed, 1 changed', 30_000);
 
         // Its history, newest first, and the newest update's changelog.
@@ -292,7 +292,7 @@ export const tests = [
         // A third update finds the checksum unmoved: one small request, nothing else.
         const before3 = mirror.requests.length;
         await page.goto('/policies?tab=sources');
-        await row.getByRole('button', { name: `Update ${name} now` }).click();
+        await row.getByRole('button', { name: `Update now: ${name}` }).click();
         await waitForNotice(page, 'The source has not changed', 30_000);
         assert.deepEqual(mirror.requests.slice(before3), [
           '/open/suricata-7.0/emerging.rules.tar.gz.md5',

@@ -1,7 +1,8 @@
 /* global document -- used in code that runs in the page */
 // Nothing typed is lost (issue 18, item 5): each editor, once changed, asks "Discard changes?"
 // before it closes (Cancel, Esc, backdrop), before another tab of its screen, another page of
-// the console or a reload; "Keep editing" keeps the edit, "Discard" lets it go.
+// the console, Back or a reload, for new objects and existing ones alike; "Keep editing" keeps
+// the edit, "Discard" lets it go.
 import { ADMIN } from '../lib/env.mjs';
 import { assert, signIn, visible, waitForPath } from '../lib/ui.mjs';
 import { apiCall } from './devices.spec.mjs';
@@ -54,6 +55,48 @@ async function dialogAsks(page, { open, name, field, value }) {
   await visible(question(page));
   await discard(page);
   await editor.waitFor({ state: 'detached' });
+}
+
+/**
+ * The editor of an object that exists, reached inside the console: after `field` changes,
+ * Cancel, Esc and the browser's Back each ask "Discard changes?" and Keep editing keeps the
+ * edit (and the page); Discard closes it, and opened again it holds what was saved.
+ */
+async function existingAsks(page, { open, name, field, value }) {
+  await open();
+  const editor = page.getByRole('dialog', { name, exact: true });
+  const input = editor.getByLabel(field, { exact: true });
+  await visible(input);
+  const saved = await input.inputValue();
+  await input.fill(value);
+  const address = page.url();
+
+  await editor.getByRole('button', { name: 'Cancel' }).click();
+  await visible(question(page));
+  await keepEditing(page);
+  assert.equal(await input.inputValue(), value);
+
+  await page.keyboard.press('Escape');
+  await visible(question(page));
+  await keepEditing(page);
+  assert.equal(await input.inputValue(), value);
+
+  await page.goBack();
+  await visible(question(page));
+  await keepEditing(page);
+  assert.equal(page.url(), address);
+  assert.equal(await input.inputValue(), value);
+
+  await editor.getByRole('button', { name: 'Cancel' }).click();
+  await discard(page);
+  await editor.waitFor({ state: 'detached' });
+  await open();
+  await visible(input);
+  assert.equal(await input.inputValue(), saved);
+  // Untouched, it closes without asking.
+  await editor.getByRole('button', { name: 'Cancel' }).click();
+  await editor.waitFor({ state: 'detached' });
+  assert.equal(await question(page).count(), 0);
 }
 
 export const tests = [
@@ -242,6 +285,62 @@ export const tests = [
       await nav.getByRole('link', { name: 'Devices', exact: true }).click();
       await discard(page);
       await waitForPath(page, '/devices');
+    },
+  },
+  {
+    name: 'unsaved: editing an existing policy, profile and device asks before edits go',
+    // Three editors, each left four ways and opened again.
+    timeout: 120_000,
+    async run({ page, api, baseUrl }) {
+      const token = await api.token(ADMIN.email, ADMIN.password);
+      const policy = await apiCall(baseUrl, token, 'POST', 'policies/', {
+        name: `Existing ${stamp()}`,
+      });
+      const profile = await apiCall(baseUrl, token, 'POST', 'deviceconfigurationprofiles/', {
+        name: `Existing ${stamp()}`,
+        description: 'as saved',
+        variables: { HOME_NET: '[10.0.0.0/8]' },
+      });
+      const device = await apiCall(baseUrl, token, 'POST', 'devices/', {
+        name: `existing-${stamp()}`,
+        password: 'unsaved-device-pw-2',
+        city: 'Lyon',
+      });
+      await signIn(page);
+      // Each screen is reached through the console, so that Back is the console's own.
+      const nav = page.getByRole('navigation', { name: 'Main navigation' });
+      const editButton = (name) =>
+        page
+          .getByRole('row', { name: new RegExp(name) })
+          .getByRole('button', { name: `Edit ${name}` });
+
+      await nav.getByRole('link', { name: 'Policies', exact: true }).click();
+      await waitForPath(page, '/policies');
+      await existingAsks(page, {
+        open: () => editButton(policy.name).click(),
+        name: `Edit ${policy.name}`,
+        field: 'Name',
+        value: `${policy.name} renamed`,
+      });
+
+      await nav.getByRole('link', { name: 'Firewall', exact: true }).click();
+      await waitForPath(page, '/firewall');
+      await page.getByRole('tab', { name: 'Profiles' }).click();
+      await existingAsks(page, {
+        open: () => editButton(profile.name).click(),
+        name: `Edit ${profile.name}`,
+        field: 'Description',
+        value: 'typed, not saved',
+      });
+
+      await nav.getByRole('link', { name: 'Devices', exact: true }).click();
+      await waitForPath(page, '/devices');
+      await existingAsks(page, {
+        open: () => editButton(device.name).click(),
+        name: `Edit ${device.name}`,
+        field: 'City',
+        value: 'Marseille',
+      });
     },
   },
 ];

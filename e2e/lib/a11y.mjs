@@ -1,0 +1,104 @@
+/* global window, document, MutationObserver -- used in code that runs in the page */
+// Accessibility checks of the browser tests (issue 19 item 9): axe-core's WCAG 2.1 A and AA
+// rules on the page as it is now. axe-core's source is evaluated in the page over the
+// DevTools protocol, which the console's Content-Security-Policy does not govern.
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+
+const require = createRequire(import.meta.url);
+const AXE_PATH = require.resolve('axe-core/axe.min.js');
+const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
+
+let axeSource;
+
+/**
+ * Brings the page to rest before axe reads it: CSS transitions and animations are switched off
+ * (axe judges the colours a user reads, not a button fading from disabled to enabled while a
+ * query lands during the run), then waits until the DOM has not changed for 300 ms.
+ */
+async function settle(page) {
+  await page.evaluate(() => {
+    if (document.getElementById('a11y-no-motion')) return;
+    const style = document.createElement('style');
+    style.id = 'a11y-no-motion';
+    style.textContent =
+      '*, *::before, *::after { transition: none !important; animation-duration: 0s !important; }';
+    document.head.append(style);
+  });
+  await page
+    .evaluate(
+      () =>
+        new Promise((resolve) => {
+          let timer = setTimeout(finish, 300);
+          const observer = new MutationObserver(() => {
+            clearTimeout(timer);
+            timer = setTimeout(finish, 300);
+          });
+          function finish() {
+            observer.disconnect();
+            resolve(undefined);
+          }
+          observer.observe(document.body, {
+            subtree: true,
+            childList: true,
+            attributes: true,
+            characterData: true,
+          });
+          // A page that never rests (a live clock) is read after 5 s all the same.
+          setTimeout(finish, 5_000);
+        }),
+    )
+    .catch(() => undefined);
+}
+
+/** axe's violations on the page now, as plain objects (rule, impact, help, target selectors). */
+export async function a11yViolations(page) {
+  axeSource ??= await readFile(AXE_PATH, 'utf8');
+  await settle(page);
+  if (!(await page.evaluate(() => typeof window.axe === 'object'))) await page.evaluate(axeSource);
+  return page.evaluate(async (tags) => {
+    const result = await window.axe.run(document, {
+      runOnly: { type: 'tag', values: tags },
+      resultTypes: ['violations'],
+    });
+    return result.violations.map((violation) => ({
+      id: violation.id,
+      impact: violation.impact,
+      help: violation.help,
+      helpUrl: violation.helpUrl,
+      nodes: violation.nodes.map((node) => ({
+        target: node.target.map(String).join(' '),
+        summary: node.failureSummary ?? '',
+      })),
+    }));
+  }, TAGS);
+}
+
+/** The violations as lines a person reads: rule, impact, help, then each element. */
+export function formatViolations(violations) {
+  return violations
+    .map((violation) =>
+      [
+        `${violation.id} (${violation.impact}): ${violation.help} — ${violation.helpUrl}`,
+        ...violation.nodes.map(
+          (node) =>
+            `    ${node.target}` +
+            (node.summary ? `\n      ${node.summary.split('\n').slice(1).join(' ').trim()}` : ''),
+        ),
+      ].join('\n'),
+    )
+    .join('\n');
+}
+
+/**
+ * Runs axe (WCAG 2.0/2.1 A and AA) on the page's current state and throws when it finds a
+ * violation, naming each rule, its impact, the elements and a help line.
+ */
+export async function checkA11y(page, label = page.url()) {
+  const violations = await a11yViolations(page);
+  if (violations.length === 0) return;
+  const count = violations.reduce((sum, violation) => sum + violation.nodes.length, 0);
+  throw new Error(
+    `accessibility: ${count} violation(s) on ${label}\n${formatViolations(violations)}`,
+  );
+}

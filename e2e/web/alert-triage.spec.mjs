@@ -142,7 +142,7 @@ export const tests = [
     },
   },
   {
-    name: 'alert triage: star an alert, filter on the star, save it as a view and apply it, comment',
+    name: 'alert triage: star an alert, filter on the star, save it as a view and apply it, comment, correct and delete it',
     async run({ page, baseUrl, api }) {
       const { total, deviceId } = await arrange(baseUrl, api);
       await page.setViewportSize({ width: 1440, height: 900 });
@@ -194,6 +194,19 @@ export const tests = [
       const comment = drawer.getByTestId('alert-comment');
       await visible(comment.getByText('C2 beacon, ticket 4711'));
       await visible(comment.getByText(new RegExp(`^${ADMIN.email}, `)));
+
+      // Corrected by its author, marked edited; then deleted after the question.
+      await comment.getByRole('button', { name: 'Edit comment' }).click();
+      await comment.getByRole('textbox', { name: 'Comment' }).fill('C2 beacon, ticket 4712');
+      await comment.getByRole('button', { name: 'Save' }).click();
+      await visible(comment.getByText('C2 beacon, ticket 4712'));
+      await visible(comment.getByText('edited', { exact: false }));
+      await comment.getByRole('button', { name: 'Delete comment' }).click();
+      await page
+        .getByRole('dialog', { name: 'Delete this comment?' })
+        .getByRole('button', { name: 'Delete' })
+        .click();
+      await visible(drawer.getByText('No comments yet.'));
     },
   },
 ];

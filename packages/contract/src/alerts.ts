@@ -84,11 +84,18 @@ export const AlertPage = z.object({
   next_cursor: z.string().nullable(),
 });
 
-/** One analyst's comment on an alert; `author` is their e-mail (null once they are deleted). */
+/**
+ * One analyst's comment on an alert; `author` is their e-mail and `author_id` their user id
+ * (both null once they are deleted). Its author or an Administrator may edit or delete it.
+ */
 export const AlertComment = z.object({
+  id: z.number().int(),
   body: z.string(),
   author: z.string().nullable(),
+  author_id: z.number().int().nullable(),
   created_at: z.string(),
+  /** When its text was last corrected; null while it is as first written. */
+  edited_at: z.string().nullable(),
 });
 export type AlertComment = z.infer<typeof AlertComment>;
 
@@ -195,6 +202,8 @@ export const AlertHistogram = z.object({
 
 /** Alert ids are PostgreSQL bigints (a fleet stores billions): any safe positive integer. */
 export const AlertIdParams = z.object({ id: z.coerce.number().int().positive() });
+/** PUT and DELETE /alerts/comments/{id}: a comment by its own id (bigint, like an alert's). */
+export const AlertCommentIdParams = AlertIdParams;
 
 export const AlertAck = z.object({
   ids: z.array(z.number().int().positive()).min(1).max(10_000),

@@ -25,6 +25,8 @@ export const AuditObjectType = z.enum([
   'alert',
   /** A saved view of the alerts screen. */
   'alert_view',
+  /** An analyst's comment on an alert, edited or deleted (adding one is recorded on the alert). */
+  'alert_comment',
   'enrolment',
   'deployment',
   'session',

@@ -63,6 +63,8 @@ const RECORDS: Record<string, Recorded> = {
   'POST /api/v1/alerts/{id}/tune': { object_type: 'policy', action: 'tune' },
   'PUT /api/v1/alerts/{id}/star': { object_type: 'alert', action: 'star' },
   'POST /api/v1/alerts/{id}/comments': { object_type: 'alert', action: 'comment' },
+  'PUT /api/v1/alerts/comments/{id}': { object_type: 'alert_comment', action: 'update' },
+  'DELETE /api/v1/alerts/comments/{id}': { object_type: 'alert_comment', action: 'delete' },
   'POST /api/v1/alertviews/': { object_type: 'alert_view', action: 'create' },
   'PUT /api/v1/alertviews/{id}': { object_type: 'alert_view', action: 'update' },
   'DELETE /api/v1/alertviews/{id}': { object_type: 'alert_view', action: 'delete' },

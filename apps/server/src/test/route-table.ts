@@ -285,6 +285,13 @@ export const ROUTE_TABLE: Record<string, Expectation> = {
     access: 'Operator',
     body: () => json({ body: 'seen by the route table' }),
   },
+  // The world's comment is the Operator's own: its author and an Administrator may change it
+  // (alert-comments.test.ts checks another Operator's refusal).
+  'PUT /api/v1/alerts/comments/{id}': {
+    access: 'Operator',
+    body: () => json({ body: 'corrected by the route table' }),
+  },
+  'DELETE /api/v1/alerts/comments/{id}': { access: 'Operator' },
   'POST /api/v1/alerts/{id}/tune': {
     access: 'Operator',
     body: () => json({ action: 'suppress_source' }),

@@ -42,7 +42,8 @@ export type Kind =
   | 'alert'
   | 'source'
   | 'deployment'
-  | 'alertview';
+  | 'alertview'
+  | 'comment';
 
 /** Which kind of object the first path segment after /api/v1/ holds. */
 export const KIND_OF_SEGMENT: Record<string, Kind> = {
@@ -61,6 +62,11 @@ export const KIND_OF_SEGMENT: Record<string, Kind> = {
   rulesources: 'source',
   deployments: 'deployment',
   alertviews: 'alertview',
+};
+
+/** Paths whose `{id}` is not the kind of their first segment. */
+const KIND_OF_PATH: Record<string, Kind> = {
+  '/api/v1/alerts/comments/{id}': 'comment',
 };
 
 export const SECRET_KEY = 'route-table-tests-secret-key-0123456789';
@@ -124,7 +130,10 @@ export async function buildWorld(): Promise<World> {
     return { id: idOf(created), email };
   };
 
-  const factories: Record<Exclude<Kind, 'alert' | 'rule' | 'deployment'>, () => Promise<number>> = {
+  const factories: Record<
+    Exclude<Kind, 'alert' | 'rule' | 'deployment' | 'comment'>,
+    () => Promise<number>
+  > = {
     user: async () => (await member('Viewer')).id,
     group: async () => idOf(await call('POST', '/groups/', { name: `group ${unique()}` })),
     policy: async () => idOf(await call('POST', '/policies/', { name: `policy ${unique()}` })),
@@ -223,6 +232,22 @@ export async function buildWorld(): Promise<World> {
     'self-registration',
   );
 
+  // Comments are an Operator's own: the Operator and an Administrator may change them.
+  const operator = await signedIn('Operator');
+  const newComment = async () => {
+    const added = await call(
+      'POST',
+      `/alerts/${alert}/comments`,
+      { body: `comment ${unique()}` },
+      operator,
+    );
+    const comments = added.json<{ data: { id: number }[] }>().data;
+    const last = comments.at(-1);
+    if (last === undefined) throw new Error('the comment was not stored');
+    return last.id;
+  };
+  const comment = await newComment();
+
   const expired = await new SignJWT({ ver: 0 })
     .setProtectedHeader({ alg: 'HS256' })
     .setSubject('1')
@@ -249,6 +274,7 @@ export async function buildWorld(): Promise<World> {
       source,
       deployment,
       alertview,
+      comment,
     },
     headers: {
       none: {},
@@ -256,11 +282,12 @@ export async function buildWorld(): Promise<World> {
       expired: { authorization: `Bearer ${expired}` },
       agent,
       Viewer: await signedIn('Viewer'),
-      Operator: await signedIn('Operator'),
+      Operator: operator,
       Administrator: admin,
       otherAdministrator: await signIn(app, other, USER_PASSWORD),
     },
     fresh: (kind) => {
+      if (kind === 'comment') return newComment();
       if (kind === 'alert' || kind === 'rule' || kind === 'deployment')
         return Promise.resolve({ rule, alert, deployment }[kind]);
       return factories[kind]();
@@ -332,6 +359,8 @@ export function concretePath(op: Operation, id: number | string, updateId = 0): 
 /** The kind of object `{id}` names in this operation's path, if it has one. */
 export function kindOf(op: Operation): Kind | undefined {
   if (!op.pathParams.includes('id')) return undefined;
+  const byPath = KIND_OF_PATH[op.path];
+  if (byPath) return byPath;
   const segment = op.path.split('/')[3] ?? '';
   const kind = KIND_OF_SEGMENT[segment];
   if (!kind) throw new Error(`${op.key}: no kind of object for the segment "${segment}"`);

@@ -111,11 +111,41 @@ export const alertTriageRepository = {
   },
 
   async comments(db: Queryable, orgId: number, alertId: number) {
-    return db.query<{ body: string; author: string | null; created_at: Date }>(
-      `SELECT c.body, u.email AS author, c.created_at FROM alert_comments c
+    return db.query<{
+      id: number;
+      body: string;
+      author: string | null;
+      author_id: number | null;
+      created_at: Date;
+      edited_at: Date | null;
+    }>(
+      `SELECT c.id::int AS id, c.body, u.email AS author, c.user_id AS author_id, c.created_at,
+              c.edited_at
+         FROM alert_comments c
          LEFT JOIN users u ON u.id = c.user_id
         WHERE c.org_id = $1 AND c.alert_id = $2 ORDER BY c.created_at, c.id`,
       [orgId, alertId],
     );
+  },
+
+  /** One comment of the organization, locked for its change; undefined when there is none. */
+  async commentForUpdate(db: Queryable, orgId: number, commentId: number) {
+    const [row] = await db.query<{ alert_id: number; user_id: number | null; body: string }>(
+      `SELECT alert_id::int AS alert_id, user_id, body FROM alert_comments
+        WHERE org_id = $1 AND id = $2 FOR UPDATE`,
+      [orgId, commentId],
+    );
+    return row;
+  },
+
+  async editComment(db: Queryable, orgId: number, commentId: number, body: string) {
+    await db.query(
+      `UPDATE alert_comments SET body = $3, edited_at = now() WHERE org_id = $1 AND id = $2`,
+      [orgId, commentId, body],
+    );
+  },
+
+  async deleteComment(db: Queryable, orgId: number, commentId: number) {
+    await db.query(`DELETE FROM alert_comments WHERE org_id = $1 AND id = $2`, [orgId, commentId]);
   },
 };

@@ -18,6 +18,8 @@ describe('starring and commenting one alert', () => {
   let server: TestServer;
   let admin: Headers;
   let viewer: Headers;
+  let operator: Headers;
+  let secondOperator: Headers;
   let other: Headers;
   let alertId: number;
 
@@ -48,6 +50,15 @@ describe('starring and commenting one alert', () => {
       payload: { email: 'v@example.com', password: 'Viewer#2026', role: 'Viewer' },
     });
     viewer = await signIn(server.app, 'v@example.com', 'Viewer#2026');
+    for (const email of ['op1@example.com', 'op2@example.com'])
+      await api(server.app, {
+        method: 'POST',
+        url: '/users/',
+        headers: admin,
+        payload: { email, password: 'Operator#2026', role: 'Operator' },
+      });
+    operator = await signIn(server.app, 'op1@example.com', 'Operator#2026');
+    secondOperator = await signIn(server.app, 'op2@example.com', 'Operator#2026');
     await api(server.app, {
       method: 'POST',
       url: '/users/open',
@@ -119,5 +130,65 @@ describe('starring and commenting one alert', () => {
     expect((await comment('no', other)).statusCode).toBe(404);
     expect((await comment('no', admin, 999_999_999)).statusCode).toBe(404);
     expect((await detail()).comments).toHaveLength(2);
+  });
+
+  it('lets its author or an Administrator correct or delete a comment, audited', async () => {
+    const change = (method: 'PUT' | 'DELETE', id: number, headers: Headers, body?: unknown) =>
+      api(server.app, {
+        method,
+        url: `/alerts/comments/${id}`,
+        headers,
+        ...(body === undefined ? {} : { payload: { body } }),
+      });
+    const added = await comment('scanner from the lab', operator);
+    expect(added.statusCode, added.body).toBe(201);
+    const mine = added.json<{ data: Detail['comments'] }>().data.at(-1);
+    if (mine === undefined) throw new Error('no comment');
+    expect(mine).toMatchObject({ body: 'scanner from the lab', edited_at: null });
+    const ownerId = mine.author_id;
+    expect(ownerId).not.toBeNull();
+
+    // Someone else's comment: another Operator and a Viewer are refused, other orgs see nothing.
+    expect((await change('PUT', mine.id, secondOperator, 'not mine')).statusCode).toBe(403);
+    expect((await change('DELETE', mine.id, secondOperator)).statusCode).toBe(403);
+    expect((await change('PUT', mine.id, viewer, 'no')).statusCode).toBe(403);
+    expect((await change('PUT', mine.id, other, 'no')).statusCode).toBe(404);
+    expect((await change('DELETE', mine.id, other)).statusCode).toBe(404);
+    expect((await change('PUT', mine.id, operator, '  ')).statusCode).toBe(422);
+    expect((await change('PUT', 999_999_999, operator, 'x')).statusCode).toBe(404);
+
+    const edited = await change('PUT', mine.id, operator, 'scanner from the lab (ticket 43)');
+    expect(edited.statusCode, edited.body).toBe(200);
+    const after = edited.json<{ data: Detail['comments'] }>().data.find((c) => c.id === mine.id);
+    expect(after).toMatchObject({
+      body: 'scanner from the lab (ticket 43)',
+      author_id: ownerId,
+      created_at: mine.created_at,
+    });
+    expect(Number.isNaN(Date.parse(after?.edited_at ?? ''))).toBe(false);
+    const [record] = await server.db.query<{ before: unknown; after: unknown }>(
+      `SELECT before, after FROM audit_log WHERE object_type = 'alert_comment' AND action = 'update'
+        ORDER BY id DESC LIMIT 1`,
+    );
+    expect(record).toEqual({
+      before: { comment: 'scanner from the lab' },
+      after: { comment: 'scanner from the lab (ticket 43)' },
+    });
+
+    // An Administrator moderates: deletes an Operator's comment; the others stay.
+    const before = (await detail()).comments.length;
+    const removed = await change('DELETE', mine.id, admin);
+    expect(removed.statusCode, removed.body).toBe(200);
+    const left = removed.json<{ data: Detail['comments'] }>().data;
+    expect(left).toHaveLength(before - 1);
+    expect(left.some((c) => c.id === mine.id)).toBe(false);
+    expect((await change('DELETE', mine.id, admin)).statusCode).toBe(404);
+    const deletions = await server.db.query<{ object_id: string; before: unknown }>(
+      `SELECT object_id, before FROM audit_log
+        WHERE object_type = 'alert_comment' AND action = 'delete'`,
+    );
+    expect(deletions).toEqual([
+      { object_id: String(mine.id), before: { comment: 'scanner from the lab (ticket 43)' } },
+    ]);
   });
 });

@@ -3,6 +3,7 @@ import {
   AlertAck,
   AlertBulk,
   AlertBulkResult,
+  AlertCommentIdParams,
   AlertComments,
   AlertCommentWrite,
   AlertDetail,
@@ -168,6 +169,31 @@ export const alertsRoutes: FastifyPluginAsyncZod = async (app) => {
       reply
         .status(201)
         .send(await triage.comment(principalOf(request), request.params.id, request.body.body)),
+  );
+  app.put(
+    '/alerts/comments/:id',
+    {
+      ...signedIn,
+      schema: {
+        tags,
+        params: AlertCommentIdParams,
+        body: AlertCommentWrite,
+        response: { 200: AlertComments, ...errors },
+      },
+    },
+    (request) => triage.editComment(principalOf(request), request.params.id, request.body.body),
+  );
+  app.delete(
+    '/alerts/comments/:id',
+    {
+      ...signedIn,
+      schema: {
+        tags,
+        params: AlertCommentIdParams,
+        response: { 200: AlertComments, ...errors },
+      },
+    },
+    (request) => triage.deleteComment(principalOf(request), request.params.id),
   );
   app.post(
     '/alerts/:id/tune',

@@ -1,7 +1,8 @@
 // @vitest-environment jsdom
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import type { ChangePreview } from '@palisade/contract';
+import type { ChangePreview, User } from '@palisade/contract';
+import { session, setUser } from '../../../lib/session';
 import { installFakeApi, renderScreen } from '../../../testing/render';
 import type { AlertDetailData } from '../api/get-alert';
 import { AlertDrawer } from './AlertDrawer';
@@ -9,7 +10,21 @@ import { AlertDrawer } from './AlertDrawer';
 afterEach(() => {
   cleanup();
   vi.unstubAllGlobals();
+  session.set((s) => ({ ...s, user: null }));
 });
+
+const signedInAs = (id: number, role: User['role']) =>
+  setUser({
+    id,
+    email: `user-${id}@example.com`,
+    first_name: '',
+    last_name: '',
+    role,
+    is_active: true,
+    organization_id: 1,
+    organization: 'Lab',
+    created_at: '2026-11-01T00:00:00Z',
+  });
 
 const ALERT: AlertDetailData = {
   id: 41,
@@ -40,7 +55,14 @@ const ALERT: AlertDetailData = {
   acknowledged_at: null,
   acknowledged_by: null,
   comments: [
-    { body: 'seen from the lab', author: 'ana@example.com', created_at: '2026-11-28T07:05:00Z' },
+    {
+      id: 7,
+      body: 'seen from the lab',
+      author: 'ana@example.com',
+      author_id: 12,
+      created_at: '2026-11-28T07:05:00Z',
+      edited_at: null,
+    },
   ],
   policy_id: 9,
   policy_name: 'Edge',
@@ -81,6 +103,58 @@ describe('the alert drawer', () => {
     const drawer = await screen.findByRole('dialog', { name: 'Alert' });
     expect(await within(drawer).findByText('seen from the lab')).toBeTruthy();
     expect(within(drawer).getByText(/ana@example\.com/)).toBeTruthy();
+  });
+
+  it('lets the author correct a comment, marked edited, and delete it after asking', async () => {
+    signedInAs(12, 'Operator');
+    const edited = {
+      ...ALERT.comments[0],
+      body: 'seen from the lab, ticket 43',
+      edited_at: '2026-11-28T08:00:00Z',
+    };
+    const api = open({
+      'PUT alerts/comments/7': { body: { data: [edited] } },
+      'DELETE alerts/comments/7': { body: { data: [] } },
+    });
+    const drawer = await screen.findByRole('dialog', { name: 'Alert' });
+    fireEvent.click(await within(drawer).findByRole('button', { name: 'Edit comment' }));
+    const box = within(drawer).getByRole('textbox', { name: 'Comment' });
+    expect((box as HTMLTextAreaElement).value).toBe('seen from the lab');
+    fireEvent.change(box, { target: { value: '  seen from the lab, ticket 43 ' } });
+    fireEvent.click(within(drawer).getByRole('button', { name: 'Save' }));
+    await waitFor(() =>
+      expect(api.calls.filter((c) => c.method === 'PUT').map((c) => c.body)).toEqual([
+        { body: 'seen from the lab, ticket 43' },
+      ]),
+    );
+
+    fireEvent.click(await within(drawer).findByRole('button', { name: 'Delete comment' }));
+    const ask = await screen.findByRole('dialog', { name: 'Delete this comment?' });
+    fireEvent.click(within(ask).getByRole('button', { name: 'Cancel' }));
+    expect(api.calls.filter((c) => c.method === 'DELETE')).toEqual([]);
+    // Reachable again once the closing question no longer hides the drawer.
+    fireEvent.click(await within(drawer).findByRole('button', { name: 'Delete comment' }));
+    const again = await screen.findByRole('dialog', { name: 'Delete this comment?' });
+    fireEvent.click(within(again).getByRole('button', { name: 'Delete' }));
+    await waitFor(() =>
+      expect(api.calls.filter((c) => c.method === 'DELETE').map((c) => c.path)).toEqual([
+        'alerts/comments/7',
+      ]),
+    );
+  });
+
+  it("offers no edit or delete on someone else's comment, but does to an Administrator", async () => {
+    signedInAs(13, 'Operator');
+    open({});
+    const drawer = await screen.findByRole('dialog', { name: 'Alert' });
+    await within(drawer).findByText('seen from the lab');
+    expect(within(drawer).queryByRole('button', { name: 'Edit comment' })).toBeNull();
+    expect(within(drawer).queryByRole('button', { name: 'Delete comment' })).toBeNull();
+    cleanup();
+    signedInAs(14, 'Administrator');
+    open({});
+    const asAdmin = await screen.findByRole('dialog', { name: 'Alert' });
+    expect(await within(asAdmin).findByRole('button', { name: 'Delete comment' })).toBeTruthy();
   });
 
   it('reviews a suppression first: Back sends nothing, confirm tunes the policy', async () => {

@@ -1,4 +1,4 @@
-/* global document, window -- used in code that runs in the page */
+/* global document, window, getComputedStyle -- used in code that runs in the page */
 // Issue 19, items 1 and 2: a dense list (25+ rows at 1440×900), pivots that filter or exclude
 // with one click and live in the URL, and a drawer with the payload as hex and ASCII and the
 // alerts of the same flow. Item 3: a star, a comment and a saved view.
@@ -89,6 +89,41 @@ export const tests = [
       assert.ok(shown.inView >= 25, `${shown.inView} rows in view`);
       assert.deepEqual(shown.heights, [28], 'every row one line high');
       await shot('alerts-triage-list');
+      // The list fits its box: no sideways scroll, no time cut short. At 1440 px beside the
+      // open navigation every column shows; at 1280 px the protocol and the device give way.
+      const fit = () =>
+        page.evaluate(() => {
+          const table = document.querySelector('table[aria-label="Alerts"]');
+          const box = table.closest('.MuiTableContainer-root');
+          const shown = [...table.querySelectorAll('thead th')]
+            .filter((th) => getComputedStyle(th).display !== 'none')
+            .map((th) => th.textContent);
+          const times = [...table.querySelectorAll('tr.data-row')].map((row) => row.cells[2]);
+          return {
+            sideways: box.scrollWidth - box.clientWidth,
+            shown,
+            timesCut: times.filter((cell) => cell.scrollWidth > cell.clientWidth).length,
+          };
+        });
+      const wide = await fit();
+      assert.deepEqual(wide, {
+        sideways: 0,
+        shown: ['', '★', 'Time', 'Device', 'Severity', 'Signature', 'Source', 'Destination'].concat(
+          ['Protocol', 'State'],
+        ),
+        timesCut: 0,
+      });
+      await page.setViewportSize({ width: 1280, height: 800 });
+      await page.waitForFunction(
+        () => !document.querySelector('table[aria-label="Alerts"] th.data-col-device')?.offsetWidth,
+      );
+      const narrow = await fit();
+      assert.deepEqual(narrow, {
+        sideways: 0,
+        shown: ['', '★', 'Time', 'Severity', 'Signature', 'Source', 'Destination', 'State'],
+        timesCut: 0,
+      });
+      await page.setViewportSize({ width: 1440, height: 900 });
       // The long signature is cut, with its full text on hover.
       const long = list.getByTestId('alert-open').filter({ hasText: 'ellipsis' }).first();
       assert.match(await long.getAttribute('title'), /an ellipsis cuts short$/);

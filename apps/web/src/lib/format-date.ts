@@ -109,3 +109,15 @@ export function formatPreciseDateTime(iso: string, language: string): string {
     .map((part) => (part.type === 'fractionalSecond' ? micros : part.value))
     .join('');
 }
+
+/**
+ * Moments whose `formatDateTime` text is among the widest in a language (every month, at hours
+ * with two-digit and with 12-hour forms), for sizing a column that shows moments in full.
+ */
+export function dateTimeSamples(language: string): string[] {
+  return Array.from({ length: 12 }, (_, month) =>
+    [0, 10, 12, 22, 23].map((hour) =>
+      formatDateTime(new Date(2026, month, 28, hour, 58, 58), language),
+    ),
+  ).flat();
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FLEX_MIN_WIDTH, tableWidthStyles } from './column-widths';
+import { FLEX_MIN_WIDTH, giveWay, tableWidthStyles } from './column-widths';
 import type { DataColumn } from './types';
 
 const column = (id: string, over: Partial<DataColumn<unknown>> = {}): DataColumn<unknown> => ({
@@ -53,6 +53,32 @@ describe('the table width rules', () => {
         '& .data-col-rate': { display: 'none' },
         '& .data-col-health': { display: 'none' },
       },
+    });
+  });
+
+  it('lets columns give way in order exactly where the table would scroll sideways', () => {
+    const columns = [
+      column('time', { width: 200 }),
+      column('device', { width: 110 }),
+      column('msg'),
+      column('proto', { width: 72 }),
+    ];
+    const all = 200 + 110 + FLEX_MIN_WIDTH + 72;
+    const given = giveWay(columns, ['proto', 'device']);
+    expect(given.map((c) => [c.id, c.hideBelow])).toEqual([
+      ['time', undefined],
+      ['device', all - 72],
+      ['msg', undefined],
+      ['proto', all],
+    ]);
+    // The styles then keep the table as wide as what is left shown at each width.
+    const styles = tableWidthStyles(given, true);
+    expect(styles['minWidth']).toBe(all);
+    expect(styles[`@container data-table (width < ${all}px)`]).toMatchObject({
+      minWidth: all - 72,
+    });
+    expect(styles[`@container data-table (width < ${all - 72}px)`]).toMatchObject({
+      minWidth: all - 72 - 110,
     });
   });
 });

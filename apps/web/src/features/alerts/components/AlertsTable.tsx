@@ -10,6 +10,7 @@ import {
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import Box from '@mui/material/Box';
+import { useTheme } from '@mui/material/styles';
 import Button from '@mui/material/Button';
 import Checkbox from '@mui/material/Checkbox';
 import FormControlLabel from '@mui/material/FormControlLabel';
@@ -21,6 +22,7 @@ import PlayArrowIcon from '@mui/icons-material/PlayArrow';
 import RestartAltIcon from '@mui/icons-material/RestartAlt';
 import type { Alert, AlertFilters } from '@palisade/contract';
 import { DataTable } from '../../../components/data-table/DataTable';
+import { giveWay, textColumnWidth } from '../../../components/data-table/column-widths';
 import { ALL_ROWS, type TableState } from '../../../components/data-table/list-params';
 import type { DataColumn } from '../../../components/data-table/types';
 import { notifyApiError, notifySuccess } from '../../../components/notifications/notify';
@@ -29,12 +31,15 @@ import { useAcknowledgeAlerts } from '../api/ack-alerts';
 import { alertsKey } from '../api/keys';
 import { alertPageQueryOptions } from '../api/list-alerts';
 import { newerAlertsQueryOptions } from '../api/newer-alerts';
-import { formatDateTime } from '../../../lib/format-date';
+import { dateTimeSamples, formatDateTime } from '../../../lib/format-date';
 import { beforeOf, firstPage, footerTotal, movePage } from '../keyset';
 import { isTyping, listKeyAction } from '../list-keys';
 import { EndpointPivots, PivotValue, type OnPivot } from './PivotValue';
 import { SeverityChip } from './SeverityChip';
 import { StarToggle } from './StarToggle';
+
+/** The columns that leave a narrow list first, so that it never scrolls sideways. */
+const GIVE_WAY = ['proto', 'device'];
 
 /** The most the API returns per page; the footer's 'All' asks for this many. */
 const MAX_PAGE = 5000;
@@ -195,6 +200,13 @@ export function AlertsTable(props: AlertsTableProps) {
   }, [keyboard, rows, activeIndex, onOpen, canWrite, acknowledgeOne]);
 
   const onRowClick = useCallback((alert: Alert) => setActiveId(alert.id), []);
+  const theme = useTheme();
+  // The time is never cut: as wide as the language's widest moment ("12/28/2026, 10:58:58 PM").
+  const timeWidth = useMemo(() => {
+    const { fontWeight, fontSize, fontFamily } = theme.typography.body2;
+    const font = `${String(fontWeight)} ${String(fontSize)} ${String(fontFamily)}`;
+    return textColumnWidth(dateTimeSamples(i18n.language), font, 175);
+  }, [theme, i18n.language]);
   const columns = useMemo<DataColumn<Alert>[]>(() => {
     const list: DataColumn<Alert>[] = [
       {
@@ -207,7 +219,7 @@ export function AlertsTable(props: AlertsTableProps) {
       {
         id: 'time',
         header: t('alerts.columns.time'),
-        width: 175,
+        width: timeWidth,
         cell: (a) => {
           const time = formatDateTime(a.time, i18n.language);
           return <span title={time}>{time}</span>;
@@ -263,7 +275,7 @@ export function AlertsTable(props: AlertsTableProps) {
       {
         id: 'src',
         header: t('alerts.columns.source'),
-        width: 160,
+        width: 150,
         cell: (a) => (
           <EndpointPivots side="src" ip={a.src_ip} port={a.src_port} onPivot={onPivot} />
         ),
@@ -271,7 +283,7 @@ export function AlertsTable(props: AlertsTableProps) {
       {
         id: 'dest',
         header: t('alerts.columns.destination'),
-        width: 160,
+        width: 150,
         cell: (a) => (
           <EndpointPivots side="dest" ip={a.dest_ip} port={a.dest_port} onPivot={onPivot} />
         ),
@@ -295,26 +307,31 @@ export function AlertsTable(props: AlertsTableProps) {
           ),
       },
     ];
-    if (!canWrite) return list;
-    return [
-      {
-        id: 'select',
-        header: '',
-        width: 40,
-        cell: (a) => (
-          <input
-            type="checkbox"
-            className="row-check"
-            checked={selected.has(a.id)}
-            onClick={(event) => event.stopPropagation()}
-            onChange={() => toggle(a.id)}
-            aria-label={t('alerts.select', { id: a.id })}
-          />
-        ),
-      },
-      ...list,
-    ];
-  }, [t, i18n.language, canWrite, selected, onOpen, onPivot]);
+    // In a narrow window (1280 px beside the open navigation) the protocol, then the device,
+    // give way rather than the list scrolling sideways; the drawer shows both.
+    if (!canWrite) return giveWay(list, GIVE_WAY);
+    return giveWay(
+      [
+        {
+          id: 'select',
+          header: '',
+          width: 36,
+          cell: (a) => (
+            <input
+              type="checkbox"
+              className="row-check"
+              checked={selected.has(a.id)}
+              onClick={(event) => event.stopPropagation()}
+              onChange={() => toggle(a.id)}
+              aria-label={t('alerts.select', { id: a.id })}
+            />
+          ),
+        },
+        ...list,
+      ],
+      GIVE_WAY,
+    );
+  }, [t, i18n.language, timeWidth, canWrite, selected, onOpen, onPivot]);
 
   const total = shown?.recordsTotal ?? 0;
   const state: TableState = { pageIndex, pageSize, sorting: [], search: '' };

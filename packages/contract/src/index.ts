@@ -18,3 +18,4 @@ export * from './versions.js';
 export * from './preview.js';
 export * from './deployments.js';
 export * from './expiry.js';
+export * from './backtest.js';

@@ -90,6 +90,8 @@ const RECORDS: Record<string, Recorded> = {
 /** Writing routes that record nothing, and why. */
 const NOT_CHANGES: Record<string, string> = {
   'POST /api/v1/rulesmulti': 'a read by POST (a long list of ids), changes nothing',
+  'POST /api/v1/policies/{id}/backtest':
+    'a read by POST (the tuning entries considered), changes nothing',
   'POST /api/v1/password-recovery/{username}':
     'mails a reset link and changes nothing; the reset itself is recorded',
   'POST /api/v1/reset-password/':

@@ -141,6 +141,10 @@ export const ROUTE_TABLE: Record<string, Expectation> = {
   // policies
   'GET /api/v1/policies/': { access: 'Viewer' },
   'POST /api/v1/policies/': { access: 'Operator', body: (w) => json({ name: `p ${w.unique()}` }) },
+  'POST /api/v1/policies/{id}/backtest': {
+    access: 'Viewer',
+    body: () => json({ days: 7, thresholds: [{ kind: 'suppress', sid: 9_000_001 }] }),
+  },
   'GET /api/v1/policies/{id}': { access: 'Viewer' },
   'PUT /api/v1/policies/{id}': {
     access: 'Operator',

@@ -1,5 +1,7 @@
 import multipart from '@fastify/multipart';
 import {
+  BacktestRequest,
+  BacktestResult,
   ChangePreview,
   IdParams,
   ListQuery,
@@ -20,6 +22,7 @@ import { decodeText, readUploadedFiles, tooLarge, UploadBudget } from '../../lib
 import { principalOf } from '../../plugins/auth.js';
 import { previewChange } from '../preview/preview.service.js';
 import { createPoliciesService, type UploadedPolicyFile } from './policies.service.js';
+import { createPolicyBacktestService } from './policy-backtest.service.js';
 
 const errors = errorResponses(400, 401, 403, 404, 409, 413, 422);
 const MAX_POLICY_FILE_BYTES = 8 * 1024 * 1024;
@@ -29,6 +32,7 @@ const safeFileName = (name: string) => name.replace(/[^\w.-]+/g, '_').slice(0, 1
 
 export const policiesRoutes: FastifyPluginAsyncZod = async (app) => {
   const policies = createPoliciesService(app.ctx.db);
+  const backtests = createPolicyBacktestService(app.ctx.db);
   const signedIn = { onRequest: app.requireUser };
   const tags = ['policies'];
   await app.register(multipart, {
@@ -44,6 +48,20 @@ export const policiesRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: { tags, querystring: ListQuery, response: { 200: listResponse(Policy), ...errors } },
     },
     (request) => policies.list(principalOf(request), request.query),
+  );
+  // A read by POST (the entries considered are a body): what a tuning change would have removed.
+  app.post(
+    '/policies/:id/backtest',
+    {
+      ...signedIn,
+      schema: {
+        tags,
+        params: IdParams,
+        body: BacktestRequest,
+        response: { 200: BacktestResult, ...errors },
+      },
+    },
+    (request) => backtests.backtest(principalOf(request), request.params.id, request.body),
   );
   app.get(
     '/policies/:id',

@@ -1,0 +1,68 @@
+import type { Queryable } from '../../db/client.js';
+
+/**
+ * The reads of a policy's backtest (issue 20): the devices running the policy with their
+ * profile's variables, the signatures of rules, and the stored alerts of those devices in the
+ * window. Reads only; they cross into the devices', rules' and alerts' tables, each a single
+ * statement over that table's own indexes.
+ */
+export const policyBacktestRepository = {
+  async devicesRunning(db: Queryable, orgId: number, policyId: number) {
+    return db.query<{ id: number; name: string; variables: Record<string, string> | null }>(
+      `SELECT d.id, d.name, p.variables FROM devices d
+         LEFT JOIN device_profiles p ON p.id = d.profile_id
+        WHERE d.org_id = $1 AND d.policy_id = $2 ORDER BY d.id`,
+      [orgId, policyId],
+    );
+  },
+
+  async signaturesOfRules(db: Queryable, orgId: number, ruleIds: number[]) {
+    if (ruleIds.length === 0) return [];
+    return db.query<{ gid: number; sid: number }>(
+      `SELECT coalesce(gid, 1) AS gid, sid::float8 AS sid FROM rules
+        WHERE org_id = $1 AND id = ANY($2::int[])`,
+      [orgId, ruleIds],
+    );
+  },
+
+  /** Each device's alerts in the window, counted per signature (the window's totals). */
+  async totals(db: Queryable, orgId: number, deviceIds: number[], since: Date) {
+    return db.query<{ device_id: number; gid: number; sid: number; msg: string | null; n: number }>(
+      `SELECT device_id, coalesce(gid, 1) AS gid, coalesce(sid, 0)::float8 AS sid,
+              max(msg) AS msg, count(*)::int AS n
+         FROM device_alerts
+        WHERE org_id = $1 AND device_id = ANY($2::int[]) AND time >= $3
+        GROUP BY 1, 2, 3`,
+      [orgId, deviceIds, since],
+    );
+  },
+
+  /**
+   * The alerts of the given signatures (`gid:sid` keys) in the window, one device and signature
+   * after another, oldest first: what a suppression by address or a threshold is replayed on.
+   */
+  async alertsOf(
+    db: Queryable,
+    orgId: number,
+    deviceIds: number[],
+    since: Date,
+    signatures: { gid: number; sid: number }[],
+  ) {
+    return db.query<{
+      device_id: number;
+      gid: number;
+      sid: number;
+      micros: string;
+      src_ip: string | null;
+      dest_ip: string | null;
+    }>(
+      `SELECT device_id, coalesce(gid, 1) AS gid, sid::float8 AS sid,
+              (extract(epoch FROM time) * 1000000)::bigint::text AS micros, src_ip, dest_ip
+         FROM device_alerts
+        WHERE org_id = $1 AND device_id = ANY($2::int[]) AND time >= $3
+          AND sid = ANY($5::bigint[]) AND coalesce(gid, 1) = ANY($4::int[])
+        ORDER BY device_id, gid, sid, time, id`,
+      [orgId, deviceIds, since, signatures.map((s) => s.gid), signatures.map((s) => s.sid)],
+    );
+  },
+};

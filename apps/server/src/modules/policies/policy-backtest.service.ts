@@ -1,5 +1,4 @@
-import type { BacktestResult, Threshold } from '@palisade/contract';
-import type { BacktestRequest } from '@palisade/contract';
+import type { BacktestRequest, BacktestResult, Threshold } from '@palisade/contract';
 import type { z } from 'zod';
 import type { Database } from '../../db/client.js';
 import { notFound } from '../../lib/app-error.js';

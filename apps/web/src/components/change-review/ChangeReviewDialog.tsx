@@ -18,6 +18,8 @@ interface ChangeReviewDialogProps {
   /** Another action than a save (a rollback): its own title, words above the reach, button. */
   title?: string;
   intro?: ReactNode;
+  /** What the change would do besides what it sends (a tuning's backtest), below the intro. */
+  evidence?: ReactNode;
   confirmLabel?: string;
 }
 
@@ -32,6 +34,7 @@ export function ChangeReviewDialog({
   onCancel,
   title,
   intro,
+  evidence,
   confirmLabel,
 }: ChangeReviewDialogProps) {
   const { t } = useTranslation();
@@ -47,7 +50,8 @@ export function ChangeReviewDialog({
             {intro}
           </Typography>
         )}
-        <Typography data-testid="change-review-reach">
+        {evidence}
+        <Typography data-testid="change-review-reach" sx={evidence === undefined ? {} : { mt: 2 }}>
           {t(staged ? 'changeReview.stagedReach' : 'changeReview.reach', {
             count: preview.devices_reached,
           })}

@@ -163,10 +163,41 @@ describe('the alert drawer', () => {
       'POST alerts/41/tune': {
         body: { policy_id: 9, policy_version: 4, msg: 'Source suppressed in policy Edge' },
       },
+      'POST policies/9/backtest': (call) => ({
+        body: {
+          days: (call.body as { days: number }).days,
+          since: '2026-11-21T07:00:00Z',
+          removed: 30,
+          total: 120,
+          by_device: [{ device_id: 3, device: 'edge-1', removed: 30, total: 120 }],
+          by_signature: [
+            { gid: 1, sid: 2_100_001, msg: 'ET SCAN probe', removed: 30, total: 40, share: 0.75 },
+          ],
+          unresolved_variables: [],
+        },
+      }),
     });
     const drawer = await screen.findByRole('dialog', { name: 'Alert' });
     fireEvent.click(await within(drawer).findByRole('button', { name: 'Suppress source' }));
     const review = await screen.findByRole('dialog', { name: 'Suppress this source?' });
+    // The backtest of the suppression it would add, before anything is saved.
+    expect((await within(review).findByTestId('backtest-summary')).textContent).toBe(
+      "In the last 7 days: 30 of 120 alerts of this policy's devices (25%)",
+    );
+    expect(within(review).getByRole('row', { name: /ET SCAN probe/ }).textContent).toContain('75%');
+    const asked = api.calls.filter((c) => c.path === 'policies/9/backtest');
+    expect(asked.at(-1)?.body).toEqual({
+      days: 7,
+      thresholds: [
+        { kind: 'suppress', gid: 1, sid: 2_100_001, track: 'by_src', ip: '203.0.113.7' },
+      ],
+    });
+    fireEvent.click(within(review).getByRole('button', { name: '30 days' }));
+    await waitFor(() =>
+      expect(within(review).getByTestId('backtest-summary').textContent).toMatch(
+        /^In the last 30 days/,
+      ),
+    );
     expect(within(review).getByTestId('change-review-reach').textContent).toBe(
       'Devices this change reaches: 1',
     );

@@ -17,6 +17,8 @@ import RestartAltIcon from '@mui/icons-material/RestartAlt';
 import VolumeOffIcon from '@mui/icons-material/VolumeOff';
 import { notifyApiError, notifySuccess } from '../../../components/notifications/notify';
 import { notifications } from '../../../components/notifications/queue';
+import { BacktestPanel } from '../../../components/backtest/BacktestPanel';
+import type { BacktestEntries } from '../../../components/backtest/backtest';
 import { ChangeReviewDialog } from '../../../components/change-review/ChangeReviewDialog';
 import { apiErrorMessage, errorText } from '../../../lib/errors';
 import { useAcknowledgeAlerts } from '../api/ack-alerts';
@@ -310,6 +312,11 @@ function AlertDetailView({
                   device: a.device,
                 })
           }
+          evidence={
+            a.policy_id === null ? undefined : (
+              <BacktestPanel policyId={a.policy_id} entries={tuneEntries(a, confirm.action)} />
+            )
+          }
           confirmLabel={
             confirm.action === 'disable_rule'
               ? t('alerts.tune.disableRule')
@@ -321,4 +328,23 @@ function AlertDetailView({
       )}
     </Box>
   );
+}
+
+/** The policy entries a tuning from the alert adds, as the server's tune writes them. */
+function tuneEntries(alert: AlertDetailData, action: TuneAction): BacktestEntries {
+  if (action === 'disable_rule')
+    return {
+      overrides: alert.rule === null ? [] : [{ rule_id: alert.rule.id, action: 'disable' }],
+    };
+  return {
+    thresholds: [
+      {
+        kind: 'suppress',
+        gid: alert.gid ?? 1,
+        sid: alert.sid ?? 0,
+        track: 'by_src',
+        ip: alert.src_ip ?? '',
+      },
+    ],
+  };
 }

@@ -230,6 +230,7 @@ function PolicyEditor({ policy, tools, access, onClose }: PolicyEditorDialogProp
               thresholds={values.thresholds}
               onChange={(next) => set('thresholds', next)}
               readOnly={readOnly}
+              policyId={policy?.id}
             />
           )}
           {section === 'access' && (

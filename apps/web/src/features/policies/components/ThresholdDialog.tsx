@@ -8,6 +8,7 @@ import DialogTitle from '@mui/material/DialogTitle';
 import Stack from '@mui/material/Stack';
 import { Threshold, ValidationMessage } from '@palisade/contract';
 import { z } from 'zod';
+import { BacktestPanel } from '../../../components/backtest/BacktestPanel';
 import { FormExpiryField } from '../../../components/form/FormExpiryField';
 import { FormSelect } from '../../../components/form/FormSelect';
 import { FormTextField } from '../../../components/form/FormTextField';
@@ -89,6 +90,8 @@ const toForm = (value: Threshold | undefined): ThresholdForm => ({
 interface ThresholdDialogProps {
   open: boolean;
   value?: Threshold;
+  /** The saved policy: a complete entry is backtested on its devices' stored alerts. */
+  policyId?: number | undefined;
   onSave: (threshold: Threshold) => void;
   onClose: () => void;
 }
@@ -98,7 +101,7 @@ export function ThresholdDialog({ open, ...props }: ThresholdDialogProps) {
   return open ? <ThresholdEditor {...props} /> : null;
 }
 
-function ThresholdEditor({ value, onSave, onClose }: Omit<ThresholdDialogProps, 'open'>) {
+function ThresholdEditor({ value, policyId, onSave, onClose }: Omit<ThresholdDialogProps, 'open'>) {
   const { t } = useTranslation();
   const { control, handleSubmit, formState } = useForm<ThresholdForm>({
     resolver,
@@ -107,6 +110,8 @@ function ThresholdEditor({ value, onSave, onClose }: Omit<ThresholdDialogProps, 
   const guard = useUnsavedChangesGuard(formState.isDirty);
   const cancel = () => guard.askBefore(onClose);
   const kind = useWatch({ control, name: 'kind' });
+  // A complete, valid entry shows at once what it would have removed.
+  const complete = ThresholdInput.safeParse(useWatch({ control }));
   const options = (values: string[]) => [
     { value: '', label: '—' },
     ...values.map((v) => ({ value: v, label: v })),
@@ -205,6 +210,9 @@ function ThresholdEditor({ value, onSave, onClose }: Omit<ThresholdDialogProps, 
             <FormExpiryField control={control} name="expires_at" />
             <FormTextField control={control} name="reason" label={t('expiry.reason')} />
           </Stack>
+          {policyId !== undefined && complete.success && (
+            <BacktestPanel policyId={policyId} entries={{ thresholds: [complete.data] }} />
+          )}
         </DialogContent>
         <DialogActions>
           <Button onClick={cancel}>{t('common.cancel')}</Button>

@@ -20,6 +20,8 @@ interface ThresholdsEditorProps {
   thresholds: Threshold[];
   onChange: (next: Threshold[]) => void;
   readOnly: boolean;
+  /** The saved policy, whose devices' alerts an entry is backtested on (none while new). */
+  policyId?: number;
 }
 
 /** A threshold.config line as a sensor reads it, for the list. */
@@ -36,7 +38,12 @@ export function thresholdLine(x: Threshold): string {
 }
 
 /** Thresholds and suppressions of a policy. */
-export function ThresholdsEditor({ thresholds, onChange, readOnly }: ThresholdsEditorProps) {
+export function ThresholdsEditor({
+  thresholds,
+  onChange,
+  readOnly,
+  policyId,
+}: ThresholdsEditorProps) {
   const { t } = useTranslation();
   const [editing, setEditing] = useState<number | 'new' | null>(null);
   const save = (threshold: Threshold) =>
@@ -105,6 +112,7 @@ export function ThresholdsEditor({ thresholds, onChange, readOnly }: ThresholdsE
       <ThresholdDialog
         open={editing !== null}
         value={typeof editing === 'number' ? thresholds[editing] : undefined}
+        policyId={policyId}
         onSave={save}
         onClose={() => setEditing(null)}
       />

@@ -2,7 +2,7 @@
 // Issue 19, items 1 and 2: a dense list (25+ rows at 1440×900), pivots that filter or exclude
 // with one click and live in the URL, and a drawer with the payload as hex and ASCII and the
 // alerts of the same flow. Item 3: a star, a comment and a saved view.
-import { eveTime, reportingDevice } from '../lib/api.mjs';
+import { callApi, eveTime, reportingDevice } from '../lib/api.mjs';
 import { ADMIN } from '../lib/env.mjs';
 import { assert, signIn, visible } from '../lib/ui.mjs';
 
@@ -242,6 +242,60 @@ export const tests = [
         .getByRole('button', { name: 'Delete' })
         .click();
       await visible(drawer.getByText('No comments yet.'));
+    },
+  },
+  {
+    name: 'alert triage: suppressing a source shows first what it would have removed, per signature and device',
+    async run({ page, baseUrl, api }) {
+      const token = await api.token(ADMIN.email, ADMIN.password);
+      const stamp = Date.now().toString(36);
+      const policy = await callApi(baseUrl, 'POST', 'policies/', token, { name: `BT ${stamp}` });
+      const sensor = await reportingDevice(baseUrl, token, {
+        name: `backtest-${stamp}`,
+        password: 'sensor-secret-2026',
+        policy_id: policy.id,
+      });
+      const alert = (i, sid, src, signature) => ({
+        timestamp: eveTime(600 - i),
+        event_type: 'alert',
+        src_ip: src,
+        src_port: 40000 + i,
+        dest_ip: '198.51.100.7',
+        dest_port: 443,
+        proto: 'TCP',
+        alert: { action: 'allowed', gid: 1, signature_id: sid, rev: 1, signature, severity: 2 },
+      });
+      // Six of the signature from the source, four from another, five of another signature.
+      await sensor.sendAlerts([
+        ...Array.from({ length: 6 }, (_, i) => alert(i, 3_200_001, '10.9.0.2', 'BACKTEST target')),
+        ...Array.from({ length: 4 }, (_, i) =>
+          alert(10 + i, 3_200_001, '10.9.0.3', 'BACKTEST target'),
+        ),
+        ...Array.from({ length: 5 }, (_, i) =>
+          alert(20 + i, 3_200_002, '10.9.0.2', 'BACKTEST other'),
+        ),
+      ]);
+
+      await signIn(page);
+      await page.goto(`/alerts?device=${sensor.device.id}&src_ip=10.9.0.2&signature=3200001`);
+      const list = page.getByRole('table', { name: 'Alerts' });
+      await visible(page.getByTestId('alerts-total').getByText('Alerts: 6', { exact: true }));
+      await list.getByRole('button', { name: 'BACKTEST target' }).first().click();
+      const drawer = page.getByRole('dialog', { name: 'Alert' });
+      await drawer.getByRole('button', { name: 'Suppress source' }).click();
+      const review = page.getByRole('dialog', { name: 'Suppress this source?' });
+      const summary = review.getByTestId('backtest-summary');
+      await visible(summary.getByText(/^Would have removed 6 of 15 alerts \(40%\).* over 7 days$/));
+      const row = review
+        .getByRole('table', { name: 'Removed per signature' })
+        .getByRole('row', { name: /BACKTEST target/ });
+      assert.match(await row.textContent(), /6 \/ 10.*60%/);
+      await review.getByRole('button', { name: '1 day' }).click();
+      await visible(summary.getByText(/^Would have removed 6 of 15 alerts \(40%\).* over 1 day$/));
+      // Back: nothing was saved, the policy has no threshold.
+      await review.getByRole('button', { name: 'Back to editing' }).click();
+      const rendered = await callApi(baseUrl, 'GET', `policies/${policy.id}/render`, token);
+      assert.doesNotMatch(rendered.thresholds, /3200001/);
     },
   },
 ];

@@ -93,7 +93,7 @@ export function BacktestPanel({
             {t('backtest.summary', {
               removed: number(result.removed),
               total: number(result.total),
-              days: result.days,
+              window: t(WINDOWS.find((w) => w.days === result.days)?.label ?? 'backtest.d7'),
               share: percent(result.total === 0 ? 0 : result.removed / result.total, i18n.language),
             })}
           </Typography>

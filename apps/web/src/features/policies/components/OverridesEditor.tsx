@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
+import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import IconButton from '@mui/material/IconButton';
 import MenuItem from '@mui/material/MenuItem';
@@ -15,6 +16,7 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import DeleteIcon from '@mui/icons-material/Delete';
 import type { OverrideAction, RuleSummary } from '@palisade/contract';
+import { BacktestPanel } from '../../../components/backtest/BacktestPanel';
 import { fromLocalInput, toLocalInput } from '../../../components/expiry/local-time';
 import { overrideRulesQueryOptions } from '../api/override-rules';
 import { withOverrides, type PolicyFormValues } from './policy-form';
@@ -29,13 +31,16 @@ interface OverridesEditorProps {
   groups: { id: number; name: string }[];
   tools: PolicyTools;
   readOnly: boolean;
+  /** The saved policy, and the rules it disables: new disables are backtested on its alerts. */
+  policyId?: number | undefined;
+  savedDisabled?: { rule_id: number }[];
 }
 
 const ACTIONS: OverrideAction[] = ['drop', 'disable', 'enable'];
 
 /** Per-rule overrides: alert → drop, disable, enable; rules picked from the policy's groups. */
 export function OverridesEditor(props: OverridesEditorProps) {
-  const { overrides, onChange, groups, tools, readOnly } = props;
+  const { overrides, onChange, groups, tools, readOnly, policyId, savedDisabled = [] } = props;
   const { t } = useTranslation();
   const [known, setKnown] = useState<Map<number, RuleSummary>>(new Map());
   const ids = overrides.map((o) => o.rule_id).filter((id) => !known.has(id));
@@ -63,6 +68,12 @@ export function OverridesEditor(props: OverridesEditorProps) {
     );
     clear();
   };
+
+  // Rules this edit disables that the saved policy does not: what they would have removed.
+  const alreadyDisabled = new Set(savedDisabled.map((o) => o.rule_id));
+  const newlyDisabled = overrides
+    .filter((o) => o.action === 'disable' && !alreadyDisabled.has(o.rule_id))
+    .map((o) => ({ rule_id: o.rule_id, action: 'disable' as const }));
 
   return (
     <>
@@ -177,6 +188,11 @@ export function OverridesEditor(props: OverridesEditorProps) {
           </TableBody>
         </Table>
       </TableContainer>
+      {policyId !== undefined && newlyDisabled.length > 0 && (
+        <Box sx={{ mb: 2 }}>
+          <BacktestPanel policyId={policyId} entries={{ overrides: newlyDisabled }} />
+        </Box>
+      )}
       {!readOnly && (
         <>
           <Typography variant="subtitle2" sx={{ mb: 1 }}>

@@ -223,6 +223,8 @@ function PolicyEditor({ policy, tools, access, onClose }: PolicyEditorDialogProp
               groups={chosenGroups}
               tools={tools}
               readOnly={readOnly}
+              policyId={policy?.id}
+              savedDisabled={policy?.overrides.filter((o) => o.action === 'disable') ?? []}
             />
           )}
           {section === 'thresholds' && (

@@ -77,13 +77,15 @@ describe('the threshold dialog', () => {
         onClose={() => {}}
       />,
     );
-    expect((await screen.findByTestId('backtest-summary')).textContent).toMatch(/: 0 of 400 /);
+    expect((await screen.findByTestId('backtest-summary')).textContent).toMatch(
+      /removed 0 of 400 /,
+    );
     fireEvent.change(screen.getByLabelText('Count'), { target: { value: '' } });
     // Incomplete: nothing is asked while the count is missing.
     const before = api.calls.length;
     fireEvent.change(screen.getByLabelText('Count'), { target: { value: '5' } });
     await waitFor(() =>
-      expect(screen.getByTestId('backtest-summary').textContent).toMatch(/: 300 of 400 /),
+      expect(screen.getByTestId('backtest-summary').textContent).toMatch(/removed 300 of 400 /),
     );
     expect(
       api.calls

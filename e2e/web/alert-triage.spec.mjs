@@ -290,6 +290,10 @@ export const tests = [
         .getByRole('table', { name: 'Removed per signature' })
         .getByRole('row', { name: /BACKTEST target/ });
       assert.match(await row.textContent(), /6 \/ 10.*60%/);
+      const device = review
+        .getByRole('table', { name: 'Removed per device' })
+        .getByRole('row', { name: new RegExp(`backtest-${stamp}`) });
+      assert.match(await device.textContent(), /6 \/ 15$/);
       await review.getByRole('button', { name: '1 day' }).click();
       await visible(summary.getByText(/^Would have removed 6 of 15 alerts \(40%\).* over 1 day$/));
       // Back: nothing was saved, the policy has no threshold.

@@ -23,8 +23,8 @@ import pg from 'pg';
 import { AlertListQuery } from '@palisade/contract';
 import { openDatabase, type Database, type SqlParam } from '../apps/server/src/db/client.js';
 import { createAlertsService } from '../apps/server/src/modules/alerts/alerts.service.js';
-import { scratchDbName } from '../testing/scratch-db.mjs';
 import { fillAlerts } from './lib/alert-fill.js';
+import { benchDatabase } from './lib/bench-db.js';
 import { BENCH_ADMIN, ROOT, signIn, startBuiltServer } from './lib/built-server.js';
 
 const ADMIN = BENCH_ADMIN;
@@ -32,11 +32,6 @@ const TOTAL = Number(process.env['BENCH_LIST_ALERTS'] ?? 1_000_000);
 const DEVICES = Number(process.env['BENCH_LIST_DEVICES'] ?? 1000);
 const ROUNDS = Number(process.env['BENCH_LIST_ROUNDS'] ?? 7);
 const TARGET_MS = 100;
-const ADMIN_URL =
-  process.env['BENCH_POSTGRES_URL'] ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const REUSE = process.env['BENCH_LIST_DB'];
-const DB_NAME = REUSE ?? scratchDbName('bench_alert_list');
-const KEEP = REUSE !== undefined || process.env['BENCH_LIST_KEEP'] === '1';
 /** The server runs on this CPU and the bench (its HTTP client) on the other, when taskset can. */
 const SERVER_CPU = 1;
 /** What the console asks for (apps/web/src/features/alerts/api/list-alerts.ts). */
@@ -176,15 +171,6 @@ async function timeCases(baseUrl: string, token: string, list: Case[]) {
   return times;
 }
 
-async function createOrReuse() {
-  if (REUSE !== undefined) return false;
-  const server0 = new pg.Client({ connectionString: ADMIN_URL });
-  await server0.connect();
-  await server0.query(`CREATE DATABASE ${DB_NAME}`);
-  await server0.end();
-  return true;
-}
-
 async function startServer(databaseUrl: string) {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'palisade-bench-'));
   const server = await startBuiltServer({ dataDir, databaseUrl, admin: ADMIN, cpu: SERVER_CPU });
@@ -204,9 +190,13 @@ async function main() {
     stdio: 'ignore',
   });
   if (build.status !== 0 || copy.status !== 0) throw new Error('the server did not build');
-  const url = new URL(ADMIN_URL);
-  url.pathname = `/${DB_NAME}`;
-  const created = await createOrReuse();
+  const database = await benchDatabase({
+    prefix: 'bench_alert_list',
+    reuse: process.env['BENCH_LIST_DB'],
+    keep: process.env['BENCH_LIST_KEEP'] === '1',
+  });
+  const url = new URL(database.url);
+  const created = database.created;
   const admin = new pg.Client({ connectionString: url.toString() });
   let server: Awaited<ReturnType<typeof startServer>> | undefined;
   let db: Database | undefined;
@@ -268,13 +258,7 @@ async function main() {
     await db?.close();
     await server?.stop();
     await admin.end().catch(() => undefined);
-    if (KEEP) console.log(`kept the database ${DB_NAME}: drop it when done`);
-    else {
-      const cleanup = new pg.Client({ connectionString: ADMIN_URL });
-      await cleanup.connect();
-      await cleanup.query(`DROP DATABASE IF EXISTS ${DB_NAME} WITH (FORCE)`);
-      await cleanup.end();
-    }
+    await database.release();
   }
 }
 

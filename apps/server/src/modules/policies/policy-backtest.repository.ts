@@ -25,15 +25,35 @@ export const policyBacktestRepository = {
     );
   },
 
-  /** Each device's alerts in the window, counted per signature (the window's totals). */
-  async totals(db: Queryable, orgId: number, deviceIds: number[], since: Date) {
+  /** Each device's alerts in the window, all signatures together (the totals). */
+  async deviceTotals(db: Queryable, orgId: number, deviceIds: number[], since: Date) {
+    return db.query<{ device_id: number; n: number }>(
+      `SELECT device_id, count(*)::int AS n FROM device_alerts
+        WHERE org_id = $1 AND device_id = ANY($2::int[]) AND time >= $3
+        GROUP BY 1`,
+      [orgId, deviceIds, since],
+    );
+  },
+
+  /**
+   * The alerts of the given signatures in the window, counted per device and signature: read
+   * through the signature's index, so it costs what those signatures hold, not the window.
+   */
+  async signatureTotals(
+    db: Queryable,
+    orgId: number,
+    deviceIds: number[],
+    since: Date,
+    signatures: { gid: number; sid: number }[],
+  ) {
     return db.query<{ device_id: number; gid: number; sid: number; msg: string | null; n: number }>(
-      `SELECT device_id, coalesce(gid, 1) AS gid, coalesce(sid, 0)::float8 AS sid,
-              max(msg) AS msg, count(*)::int AS n
+      `SELECT device_id, coalesce(gid, 1) AS gid, sid::float8 AS sid, max(msg) AS msg,
+              count(*)::int AS n
          FROM device_alerts
         WHERE org_id = $1 AND device_id = ANY($2::int[]) AND time >= $3
+          AND sid = ANY($5::bigint[]) AND coalesce(gid, 1) = ANY($4::int[])
         GROUP BY 1, 2, 3`,
-      [orgId, deviceIds, since],
+      [orgId, deviceIds, since, signatures.map((s) => s.gid), signatures.map((s) => s.sid)],
     );
   },
 

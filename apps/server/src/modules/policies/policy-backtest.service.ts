@@ -11,6 +11,10 @@ import { isCounting, simulateThreshold, type CountingThreshold } from './thresho
 type Request = z.output<typeof BacktestRequest>;
 const DAY_MS = 86_400_000;
 const keyOf = (gid: number, sid: number) => `${gid}:${sid}`;
+const signatureOf = (key: string) => {
+  const [gid = 1, sid = 0] = key.split(':').map(Number);
+  return { gid, sid };
+};
 
 /** The entries of a change, sorted by what each asks of the stored alerts. */
 function planOf(request: Request, disabledSignatures: { gid: number; sid: number }[]) {
@@ -58,8 +62,27 @@ export function createPolicyBacktestService(db: Database) {
         await repo.signaturesOfRules(db, principal.orgId, disabledRules),
       );
       const deviceIds = devices.map((d) => d.id);
-      const totals =
-        deviceIds.length === 0 ? [] : await repo.totals(db, principal.orgId, deviceIds, since);
+      // Only the signatures the change names are read per signature; the rest of the window
+      // is counted per device alone (the totals), whatever its size.
+      const named = [
+        ...new Set([...plan.removeAll, ...plan.byAddress.keys(), ...plan.counting.keys()]),
+      ].map(signatureOf);
+      const [deviceTotals, totals] =
+        deviceIds.length === 0
+          ? [[], []]
+          : await Promise.all([
+              repo.deviceTotals(db, principal.orgId, deviceIds, since),
+              named.length === 0
+                ? []
+                : repo
+                    .signatureTotals(db, principal.orgId, deviceIds, since, named)
+                    // The statement matches gids and sids apart: keep the pairs asked for.
+                    .then((rows) =>
+                      rows.filter((row) =>
+                        named.some((n) => n.gid === row.gid && n.sid === row.sid),
+                      ),
+                    ),
+            ]);
 
       /** Removed alerts per device and signature (`device|gid:sid`). */
       const removed = new Map<string, number>();
@@ -76,11 +99,13 @@ export function createPolicyBacktestService(db: Database) {
         .filter((key) => !plan.removeAll.has(key))
         .filter((key) => totals.some((row) => keyOf(row.gid, row.sid) === key));
       if (replayed.length > 0) {
-        const signatures = replayed.map((key) => {
-          const [gid = 1, sid = 0] = key.split(':').map(Number);
-          return { gid, sid };
-        });
-        const rows = await repo.alertsOf(db, principal.orgId, deviceIds, since, signatures);
+        const rows = await repo.alertsOf(
+          db,
+          principal.orgId,
+          deviceIds,
+          since,
+          replayed.map(signatureOf),
+        );
         const variablesOf = new Map(devices.map((d) => [d.id, d.variables ?? {}]));
         const matchers = new Map<string, AddressMatcher[]>();
         const matchersFor = (deviceId: number, key: string) => {
@@ -134,7 +159,7 @@ export function createPolicyBacktestService(db: Database) {
         }
       }
 
-      return present(request.days, since, devices, totals, removed, [...unresolved]);
+      return present(request.days, since, devices, deviceTotals, totals, removed, [...unresolved]);
     },
   };
 }
@@ -143,6 +168,7 @@ function present(
   days: number,
   since: Date,
   devices: { id: number; name: string }[],
+  deviceTotals: { device_id: number; n: number }[],
   totals: { device_id: number; gid: number; sid: number; msg: string | null; n: number }[],
   removed: Map<string, number>,
   unresolved: string[],
@@ -151,14 +177,15 @@ function present(
     devices.map((d) => [d.id, { device_id: d.id, device: d.name, removed: 0, total: 0 }]),
   );
   const bySignature = new Map<string, BacktestResult['by_signature'][number]>();
+  for (const row of deviceTotals) {
+    const device = byDevice.get(row.device_id);
+    if (device) device.total = row.n;
+  }
   for (const row of totals) {
     const key = keyOf(row.gid, row.sid);
     const gone = removed.get(`${row.device_id}|${key}`) ?? 0;
     const device = byDevice.get(row.device_id);
-    if (device) {
-      device.total += row.n;
-      device.removed += gone;
-    }
+    if (device) device.removed += gone;
     const signature = bySignature.get(key) ?? {
       gid: row.gid,
       sid: row.sid,

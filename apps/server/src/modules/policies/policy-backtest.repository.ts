@@ -36,13 +36,13 @@ export const policyBacktestRepository = {
   },
 
   /**
-   * The alerts of the given signatures in the window, counted per device and signature: read
-   * through the signature's index, so it costs what those signatures hold, not the window.
+   * The alerts of the given signatures in the window, counted per device and signature. Read
+   * through the signature's index for every device of the organization (the caller keeps the
+   * policy's): a list of a thousand device ids made the planner scan the window by device.
    */
   async signatureTotals(
     db: Queryable,
     orgId: number,
-    deviceIds: number[],
     since: Date,
     signatures: { gid: number; sid: number }[],
   ) {
@@ -50,21 +50,20 @@ export const policyBacktestRepository = {
       `SELECT device_id, coalesce(gid, 1) AS gid, sid::float8 AS sid, max(msg) AS msg,
               count(*)::int AS n
          FROM device_alerts
-        WHERE org_id = $1 AND device_id = ANY($2::int[]) AND time >= $3
-          AND sid = ANY($5::bigint[]) AND coalesce(gid, 1) = ANY($4::int[])
+        WHERE org_id = $1 AND time >= $2
+          AND sid = ANY($4::bigint[]) AND coalesce(gid, 1) = ANY($3::int[])
         GROUP BY 1, 2, 3`,
-      [orgId, deviceIds, since, signatures.map((s) => s.gid), signatures.map((s) => s.sid)],
+      [orgId, since, signatures.map((s) => s.gid), signatures.map((s) => s.sid)],
     );
   },
 
   /**
-   * The alerts of the given signatures (`gid:sid` keys) in the window, one device and signature
-   * after another, oldest first: what a suppression by address or a threshold is replayed on.
+   * The alerts of the given signatures in the window, oldest first, through the signature's
+   * index as above: what a suppression by address or a threshold is replayed on.
    */
   async alertsOf(
     db: Queryable,
     orgId: number,
-    deviceIds: number[],
     since: Date,
     signatures: { gid: number; sid: number }[],
   ) {
@@ -72,17 +71,18 @@ export const policyBacktestRepository = {
       device_id: number;
       gid: number;
       sid: number;
+      msg: string | null;
       micros: string;
       src_ip: string | null;
       dest_ip: string | null;
     }>(
-      `SELECT device_id, coalesce(gid, 1) AS gid, sid::float8 AS sid,
+      `SELECT device_id, coalesce(gid, 1) AS gid, sid::float8 AS sid, msg,
               (extract(epoch FROM time) * 1000000)::bigint::text AS micros, src_ip, dest_ip
          FROM device_alerts
-        WHERE org_id = $1 AND device_id = ANY($2::int[]) AND time >= $3
-          AND sid = ANY($5::bigint[]) AND coalesce(gid, 1) = ANY($4::int[])
-        ORDER BY device_id, gid, sid, time, id`,
-      [orgId, deviceIds, since, signatures.map((s) => s.gid), signatures.map((s) => s.sid)],
+        WHERE org_id = $1 AND time >= $2
+          AND sid = ANY($4::bigint[]) AND coalesce(gid, 1) = ANY($3::int[])
+        ORDER BY time, id`,
+      [orgId, since, signatures.map((s) => s.gid), signatures.map((s) => s.sid)],
     );
   },
 };

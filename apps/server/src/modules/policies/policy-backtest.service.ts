@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import type { Database } from '../../db/client.js';
 import { notFound } from '../../lib/app-error.js';
 import type { Principal } from '../../plugins/auth.js';
-import { addressMatcher, type AddressMatcher } from './address-match.js';
+import { addressMatcher } from './address-match.js';
 import { policiesRepository as policies } from './policies.repository.js';
 import { policyBacktestRepository as repo } from './policy-backtest.repository.js';
 import { isCounting, simulateThreshold, type CountingThreshold } from './threshold-simulation.js';
@@ -11,6 +11,7 @@ import { isCounting, simulateThreshold, type CountingThreshold } from './thresho
 type Request = z.output<typeof BacktestRequest>;
 const DAY_MS = 86_400_000;
 const keyOf = (gid: number, sid: number) => `${gid}:${sid}`;
+type ReplayedAlert = Awaited<ReturnType<typeof repo.alertsOf>>[number];
 const signatureOf = (key: string) => {
   const [gid = 1, sid = 0] = key.split(':').map(Number);
   return { gid, sid };
@@ -61,102 +62,79 @@ export function createPolicyBacktestService(db: Database) {
         request,
         await repo.signaturesOfRules(db, principal.orgId, disabledRules),
       );
-      const deviceIds = devices.map((d) => d.id);
+      const running = new Set(devices.map((d) => d.id));
+      const asked = (row: { device_id: number; gid: number; sid: number }, keys: Set<string>) =>
+        running.has(row.device_id) && keys.has(keyOf(row.gid, row.sid));
       // Only the signatures the change names are read per signature; the rest of the window
       // is counted per device alone (the totals), whatever its size.
-      const named = [
-        ...new Set([...plan.removeAll, ...plan.byAddress.keys(), ...plan.counting.keys()]),
-      ].map(signatureOf);
-      const [deviceTotals, totals] =
-        deviceIds.length === 0
-          ? [[], []]
-          : await Promise.all([
-              repo.deviceTotals(db, principal.orgId, deviceIds, since),
-              named.length === 0
-                ? []
-                : repo
-                    .signatureTotals(db, principal.orgId, deviceIds, since, named)
-                    // The statement matches gids and sids apart: keep the pairs asked for.
-                    .then((rows) =>
-                      rows.filter((row) =>
-                        named.some((n) => n.gid === row.gid && n.sid === row.sid),
-                      ),
-                    ),
-            ]);
+      const replayed = new Set(
+        [...plan.byAddress.keys(), ...plan.counting.keys()].filter(
+          (key) => !plan.removeAll.has(key),
+        ),
+      );
+      if (running.size === 0) return present(request.days, since, devices, [], [], new Map(), []);
+      const [deviceTotals, removedWhole, replayRows] = await Promise.all([
+        repo.deviceTotals(db, principal.orgId, [...running], since),
+        plan.removeAll.size === 0
+          ? []
+          : repo.signatureTotals(db, principal.orgId, since, [...plan.removeAll].map(signatureOf)),
+        replayed.size === 0
+          ? []
+          : repo.alertsOf(db, principal.orgId, since, [...replayed].map(signatureOf)),
+      ]);
 
       /** Removed alerts per device and signature (`device|gid:sid`). */
       const removed = new Map<string, number>();
       const add = (deviceId: number, key: string, n: number) => {
         if (n > 0) removed.set(`${deviceId}|${key}`, (removed.get(`${deviceId}|${key}`) ?? 0) + n);
       };
-      for (const row of totals) {
-        const key = keyOf(row.gid, row.sid);
-        if (plan.removeAll.has(key)) add(row.device_id, key, row.n);
-      }
+      // The statements match gids and sids apart, for every device: keep the pairs asked for.
+      const totals = removedWhole.filter((row) => asked(row, plan.removeAll));
+      for (const row of totals) add(row.device_id, keyOf(row.gid, row.sid), row.n);
 
+      /** The replayed alerts, per device and signature, each list still oldest first. */
+      const streams = new Map<string, ReplayedAlert[]>();
+      for (const row of replayRows) {
+        if (!asked(row, replayed)) continue;
+        const stream = `${row.device_id}|${keyOf(row.gid, row.sid)}`;
+        const list = streams.get(stream);
+        if (list === undefined) streams.set(stream, [row]);
+        else list.push(row);
+      }
       const unresolved = new Set<string>();
-      const replayed = [...new Set([...plan.byAddress.keys(), ...plan.counting.keys()])]
-        .filter((key) => !plan.removeAll.has(key))
-        .filter((key) => totals.some((row) => keyOf(row.gid, row.sid) === key));
-      if (replayed.length > 0) {
-        const rows = await repo.alertsOf(
-          db,
-          principal.orgId,
-          deviceIds,
-          since,
-          replayed.map(signatureOf),
+      const variablesOf = new Map(devices.map((d) => [d.id, d.variables ?? {}]));
+      for (const alerts of streams.values()) {
+        const first = alerts[0];
+        if (first === undefined) continue;
+        const key = keyOf(first.gid, first.sid);
+        const suppressions = plan.byAddress.get(key) ?? [];
+        const matchers = suppressions.map((t) => {
+          const matcher = addressMatcher(t.ip ?? 'any', variablesOf.get(first.device_id) ?? {});
+          for (const name of matcher.unresolved) unresolved.add(name);
+          return matcher;
+        });
+        // A suppression by address first: what it holds is never counted by a threshold.
+        let kept = alerts.filter(
+          (alert) =>
+            !suppressions.some((t, i) =>
+              matchers[i]?.matches(t.track === 'by_dst' ? alert.dest_ip : alert.src_ip),
+            ),
         );
-        const variablesOf = new Map(devices.map((d) => [d.id, d.variables ?? {}]));
-        const matchers = new Map<string, AddressMatcher[]>();
-        const matchersFor = (deviceId: number, key: string) => {
-          const cacheKey = `${deviceId}|${key}`;
-          let found = matchers.get(cacheKey);
-          if (found === undefined) {
-            found = (plan.byAddress.get(key) ?? []).map((t) => {
-              const matcher = addressMatcher(t.ip ?? 'any', variablesOf.get(deviceId) ?? {});
-              for (const name of matcher.unresolved) unresolved.add(name);
-              return matcher;
-            });
-            matchers.set(cacheKey, found);
-          }
-          return found;
-        };
-        const replay = (deviceId: number, key: string, alerts: typeof rows) => {
-          const suppressions = plan.byAddress.get(key) ?? [];
-          const deviceMatchers = matchersFor(deviceId, key);
-          // A suppression by address first: what it holds is never counted by a threshold.
-          let kept = alerts.filter(
-            (alert) =>
-              !suppressions.some((t, i) =>
-                deviceMatchers[i]?.matches(t.track === 'by_dst' ? alert.dest_ip : alert.src_ip),
-              ),
+        for (const threshold of plan.counting.get(key) ?? []) {
+          const raised = simulateThreshold(
+            kept.map((a) => ({ timeMicros: BigInt(a.micros), src: a.src_ip, dest: a.dest_ip })),
+            threshold,
           );
-          for (const threshold of plan.counting.get(key) ?? []) {
-            const raised = simulateThreshold(
-              kept.map((a) => ({ timeMicros: BigInt(a.micros), src: a.src_ip, dest: a.dest_ip })),
-              threshold,
-            );
-            kept = kept.filter((_, i) => raised[i]);
-          }
-          add(deviceId, key, alerts.length - kept.length);
-        };
-        let start = 0;
-        for (let i = 1; i <= rows.length; i++) {
-          const first = rows[start];
-          const row = rows[i];
-          if (
-            first !== undefined &&
-            (row === undefined ||
-              row.device_id !== first.device_id ||
-              row.gid !== first.gid ||
-              row.sid !== first.sid)
-          ) {
-            const key = keyOf(first.gid, first.sid);
-            // The statement matches gids and sids separately: only the asked pairs count.
-            if (replayed.includes(key)) replay(first.device_id, key, rows.slice(start, i));
-            start = i;
-          }
+          kept = kept.filter((_, i) => raised[i]);
         }
+        add(first.device_id, key, alerts.length - kept.length);
+        totals.push({
+          device_id: first.device_id,
+          gid: first.gid,
+          sid: first.sid,
+          msg: first.msg,
+          n: alerts.length,
+        });
       }
 
       return present(request.days, since, devices, deviceTotals, totals, removed, [...unresolved]);

@@ -66,6 +66,7 @@ export const policyBacktestRepository = {
     orgId: number,
     since: Date,
     signatures: { gid: number; sid: number }[],
+    limit: number,
   ) {
     return db.query<{
       device_id: number;
@@ -81,8 +82,8 @@ export const policyBacktestRepository = {
          FROM device_alerts
         WHERE org_id = $1 AND time >= $2
           AND sid = ANY($4::bigint[]) AND coalesce(gid, 1) = ANY($3::int[])
-        ORDER BY time, id`,
-      [orgId, since, signatures.map((s) => s.gid), signatures.map((s) => s.sid)],
+        ORDER BY time, id LIMIT $5`,
+      [orgId, since, signatures.map((s) => s.gid), signatures.map((s) => s.sid), limit],
     );
   },
 };

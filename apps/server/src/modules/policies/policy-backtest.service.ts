@@ -1,7 +1,7 @@
 import type { BacktestRequest, BacktestResult, Threshold } from '@palisade/contract';
 import type { z } from 'zod';
 import type { Database } from '../../db/client.js';
-import { notFound } from '../../lib/app-error.js';
+import { invalid, notFound } from '../../lib/app-error.js';
 import type { Principal } from '../../plugins/auth.js';
 import { addressMatcher } from './address-match.js';
 import { policiesRepository as policies } from './policies.repository.js';
@@ -10,6 +10,12 @@ import { isCounting, simulateThreshold, type CountingThreshold } from './thresho
 
 type Request = z.output<typeof BacktestRequest>;
 const DAY_MS = 86_400_000;
+/**
+ * The most alerts one backtest replays (suppressions by address, thresholds): they are held in
+ * memory and walked on the event loop, so a change naming the noisiest signatures of a big
+ * store over a month is refused with this bound rather than stalling the server.
+ */
+export const MAX_REPLAYED_ALERTS = 500_000;
 const keyOf = (gid: number, sid: number) => `${gid}:${sid}`;
 type ReplayedAlert = Awaited<ReturnType<typeof repo.alertsOf>>[number];
 const signatureOf = (key: string) => {
@@ -44,7 +50,10 @@ function planOf(request: Request, disabledSignatures: { gid: number; sid: number
  * (threshold-simulation.ts), on the alerts no suppression removed. Any signed-in member may
  * ask; nothing is written.
  */
-export function createPolicyBacktestService(db: Database) {
+export function createPolicyBacktestService(
+  db: Database,
+  { maxReplayed = MAX_REPLAYED_ALERTS }: { maxReplayed?: number } = {},
+) {
   return {
     async backtest(
       principal: Principal,
@@ -80,8 +89,19 @@ export function createPolicyBacktestService(db: Database) {
           : repo.signatureTotals(db, principal.orgId, since, [...plan.removeAll].map(signatureOf)),
         replayed.size === 0
           ? []
-          : repo.alertsOf(db, principal.orgId, since, [...replayed].map(signatureOf)),
+          : repo.alertsOf(
+              db,
+              principal.orgId,
+              since,
+              [...replayed].map(signatureOf),
+              maxReplayed + 1,
+            ),
       ]);
+      if (replayRows.length > maxReplayed)
+        throw invalid(
+          'body.days',
+          `The signatures replayed hold more than ${maxReplayed} alerts in ${request.days} days: backtest a shorter window`,
+        );
 
       /** Removed alerts per device and signature (`device|gid:sid`). */
       const removed = new Map<string, number>();

@@ -9,6 +9,7 @@ import {
   startTestServer,
   type TestServer,
 } from '../../test/harness.js';
+import { createPolicyBacktestService } from './policy-backtest.service.js';
 import { simulateThreshold, type CountingThreshold } from './threshold-simulation.js';
 
 type Headers = { authorization: string };
@@ -284,6 +285,43 @@ describe('POST /policies/{id}/backtest', () => {
     // The rate_filter changes actions only: its signature loses nothing.
     expect(result.by_signature.some((s) => s.sid === 3_000_006)).toBe(false);
     expect(result.unresolved_variables).toEqual(['$INNER']);
+  });
+
+  it('refuses, naming the window, a replay of more alerts than it holds in memory', async () => {
+    const [me] = await server.db.query<{ id: number; org_id: number }>(
+      'SELECT id, org_id FROM users WHERE email = $1',
+      [ADMIN_EMAIL],
+    );
+    const principal = {
+      userId: me?.id ?? 0,
+      orgId: me?.org_id ?? 0,
+      role: 'Administrator' as const,
+      email: ADMIN_EMAIL,
+    };
+    const small = createPolicyBacktestService(server.db, { maxReplayed: 5 });
+    const limit = (sid: number) => ({
+      days: 7,
+      overrides: [],
+      thresholds: [
+        {
+          kind: 'threshold' as const,
+          gid: 1,
+          sid,
+          type: 'limit' as const,
+          track: 'by_src' as const,
+          count: 1,
+          seconds: 60,
+        },
+      ],
+    });
+    // The brute-force test's alerts: hundreds of sid 3000004 in the window.
+    await expect(small.backtest(principal, policyId, limit(3_000_004))).rejects.toThrow(
+      /more than 5 alerts in 7 days: backtest a shorter window/,
+    );
+    // A signature with no alerts replays nothing and is answered.
+    await expect(small.backtest(principal, policyId, limit(3_999_999))).resolves.toMatchObject({
+      removed: 0,
+    });
   });
 
   it('is answered only within the organization, and refuses what is not a change', async () => {

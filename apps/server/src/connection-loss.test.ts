@@ -189,7 +189,7 @@ describe('losing the database connection', { timeout: 240_000 }, () => {
         const outcomes = [...statuses.keys()];
         expect(
           outcomes.filter((status) => !/^2\d\d$/.test(status) && status !== '503'),
-          `answers: ${JSON.stringify(Object.fromEntries(statuses))}`,
+          `answers: ${JSON.stringify(Object.fromEntries(statuses))}\nserver:\n${server.output().slice(-6000)}`,
         ).toEqual([]);
         // Faults hit requests in flight (a few per fault), and those were told so.
         expect(unavailable.length).toBeGreaterThan(0);

@@ -135,6 +135,16 @@ async function openPostgres(url: string): Promise<Database> {
   const pool = new pg.Pool({ connectionString: url, max: 10, ...KEEP_ALIVE });
   // An idle client dropped by the server must not crash the process; the pool replaces it.
   pool.on('error', () => undefined);
+  /**
+   * Every client listens for errors its whole life. The pool stops listening when it hands a
+   * client out, before the caller can: a backend terminated right after its connection was
+   * made sends its error in the same packet as "ready", in that gap, and an 'error' with no
+   * listener ends the process. A client that errs is marked broken and never reused.
+   */
+  const brokenBy = new WeakMap<pg.Client, Error>();
+  pool.on('connect', (client) => {
+    client.on('error', (error) => brokenBy.set(client, error));
+  });
   const listeners = new Set<() => Promise<void>>();
   // Fail at start, with the server's own message, rather than on the first request.
   const probe = await pool.connect();
@@ -178,7 +188,7 @@ async function openPostgres(url: string): Promise<Database> {
     client.on('error', onError);
     const release = () => {
       client.removeListener('error', onError);
-      client.release(broken);
+      client.release(broken ?? brokenBy.get(client));
     };
     return { client, release };
   };

@@ -145,7 +145,8 @@ export const agentRepository = {
   async heartbeats(db: Queryable, beats: readonly HeartbeatWrite[]): Promise<HeartbeatRow[]> {
     // One JSON parameter: serialised natively, where 17 array parameters were escaped in JS.
     const input = JSON.stringify(
-      beats.map(({ deviceId, tokenVersion, seen, beat }) => ({
+      beats.map(({ deviceId, tokenVersion, seen, beat }, n) => ({
+        n,
         id: deviceId,
         token_version: tokenVersion,
         seen,
@@ -166,11 +167,12 @@ export const agentRepository = {
     return db.query<HeartbeatRow>(
       `WITH input AS (
          SELECT * FROM json_to_recordset($1::json)
-           AS b(id int, token_version int, seen timestamptz, state text, agent_version text,
+           AS b(n int, id int, token_version int, seen timestamptz, state text, agent_version text,
                 config_local int, policy_local int, metrics jsonb, health jsonb, set_error boolean, last_error text,
                 server_endpoint jsonb, upgrade_id bigint, upgrade_failed boolean, upgrade_error text)
        ), latest AS (
-         SELECT DISTINCT ON (id) * FROM input ORDER BY id, seen DESC
+         -- Two beats of a device in one batch may share a millisecond: the later one read wins.
+         SELECT DISTINCT ON (id) * FROM input ORDER BY id, seen DESC, n DESC
        ), locked AS (
          -- Rows locked in id order: group writes of heartbeats, apply reports and log batches
          -- run at once, and rows taken in any other order could deadlock them.
@@ -209,6 +211,8 @@ export const agentRepository = {
                 (i.health->>'rules_failed')::int
            FROM input i JOIN beat ON beat.id = i.id
           WHERE i.metrics IS NOT NULL
+          -- Samples of one millisecond keep the later beat's: it is inserted first.
+          ORDER BY i.n DESC
          ON CONFLICT DO NOTHING
        )
        SELECT d.id, d.org_id, d.token_version, ${SERVED.config_version} AS config_version,

@@ -102,11 +102,49 @@ export type AlertComment = z.infer<typeof AlertComment>;
 /** A comment's text, on one alert or on every alert a bulk action matches. */
 const AlertCommentText = SafeString.trim().min(1).max(2000);
 
+/**
+ * What became of an alert's rule in its policy since the alert (issue 20): `disabled`, the
+ * policy no longer runs it (disabled or taken out); `enabled`, it runs it and did not then;
+ * `modified`, it runs another text of it.
+ */
+export const AlertRuleChange = z.enum(['modified', 'disabled', 'enabled']);
+export type AlertRuleChange = z.infer<typeof AlertRuleChange>;
+
+/**
+ * The policy a device ran when one of its alerts was stored: the one deployed to it (else
+ * assigned) and the version it had last applied.
+ */
+export const AlertFiredUnder = z.object({
+  policy_id: z.number().int(),
+  /** Null once the policy is deleted. */
+  policy_name: z.string().nullable(),
+  /** Null when the device had applied no policy version yet. */
+  version: z.number().int().nullable(),
+  /** The policy's version now; null once it is deleted. */
+  current_version: z.number().int().nullable(),
+  /**
+   * What changed for the alert's rule between `version` and `current_version` (their rendered
+   * rules files compared); null when nothing did, or when either version is unknown.
+   */
+  rule_change: AlertRuleChange.nullable(),
+});
+export type AlertFiredUnder = z.infer<typeof AlertFiredUnder>;
+
 export const AlertDetail = Alert.extend({
   /** The whole eve.json event as the sensor wrote it. */
   event: z.record(z.string(), z.unknown()),
   /** The rule that fired, when the organization has it. */
-  rule: z.object({ id: z.number().int(), text: z.string(), source: z.string() }).nullable(),
+  rule: z
+    .object({
+      id: z.number().int(),
+      text: z.string(),
+      source: z.string(),
+      /** The rule's revision now; the alert's own `rev` is the one the engine ran. */
+      rev: z.number().int().nullable(),
+    })
+    .nullable(),
+  /** Null for alerts stored before issue 20, or from a device without a policy. */
+  fired_under: AlertFiredUnder.nullable(),
   acknowledged_at: z.string().nullable(),
   acknowledged_by: z.string().nullable(),
   /** Analysts' comments, oldest first (from bulk triage or one alert). */

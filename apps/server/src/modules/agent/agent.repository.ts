@@ -61,6 +61,12 @@ export interface LogBatch {
 }
 
 /** One alert row, read out of an eve.json alert event. */
+/** The policy a device ran when its alerts arrived (see claimAlertBatch). */
+export interface AlertPolicy {
+  policy_id: number | null;
+  policy_version: number | null;
+}
+
 export interface AlertRecord {
   time: string;
   gid: number | null;
@@ -287,20 +293,20 @@ export const agentRepository = {
   },
 
   /**
-   * Raises the device's acknowledged batch number to seq; false when seq was already stored
-   * (a retried batch), in which case nothing else may be written.
+   * Raises the device's acknowledged alert batch number to seq and answers the policy the
+   * device runs (the one last deployed to it, else the one assigned) with the policy version
+   * it last applied; null when seq was already stored (a retried batch), in which case nothing
+   * else may be written.
    */
-  async claimBatch(
-    db: Queryable,
-    column: 'alerts_ack' | 'logs_ack',
-    deviceId: number,
-    seq: number,
-  ): Promise<boolean> {
-    const rows = await db.query(
-      `UPDATE devices SET ${column} = $2 WHERE id = $1 AND ${column} < $2 RETURNING id`,
+  async claimAlertBatch(db: Queryable, deviceId: number, seq: number): Promise<AlertPolicy | null> {
+    const [row] = await db.query<AlertPolicy>(
+      `UPDATE devices d SET alerts_ack = $2 WHERE id = $1 AND alerts_ack < $2
+       RETURNING coalesce((SELECT dp.policy_id FROM device_deployed dp WHERE dp.device_id = d.id),
+                          d.policy_id) AS policy_id,
+                 d.policy_version_local AS policy_version`,
       [deviceId, seq],
     );
-    return rows.length > 0;
+    return row ?? null;
   },
 
   /** Alert events of a stored batch that were not stored: the console shows their count. */
@@ -324,7 +330,13 @@ export const agentRepository = {
    * device in this transaction (its batch claim), so the embedded database may skip the per-row
    * device check.
    */
-  async insertAlerts(db: Queryable, orgId: number, deviceId: number, alerts: AlertRecord[]) {
+  async insertAlerts(
+    db: Queryable,
+    orgId: number,
+    deviceId: number,
+    policy: AlertPolicy,
+    alerts: AlertRecord[],
+  ) {
     if (alerts.length === 0) return;
     // Joined, not appended: encoding a flat string for the database is cheaper than a rope.
     const rows: string[] = [];
@@ -349,12 +361,15 @@ export const agentRepository = {
           a.destPort,
           a.flowId,
           a.event,
+          policy.policy_id,
+          policy.policy_version,
         ]),
       );
     }
     await db.copyFrom(
       `COPY device_alerts (org_id, device_id, time, gid, sid, rev, msg, category, severity, action, proto,
-                           app_proto, src_ip, src_port, dest_ip, dest_port, flow_id, event)
+                           app_proto, src_ip, src_port, dest_ip, dest_port, flow_id, event,
+                           policy_id, policy_version)
        FROM STDIN`,
       rows.join(''),
       { referencesRead: true },

@@ -369,9 +369,10 @@ export function createAgentService(ctx: AppContext, log: FastifyBaseLogger) {
         else rejected.push({ index, reason: reading.reason });
       });
       const stored = await db.transaction(async (tx) => {
-        const claimed = await repo.claimBatch(tx, 'alerts_ack', device.deviceId, seq);
-        if (claimed) {
-          await repo.insertAlerts(tx, device.orgId, device.deviceId, records);
+        const policy = await repo.claimAlertBatch(tx, device.deviceId, seq);
+        const claimed = policy !== null;
+        if (policy) {
+          await repo.insertAlerts(tx, device.orgId, device.deviceId, policy, records);
           await noteStoredAlerts(tx, device.orgId, device.deviceId, records);
           if (rejected.length > 0) {
             await repo.countRejectedAlerts(tx, device.deviceId, rejected.length);

@@ -107,12 +107,19 @@ export const alertsRepository = {
         policy_id: number | null;
         policy_name: string | null;
         flow_id: string | null;
+        fired_policy_id: number | null;
+        fired_policy_version: number | null;
+        fired_policy_name: string | null;
+        fired_policy_current_version: number | null;
       }
     >(
       `SELECT ${COLUMNS}, a.event, a.acknowledged_at, u.email AS acknowledged_by, d.policy_id,
-              p.name AS policy_name, a.flow_id::text AS flow_id
+              p.name AS policy_name, a.flow_id::text AS flow_id,
+              a.policy_id AS fired_policy_id, a.policy_version AS fired_policy_version,
+              fp.name AS fired_policy_name, fp.version AS fired_policy_current_version
          FROM device_alerts a JOIN devices d ON d.id = a.device_id LEFT JOIN users u ON u.id = a.acknowledged_by
          LEFT JOIN policies p ON p.id = d.policy_id
+         LEFT JOIN policies fp ON fp.id = a.policy_id AND fp.org_id = a.org_id
         WHERE a.org_id = $1 AND a.id = $2`,
       [orgId, id],
     );
@@ -251,8 +258,8 @@ export const alertsRepository = {
   },
 
   async ruleFor(db: Queryable, orgId: number, gid: number, sid: number) {
-    const [row] = await db.query<{ id: number; text: string; source: string }>(
-      'SELECT id, text, source FROM rules WHERE org_id = $1 AND gid = $2 AND sid = $3',
+    const [row] = await db.query<{ id: number; text: string; source: string; rev: number | null }>(
+      'SELECT id, text, source, rev FROM rules WHERE org_id = $1 AND gid = $2 AND sid = $3',
       [orgId, gid, sid],
     );
     return row;

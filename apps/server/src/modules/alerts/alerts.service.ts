@@ -26,6 +26,7 @@ import { alertGroupingRepository as groupingRepo } from './alert-grouping.reposi
 import { alertTriageRepository as triageRepo } from './alert-triage.repository.js';
 import { alertComments } from './alert-triage.service.js';
 import { alertsRepository as repo, type AlertRow } from './alerts.repository.js';
+import { firedUnder } from './rule-change.js';
 
 /** Columns of the CSV export, in order (the NDJSON export writes whole alerts). */
 const CSV_COLUMNS = [
@@ -155,12 +156,16 @@ export function createAlertsService(db: Database) {
         row.gid !== null && row.sid !== null
           ? await repo.ruleFor(db, principal.orgId, row.gid, Number(row.sid))
           : undefined;
-      const comments = await alertComments(db, principal.orgId, id);
+      const [comments, fired] = await Promise.all([
+        alertComments(db, principal.orgId, id),
+        firedUnder(db, principal.orgId, { ...row, sid: row.sid === null ? null : Number(row.sid) }),
+      ]);
       return {
         ...present(row),
         event: row.event,
         comments,
         rule: rule ?? null,
+        fired_under: fired,
         acknowledged_at: row.acknowledged_at?.toISOString() ?? null,
         acknowledged_by: row.acknowledged_by,
         policy_id: row.policy_id,

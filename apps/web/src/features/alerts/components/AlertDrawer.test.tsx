@@ -51,7 +51,9 @@ const ALERT: AlertDetailData = {
     id: 5,
     text: 'alert tcp any any -> any 80 (msg:"ET SCAN probe"; sid:2100001;)',
     source: 'scan',
+    rev: 2,
   },
+  fired_under: null,
   acknowledged_at: null,
   acknowledged_by: null,
   comments: [
@@ -98,6 +100,57 @@ function open(api: Parameters<typeof installFakeApi>[0]) {
 }
 
 describe('the alert drawer', () => {
+  it('says which policy version the alert fired under and what changed for its rule since', async () => {
+    open({
+      'GET alerts/41': {
+        body: {
+          ...ALERT,
+          rule: { ...ALERT.rule, rev: 4 },
+          fired_under: {
+            policy_id: 9,
+            policy_name: 'Edge',
+            version: 12,
+            current_version: 15,
+            rule_change: 'disabled',
+          },
+        },
+      },
+    });
+    const drawer = await screen.findByRole('dialog', { name: 'Alert' });
+    expect((await within(drawer).findByTestId('alert-fired-under')).textContent).toBe(
+      'Fired under Edge version 12; the policy is at version 15 now',
+    );
+    expect(within(drawer).getByTestId('alert-rule-change').textContent).toBe(
+      'Since this alert, the policy no longer runs this rule (disabled or taken out).',
+    );
+    expect(within(drawer).getByTestId('alert-rev-change').textContent).toBe(
+      'The engine ran revision 2; the rule is at revision 4 now.',
+    );
+  });
+
+  it('says nothing changed when the alert fired under the version in force', async () => {
+    open({
+      'GET alerts/41': {
+        body: {
+          ...ALERT,
+          fired_under: {
+            policy_id: 9,
+            policy_name: 'Edge',
+            version: 15,
+            current_version: 15,
+            rule_change: null,
+          },
+        },
+      },
+    });
+    const drawer = await screen.findByRole('dialog', { name: 'Alert' });
+    expect((await within(drawer).findByTestId('alert-fired-under')).textContent).toBe(
+      'Fired under Edge version 15',
+    );
+    expect(within(drawer).queryByTestId('alert-rule-change')).toBeNull();
+    expect(within(drawer).queryByTestId('alert-rev-change')).toBeNull();
+  });
+
   it("shows the analysts' comments with their author", async () => {
     open({});
     const drawer = await screen.findByRole('dialog', { name: 'Alert' });

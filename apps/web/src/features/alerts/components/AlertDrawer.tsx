@@ -27,6 +27,7 @@ import { previewTune, useTuneAlert, type TuneAction } from '../api/tune-alert';
 import { formatDateTime, formatPreciseDateTime } from '../../../lib/format-date';
 import { TUNE_ERROR_KEYS } from '../tune-errors';
 import { AlertComments } from './AlertComments';
+import { AlertFiredUnder } from './AlertFiredUnder';
 import { Code, Flow, Payload, References, Related, Section } from './AlertEvidence';
 import { EndpointPivots, PivotValue, type OnPivot } from './PivotValue';
 import { SeverityChip } from './SeverityChip';
@@ -286,6 +287,7 @@ function AlertDetailView({
             {RuleNote !== undefined && a.sid !== null && <RuleNote gid={a.gid ?? 1} sid={a.sid} />}
           </>
         )}
+        <AlertFiredUnder alert={a} />
       </Section>
       <AlertComments alertId={a.id} comments={a.comments} canWrite={canWrite} />
       {a.rule !== null && <References ruleText={a.rule.text} />}

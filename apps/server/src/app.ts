@@ -20,6 +20,7 @@ import { agentReleaseRoutes } from './modules/agent-release/agent-release.routes
 import { createAgentReleaseService } from './modules/agent-release/agent-release.service.js';
 import { alertViewsRoutes } from './modules/alert-views/alert-views.routes.js';
 import { alertSummaryRoutes } from './modules/alerts/alert-summary.routes.js';
+import { ruleAnalyticsRoutes } from './modules/alerts/rule-analytics.routes.js';
 import { alertsRoutes } from './modules/alerts/alerts.routes.js';
 import { auditRoutes } from './modules/audit/audit.routes.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
@@ -166,6 +167,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
       await api.register(enrolmentRoutes);
       await api.register(alertsRoutes);
       await api.register(alertSummaryRoutes);
+      await api.register(ruleAnalyticsRoutes);
       await api.register(alertViewsRoutes);
       await api.register(firewallRoutes);
       await api.register(expiryRoutes);

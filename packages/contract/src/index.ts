@@ -19,3 +19,4 @@ export * from './preview.js';
 export * from './deployments.js';
 export * from './expiry.js';
 export * from './backtest.js';
+export * from './rule-analytics.js';

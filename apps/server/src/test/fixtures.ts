@@ -146,3 +146,21 @@ export async function deviceReachingServer(
   if (beat.statusCode !== 200) throw new Error(`heartbeat failed: ${beat.body}`);
   return id;
 }
+
+/**
+ * Opens a second organization through `/users/open` and signs its Administrator in: the
+ * caller every organization-scope check is made against.
+ */
+export async function signInOtherOrganization(
+  app: FastifyInstance,
+  email = 'other@example.com',
+): Promise<AuthHeaders> {
+  const password = 'Other#2026!';
+  const opened = await api(app, {
+    method: 'POST',
+    url: '/users/open',
+    payload: { email, password, organization: `Other ${email}` },
+  });
+  if (opened.statusCode >= 300) throw new Error(`open failed: ${opened.body}`);
+  return signIn(app, email, password);
+}

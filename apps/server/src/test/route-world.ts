@@ -67,6 +67,7 @@ export const KIND_OF_SEGMENT: Record<string, Kind> = {
 /** Paths whose `{id}` is not the kind of their first segment. */
 const KIND_OF_PATH: Record<string, Kind> = {
   '/api/v1/alerts/comments/{id}': 'comment',
+  '/api/v1/ruleanalytics/silent/{id}': 'policy',
 };
 
 export const SECRET_KEY = 'route-table-tests-secret-key-0123456789';
@@ -351,6 +352,9 @@ export function concretePath(op: Operation, id: number | string, updateId = 0): 
       // Versions: every object has its version 1.
       .replace('{a}', '1')
       .replace('{b}', '1')
+      // Rule analytics: a rule by gid and sid (one that never fired answers zeros).
+      .replace('{gid}', '1')
+      .replace('{sid}', '1')
       .replace('{username}', encodeURIComponent(String(id)))
       .replace('{name}', encodeURIComponent(String(id)))
   );

@@ -10,6 +10,7 @@ import {
   type PolicyUpdate,
   type PolicyWrite,
 } from '@palisade/contract';
+import { parseRulesFile } from '@palisade/rules';
 import type { z } from 'zod';
 import type { Database, Queryable } from '../../db/client.js';
 import { orConflict } from '../../db/errors.js';
@@ -67,6 +68,47 @@ export async function renderPolicyById(tx: Queryable, id: number) {
     thresholds: parts.thresholds,
     resolveFlowbits: parts.resolveFlowbits,
   });
+}
+
+/** A rule a policy's current version runs, as its rendered rules file names it. */
+export interface RunRule {
+  gid: number;
+  sid: number;
+  msg: string | null;
+}
+
+// Parsed rules files by their SHA-256: the content never changes under one digest, and a few
+// policies' files (megabytes each) are all an organization's analytics asks for.
+const runRulesByDigest = new Map<string, RunRule[]>();
+const RUN_RULES_KEPT = 8;
+
+/**
+ * The rules a policy's current version runs (its rendered file: overrides, matchers and
+ * flowbits applied) and the devices it is assigned to; undefined when it is not the
+ * organization's. For rule analytics (which enabled rules never fire).
+ */
+export async function rulesRunBy(
+  db: Queryable,
+  orgId: number,
+  policyId: number,
+): Promise<{ rules: RunRule[]; deviceIds: number[] } | undefined> {
+  const policy = await repo.find(db, orgId, policyId);
+  if (!policy) return undefined;
+  const deviceIds = await repo.deviceIds(db, policyId);
+  const digest = policy.rendered_sha256;
+  let rules = digest === '' ? [] : runRulesByDigest.get(digest);
+  if (rules === undefined) {
+    const content = await renderedContent(db, digest);
+    rules = parseRulesFile(content === null ? '' : policyFiles(content).rules)
+      .rules.filter((rule) => rule.enabled)
+      .map((rule) => ({ gid: rule.gid, sid: rule.sid, msg: rule.msg }));
+    if (runRulesByDigest.size >= RUN_RULES_KEPT) {
+      const oldest = runRulesByDigest.keys().next().value;
+      if (oldest !== undefined) runRulesByDigest.delete(oldest);
+    }
+    runRulesByDigest.set(digest, rules);
+  }
+  return { rules: rules ?? [], deviceIds };
 }
 
 /**

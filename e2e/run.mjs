@@ -27,6 +27,7 @@ import { tests as expiry } from './web/expiry.spec.mjs';
 import { tests as audit } from './web/audit.spec.mjs';
 import { tests as versions } from './web/versions.spec.mjs';
 import { tests as alertTriage } from './web/alert-triage.spec.mjs';
+import { tests as ruleAnalytics } from './web/rule-analytics.spec.mjs';
 import { tests as health } from './web/health.spec.mjs';
 import { tests as liveDevices } from './web/live-devices.spec.mjs';
 import { tests as a11y, keyboardTests } from './web/a11y.spec.mjs';
@@ -59,6 +60,7 @@ const all = [
   ...audit,
   ...versions,
   ...alertTriage,
+  ...ruleAnalytics,
   ...health,
   ...liveDevices,
   ...a11y,

@@ -104,3 +104,22 @@ export async function simulatedDevice(baseUrl, token, { serverEndpoint, ...devic
   );
   return sensor.device;
 }
+
+/**
+ * Imports `text` as the rules file `fileName` and makes a policy `name` of the group it became;
+ * answers the policy.
+ */
+export async function policyOfRules(baseUrl, token, fileName, text, name) {
+  const form = new FormData();
+  form.append('file', new Blob([text]), fileName);
+  const response = await fetch(`${baseUrl}/api/v1/rules/import`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}` },
+    body: form,
+  });
+  const report = await response.json();
+  if (!response.ok) throw new Error(`rules/import: ${response.status} ${JSON.stringify(report)}`);
+  const groups = await callApi(baseUrl, 'GET', 'groups/?limit=999999&offset=0', token);
+  const group = groups.data.find((g) => g.name === report.files[0].group);
+  return callApi(baseUrl, 'POST', 'policies/', token, { name, group_ids: [group.id] });
+}

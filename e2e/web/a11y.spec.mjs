@@ -17,6 +17,7 @@ const SCREENS = [
   { path: '/policies?tab=groups', table: true },
   { path: '/policies?tab=rules', table: true },
   { path: '/policies?tab=sources', table: true },
+  { path: '/policies?tab=analytics', table: true },
   { path: '/firewall', table: true },
   { path: '/account' },
   { path: '/admin/users/all', table: true },

@@ -1,8 +1,8 @@
-// The /policies screen: Policies, Rule groups, Rules and Rule sources as tabs
-// (?tab=policies|groups|rules|sources), so the spec's route table stays exact. The composition root wires the rules feature's
+// The /policies screen: Policies, Rule groups, Rules, Rule sources and Rule analytics as tabs
+// (?tab=policies|groups|rules|sources|analytics), so the spec's route table stays exact. The composition root wires the rules feature's
 // pieces into the policies feature, which must not import it (STYLE.md §1).
 import { useCallback, useMemo } from 'react';
-import { useSearchParams } from 'react-router';
+import { useNavigate, useSearchParams } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import Box from '@mui/material/Box';
@@ -11,23 +11,30 @@ import Tabs from '@mui/material/Tabs';
 import { ALL_ROWS, initialTableState } from '../../components/data-table/list-params';
 import { PageShell } from '../../components/page/PageShell';
 import { useMe } from '../../features/auth/api/me';
+import { alertDeviceOptionsQueryOptions } from '../../features/alerts/api/device-options';
 import { ExpiringList } from '../../features/expiry/components/ExpiringList';
+import { policiesListQueryOptions } from '../../features/policies/api/list-policies';
 import { PoliciesTab } from '../../features/policies/components/PoliciesTab';
 import type { PolicyAccess, PolicyTools } from '../../features/policies/components/tools';
 import { groupsListQueryOptions } from '../../features/rules/api/list-groups';
 import { sourcesListQueryOptions } from '../../features/rule-sources/api/list-sources';
 import { RuleChangeNote } from '../../features/rule-sources/components/RuleChangeNote';
 import { RuleSourcesTab } from '../../features/rule-sources/components/RuleSourcesTab';
+import { newestAlertOf, type WindowDays } from '../../features/rule-analytics/api/rule-analytics';
+import { RuleAnalyticsTab } from '../../features/rule-analytics/components/RuleAnalyticsTab';
 import { fetchRules } from '../../features/rules/api/rules-multi';
 import { GroupsTab } from '../../features/rules/components/GroupsTab';
 import { RulePicker } from '../../features/rules/components/RulePicker';
 import { RulesTab } from '../../features/rules/components/RulesTab';
 import { usersListQueryOptions } from '../../features/users/api/list-users';
+import { notifyApiError } from '../../components/notifications/notify';
 import { session } from '../../lib/session';
 import { useStore } from '../../lib/store';
 import { hasAdminAccess } from '../access';
 
-const TABS = ['policies', 'groups', 'rules', 'sources'] as const;
+const TABS = ['policies', 'groups', 'rules', 'sources', 'analytics'] as const;
+/** The Alerts screen's time range for an analytics window. */
+const RANGE_OF: Record<WindowDays, string> = { 1: '24h', 7: '7d', 30: '30d' };
 type PoliciesTabName = (typeof TABS)[number];
 
 const isTab = (value: string | null): value is PoliciesTabName =>
@@ -55,6 +62,24 @@ export function Component() {
   });
   // The Rule groups tab names the source that keeps a group.
   const sources = useQuery({ ...sourcesListQueryOptions(ALL_SOURCES), enabled: tab === 'groups' });
+  const analytics = tab === 'analytics';
+  const devices = useQuery({ ...alertDeviceOptionsQueryOptions, enabled: analytics });
+  const policies = useQuery({ ...policiesListQueryOptions, enabled: analytics });
+  const navigate = useNavigate();
+  // A noisy rule's "Tune" opens its newest alert, whose drawer backtests the tuning.
+  const tune = useCallback(
+    (sid: number, days: WindowDays) => {
+      newestAlertOf(sid).then(
+        (id) => {
+          const search = new URLSearchParams({ signature: String(sid), range: RANGE_OF[days] });
+          if (id !== null) search.set('alert', String(id));
+          void navigate(`/alerts?${search.toString()}`);
+        },
+        (error: unknown) => notifyApiError(error),
+      );
+    },
+    [navigate],
+  );
   const sourceName = useCallback(
     (id: number) => sources.data?.data.find((source) => source.id === id)?.name,
     [sources.data],
@@ -77,6 +102,7 @@ export function Component() {
     groups: t('groups.title'),
     rules: t('rules.title'),
     sources: t('ruleSources.title'),
+    analytics: t('ruleAnalytics.tab'),
   };
 
   return (
@@ -104,6 +130,13 @@ export function Component() {
         )}
         {tab === 'rules' && <RulesTab canWrite={canWrite} RuleNote={RuleChangeNote} />}
         {tab === 'sources' && <RuleSourcesTab canWrite={canWrite} />}
+        {analytics && (
+          <RuleAnalyticsTab
+            devices={devices.data ?? []}
+            policies={(policies.data?.data ?? []).map((p) => ({ id: p.id, name: p.name }))}
+            {...(canWrite ? { onTune: tune } : {})}
+          />
+        )}
       </div>
     </PageShell>
   );

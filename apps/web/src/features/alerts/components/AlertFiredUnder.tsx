@@ -1,6 +1,13 @@
 import { useTranslation } from 'react-i18next';
 import Typography from '@mui/material/Typography';
+import type { AlertRuleChange } from '@palisade/contract';
 import type { AlertDetailData } from '../api/get-alert';
+
+const RULE_CHANGE_TEXT = {
+  modified: 'alerts.detail.ruleChange.modified',
+  disabled: 'alerts.detail.ruleChange.disabled',
+  enabled: 'alerts.detail.ruleChange.enabled',
+} as const satisfies Record<AlertRuleChange, string>;
 
 /**
  * Under the rule that fired: the policy version the device ran then, and whether the rule or
@@ -33,7 +40,7 @@ export function AlertFiredUnder({ alert }: { alert: AlertDetailData }) {
       )}
       {fired?.rule_change != null && (
         <Typography variant="body2" sx={{ fontWeight: 600 }} data-testid="alert-rule-change">
-          {t(`alerts.detail.ruleChange.${fired.rule_change}`)}
+          {t(RULE_CHANGE_TEXT[fired.rule_change])}
         </Typography>
       )}
       {revChanged && (

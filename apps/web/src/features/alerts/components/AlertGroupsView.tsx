@@ -23,7 +23,7 @@ import {
 } from '../api/alert-groups-by';
 import type { PivotField } from '../filters';
 import { SignatureGroupsTable } from './SignatureGroupsTable';
-import { Sparkline } from './Sparkline';
+import { Sparkline } from '../../../components/charts/Sparkline';
 
 /** The groupings offered: by signature (its own table), source, destination, device, or two-level. */
 export const GROUPINGS = [

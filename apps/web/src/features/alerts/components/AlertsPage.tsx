@@ -9,6 +9,7 @@ import Tabs from '@mui/material/Tabs';
 import Typography from '@mui/material/Typography';
 import type { Alert, AlertFilters } from '@palisade/contract';
 import { PageShell } from '../../../components/page/PageShell';
+import { useOpenFromAddress } from '../../../components/page/useOpenFromAddress';
 import { useLiveEvent } from '../../../lib/live-events';
 import { session } from '../../../lib/session';
 import { useStore } from '../../../lib/store';
@@ -90,6 +91,15 @@ export function AlertsPage({
     }
   }
   const [openId, setOpenId] = useState<number | null>(null);
+  // A link may name an alert to open (?alert=41): rule analytics' "Tune" does.
+  const openFromAddress = useCallback(
+    (id: number) => {
+      setOpenId(id);
+      return true;
+    },
+    [setOpenId],
+  );
+  useOpenFromAddress('alert', openFromAddress);
   const [live, setLive] = useState<LiveMode>({ paused: false, auto: false });
 
   // Agents send alerts in bursts: refetch at most every LIVE_INTERVAL_MS, and never the list's

@@ -123,4 +123,88 @@ describe('the lock-out check of a staged deploy', () => {
       'the output policy drops new tcp to 10.0.0.9:9443',
     );
   });
+
+  describe('routes, against what the device was last deployed', () => {
+    const network = (...routes: object[]) => ({
+      l3_mode: true,
+      routes,
+      source_nat: [],
+      port_forwards: [],
+    });
+    const LAN = { address: '172.16.0.0/12', gateway: '192.0.2.9', interface: 'lan' };
+    const DEFAULT = { address: 'default', gateway: '192.0.2.1', interface: 'wan' };
+    const NEAR = { address: '10.0.0.0/24', gateway: '192.0.2.7', interface: 'lan' };
+    let routerId: number;
+
+    const save = (body: object) => call('PUT', `/devices/${routerId}/network`, body);
+    const deployRouter = (extra: object = {}) =>
+      call('POST', '/deployments/', { device_ids: [routerId], ...extra });
+
+    it('refuses a deploy whose routes were let through at save by an override', async () => {
+      const device = await call('POST', '/devices/', {
+        name: 'router-3',
+        password: 'device-secret-1234',
+      });
+      routerId = device.json<{ id: number }>().id;
+      expect((await save(network(LAN))).statusCode).toBe(200);
+      expect((await deployRouter()).statusCode).toBe(201);
+
+      // Saved with an override (the default route would carry the connection), staged.
+      const overridden = await save({ ...network(LAN, DEFAULT), override_lockout: true });
+      expect(overridden.statusCode, overridden.body).toBe(200);
+      const refused = await deployRouter();
+      expect(refused.statusCode).toBe(422);
+      expect(refused.json()).toMatchObject({
+        code: 'lockout',
+        msg:
+          'router-3 may lose its connection to the server (10.0.0.9:9443/tcp): route 2 ' +
+          "(default via 192.0.2.1 dev wan) would carry it instead of the device's own routes: " +
+          'check its gateway and interface',
+      });
+    });
+
+    it('checks two saves between deploys against the deployed routes, not each other', async () => {
+      // Back to what is deployed, then the path moves in two saves: the deploy compares the
+      // last with what the device runs, whatever was checked or overridden in between.
+      expect((await save({ ...network(LAN), override_lockout: true })).statusCode).toBe(200);
+      expect((await save({ ...network(LAN, DEFAULT), override_lockout: true })).statusCode).toBe(
+        200,
+      );
+      const second = await save({ ...network(LAN, DEFAULT, NEAR), override_lockout: true });
+      expect(second.statusCode, second.body).toBe(200);
+      const refused = await deployRouter();
+      expect(refused.statusCode).toBe(422);
+      expect(refused.json<{ msg: string }>().msg).toMatch(
+        /^router-3 may lose its connection to the server \(10\.0\.0\.9:9443\/tcp\): route 3 \(10\.0\.0\.0\/24 via 192\.0\.2\.7 dev lan\)/,
+      );
+      // An Administrator may still send it, recorded as an override of the deployment.
+      const sent = await deployRouter({ override_lockout: true });
+      expect(sent.statusCode, sent.body).toBe(201);
+      const audit = await call('GET', '/audit/?action=lockout_override&object_type=deployment');
+      const devices = audit
+        .json<{ data: { after: { devices: { device: string }[] } }[] }>()
+        .data.flatMap((record) => record.after.devices.map((entry) => entry.device));
+      expect(devices).toContain('router-3');
+    });
+
+    it('lets a deploy through when the routes end where they were deployed', async () => {
+      // Deployed now: LAN, DEFAULT, NEAR. Saved away and back again: nothing moves.
+      expect((await save({ ...network(LAN), override_lockout: true })).statusCode).toBe(200);
+      expect(
+        (await save({ ...network(LAN, DEFAULT, NEAR), override_lockout: true })).statusCode,
+      ).toBe(200);
+      expect((await call('GET', '/deployments/pending')).json<PendingDeployments>().data).toEqual(
+        [],
+      );
+      // A harmless change on top is deployed without an override.
+      const harmless = network(LAN, DEFAULT, NEAR, {
+        address: '192.168.50.0/24',
+        gateway: '192.0.2.9',
+        interface: 'lan',
+      });
+      expect((await save(harmless)).statusCode).toBe(200);
+      const deployed = await deployRouter();
+      expect(deployed.statusCode, deployed.body).toBe(201);
+    });
+  });
 });

@@ -16,7 +16,7 @@ import { AppError, invalid, notFound } from '../../lib/app-error.js';
 import { assertRole, EDITOR_ROLES, type Principal } from '../../plugins/auth.js';
 import { notifyDevices } from '../../plugins/device-events.js';
 import { countDeviceAlerts } from '../alerts/alerts.service.js';
-import { checkSavedLockout } from '../devices/saved-lockout.js';
+import { checkDeployedRoutes, checkSavedLockout } from '../devices/saved-lockout.js';
 import { lockoutGuard, lockoutOverrideRecords } from '../firewall/lockout.js';
 import {
   changedFields,
@@ -36,7 +36,7 @@ import {
   presentVersions,
 } from './deployments.presenter.js';
 import { storeDeployedContents } from './deployed-contents.js';
-import { pendingDiff } from './pending-diff.js';
+import { deployedConfig, pendingDiff } from './pending-diff.js';
 import {
   deploymentsRepository as repo,
   type PinnedRow,
@@ -221,8 +221,21 @@ export function createDeploymentsService(db: Database, publicUrl: string) {
         await pin(tx, principal.orgId);
         const { chosen, canaries } = await chooseDevices(tx, principal.orgId, body);
         // Every device's content is fixed here, the rest's too: the gate sends what was checked.
-        const reconfigured = chosen.filter(configChanged).map((row) => row.device_id);
-        await checkSavedLockout(tx, principal.orgId, reconfigured, guard);
+        const reconfigured = chosen.filter(configChanged);
+        await checkSavedLockout(
+          tx,
+          principal.orgId,
+          reconfigured.map((row) => row.device_id),
+          guard,
+        );
+        // Routes against what each device was last deployed (pinned ones: every reconfigured).
+        const sent: { id: number; deployedRoutes: string | null }[] = [];
+        for (const row of reconfigured) {
+          if (row.deployed === null) continue;
+          const { routes } = await deployedConfig(tx, row.deployed);
+          sent.push({ id: row.device_id, deployedRoutes: routes });
+        }
+        await checkDeployedRoutes(tx, principal.orgId, sent, guard);
         await storeDeployedContents(
           tx,
           chosen.map((row) => contentOf({ device_id: row.device_id, ...row.saved })),

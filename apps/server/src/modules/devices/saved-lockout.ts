@@ -1,6 +1,17 @@
-import type { ChainPolicies, FirewallRule } from '@palisade/contract';
+import type { ChainPolicies, DeviceNetwork, FirewallRule } from '@palisade/contract';
+import { renderRoutes } from '@palisade/firewall';
 import type { Queryable } from '../../db/client.js';
-import { checkNoLockout, type LockoutGuard, type ReportedEndpoint } from '../firewall/lockout.js';
+import {
+  checkNoLockout,
+  checkNoRouteLockout,
+  type LockoutGuard,
+  type ReportedEndpoint,
+} from '../firewall/lockout.js';
+import { listVersions, versionAt } from '../versions/versions.service.js';
+
+const NO_NETWORK: DeviceNetwork = { l3_mode: false, routes: [], source_nat: [], port_forwards: [] };
+/** How far back a device's routes/NAT versions are searched for the one it was deployed. */
+const NETWORK_VERSIONS_SEARCHED = 50;
 
 /**
  * The lock-out check of what these devices' saved configurations would send them: a staged
@@ -44,6 +55,72 @@ export async function checkSavedLockout(
       policies: ruleset[1],
       variables: (profileId === null ? null : read?.profiles?.[profileId]) ?? {},
       endpoint,
+    });
+  }
+}
+
+/**
+ * The routes/NAT a device was last deployed: null when Palisade sent it no routes (its own
+ * routes carry everything), else the newest of its network versions whose routes render the
+ * script it was sent; undefined when none of the recent ones does (nothing to compare with).
+ */
+async function deployedNetwork(
+  tx: Queryable,
+  orgId: number,
+  deviceId: number,
+  deployedRoutes: string | null,
+  routesManaged: boolean,
+): Promise<DeviceNetwork | undefined> {
+  if (deployedRoutes === null) return NO_NETWORK;
+  const { rows } = await listVersions(tx, 'device_network', orgId, deviceId, {
+    limit: NETWORK_VERSIONS_SEARCHED,
+    offset: 0,
+  });
+  for (const { version } of rows) {
+    const stored = await versionAt(tx, 'device_network', orgId, deviceId, version);
+    const network = (stored?.definition as { network?: DeviceNetwork } | undefined)?.network;
+    if (network && renderRoutes(network, { managed: routesManaged }) === deployedRoutes)
+      return network;
+  }
+  return undefined;
+}
+
+/**
+ * The routes lock-out check of a staged deploy: what each device would get against what it was
+ * last deployed (not against the save before, which a staged organization may have saved over
+ * several times, or let through with an override), refused or recorded as a save's is.
+ */
+export async function checkDeployedRoutes(
+  tx: Queryable,
+  orgId: number,
+  devices: readonly { id: number; deployedRoutes: string | null }[],
+  guard: LockoutGuard,
+): Promise<void> {
+  if (devices.length === 0) return;
+  const rows = await tx.query<{
+    id: number;
+    name: string;
+    network: DeviceNetwork;
+    routes_managed: boolean;
+    server_endpoint: ReportedEndpoint | null;
+  }>(
+    `SELECT id, name, network, routes_managed, server_endpoint FROM devices
+      WHERE org_id = $1 AND id = ANY($2::int[]) ORDER BY id`,
+    [orgId, devices.map((device) => device.id)],
+  );
+  const deployed = new Map(devices.map((device) => [device.id, device.deployedRoutes]));
+  for (const row of rows) {
+    const sent = deployed.get(row.id) ?? null;
+    // Routes neither sent nor saved: nothing moves the path to the server.
+    if (sent === null && row.network.routes.length === 0) continue;
+    const before = await deployedNetwork(tx, orgId, row.id, sent, row.routes_managed);
+    if (before === undefined) continue;
+    checkNoRouteLockout(tx, guard, {
+      id: row.id,
+      name: row.name,
+      before,
+      after: row.network,
+      endpoint: row.server_endpoint,
     });
   }
 }

@@ -1,6 +1,7 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
+import { useDebounce } from 'use-debounce';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import LinearProgress from '@mui/material/LinearProgress';
@@ -25,16 +26,9 @@ const SHOWN = 8;
 /** Entries typed in a form are asked about once they have stood still this long. */
 const SETTLE_MS = 400;
 
-/** Holds `value` back until it has not changed for `ms` (a form being typed in). */
-function useSettled<T>(value: T, ms: number): T {
-  const key = JSON.stringify(value);
-  const [settled, setSettled] = useState(value);
-  useEffect(() => {
-    const timer = setTimeout(() => setSettled(JSON.parse(key) as T), ms);
-    return () => clearTimeout(timer);
-  }, [key, ms]);
-  return settled;
-}
+/** Entries are compared by content: a form re-creates them on every keystroke. */
+const sameEntries = (a: BacktestEntries, b: BacktestEntries) =>
+  JSON.stringify(a) === JSON.stringify(b);
 
 const percent = (share: number, language: string) =>
   new Intl.NumberFormat(language, { style: 'percent', maximumFractionDigits: 1 }).format(share);
@@ -53,7 +47,7 @@ export function BacktestPanel({
 }) {
   const { t, i18n } = useTranslation();
   const [days, setDays] = useState<number>(7);
-  const settled = useSettled(entries, SETTLE_MS);
+  const [settled] = useDebounce(entries, SETTLE_MS, { equalityFn: sameEntries });
   const backtest = useQuery(backtestQueryOptions(policyId, days, settled));
   const result = backtest.data;
   const number = (n: number) => n.toLocaleString(i18n.language);
@@ -90,12 +84,16 @@ export function BacktestPanel({
       ) : result === undefined ? null : (
         <>
           <Typography data-testid="backtest-summary">
-            {t('backtest.summary', {
-              removed: number(result.removed),
-              total: number(result.total),
-              window: t(WINDOWS.find((w) => w.days === result.days)?.label ?? 'backtest.d7'),
-              share: percent(result.total === 0 ? 0 : result.removed / result.total, i18n.language),
-            })}
+            {result.total === 0
+              ? t('backtest.noAlerts', {
+                  window: t(WINDOWS.find((w) => w.days === result.days)?.label ?? 'backtest.d7'),
+                })
+              : t('backtest.summary', {
+                  removed: number(result.removed),
+                  total: number(result.total),
+                  window: t(WINDOWS.find((w) => w.days === result.days)?.label ?? 'backtest.d7'),
+                  share: percent(result.removed / result.total, i18n.language),
+                })}
           </Typography>
           {result.unresolved_variables.length > 0 && (
             <Typography variant="body2" color="text.secondary">

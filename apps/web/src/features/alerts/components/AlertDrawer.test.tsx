@@ -210,6 +210,29 @@ describe('the alert drawer', () => {
     expect(await within(asAdmin).findByRole('button', { name: 'Delete comment' })).toBeTruthy();
   });
 
+  it('says so when no alerts are stored to judge a tuning by', async () => {
+    open({
+      'POST alerts/41/tune/preview': { body: PREVIEW },
+      'POST policies/9/backtest': {
+        body: {
+          days: 7,
+          since: '2026-11-21T07:00:00Z',
+          removed: 0,
+          total: 0,
+          by_device: [],
+          by_signature: [],
+          unresolved_variables: [],
+        },
+      },
+    });
+    const drawer = await screen.findByRole('dialog', { name: 'Alert' });
+    fireEvent.click(await within(drawer).findByRole('button', { name: 'Suppress source' }));
+    const review = await screen.findByRole('dialog', { name: 'Suppress this source?' });
+    expect((await within(review).findByTestId('backtest-summary')).textContent).toBe(
+      "No alerts are stored from this policy's devices over 7 days: there is nothing to judge the change by.",
+    );
+  });
+
   it('reviews a suppression first: Back sends nothing, confirm tunes the policy', async () => {
     const api = open({
       'POST alerts/41/tune/preview': { body: PREVIEW },

@@ -1,10 +1,9 @@
 import type { Queryable } from '../../db/client.js';
 
 /**
- * The reads of a policy's backtest (issue 20): the devices running the policy with their
- * profile's variables, the signatures of rules, and the stored alerts of those devices in the
- * window. Reads only; they cross into the devices', rules' and alerts' tables, each a single
- * statement over that table's own indexes.
+ * The policy backtest's own read (issue 20): the devices running the policy with their
+ * profile's variables. The rules' signatures come from the rules module and the stored alerts
+ * from the alerts module (`alerts/alert-windows.ts`).
  */
 export const policyBacktestRepository = {
   async devicesRunning(db: Queryable, orgId: number, policyId: number) {
@@ -13,77 +12,6 @@ export const policyBacktestRepository = {
          LEFT JOIN device_profiles p ON p.id = d.profile_id
         WHERE d.org_id = $1 AND d.policy_id = $2 ORDER BY d.id`,
       [orgId, policyId],
-    );
-  },
-
-  async signaturesOfRules(db: Queryable, orgId: number, ruleIds: number[]) {
-    if (ruleIds.length === 0) return [];
-    return db.query<{ gid: number; sid: number }>(
-      `SELECT coalesce(gid, 1) AS gid, sid::float8 AS sid FROM rules
-        WHERE org_id = $1 AND id = ANY($2::int[])`,
-      [orgId, ruleIds],
-    );
-  },
-
-  /** Each device's alerts in the window, all signatures together (the totals). */
-  async deviceTotals(db: Queryable, orgId: number, deviceIds: number[], since: Date) {
-    return db.query<{ device_id: number; n: number }>(
-      `SELECT device_id, count(*)::int AS n FROM device_alerts
-        WHERE org_id = $1 AND device_id = ANY($2::int[]) AND time >= $3
-        GROUP BY 1`,
-      [orgId, deviceIds, since],
-    );
-  },
-
-  /**
-   * The alerts of the given signatures in the window, counted per device and signature. Read
-   * through the signature's index for every device of the organization (the caller keeps the
-   * policy's): a list of a thousand device ids made the planner scan the window by device.
-   */
-  async signatureTotals(
-    db: Queryable,
-    orgId: number,
-    since: Date,
-    signatures: { gid: number; sid: number }[],
-  ) {
-    return db.query<{ device_id: number; gid: number; sid: number; msg: string | null; n: number }>(
-      `SELECT device_id, coalesce(gid, 1) AS gid, sid::float8 AS sid, max(msg) AS msg,
-              count(*)::int AS n
-         FROM device_alerts
-        WHERE org_id = $1 AND time >= $2
-          AND sid = ANY($4::bigint[]) AND coalesce(gid, 1) = ANY($3::int[])
-        GROUP BY 1, 2, 3`,
-      [orgId, since, signatures.map((s) => s.gid), signatures.map((s) => s.sid)],
-    );
-  },
-
-  /**
-   * The alerts of the given signatures in the window, oldest first, through the signature's
-   * index as above: what a suppression by address or a threshold is replayed on.
-   */
-  async alertsOf(
-    db: Queryable,
-    orgId: number,
-    since: Date,
-    signatures: { gid: number; sid: number }[],
-    limit: number,
-  ) {
-    return db.query<{
-      device_id: number;
-      gid: number;
-      sid: number;
-      msg: string | null;
-      micros: string;
-      src_ip: string | null;
-      dest_ip: string | null;
-    }>(
-      `SELECT device_id, coalesce(gid, 1) AS gid, sid::float8 AS sid, msg,
-              (extract(epoch FROM time) * 1000000)::bigint::text AS micros, src_ip, dest_ip
-         FROM device_alerts
-        WHERE org_id = $1 AND time >= $2
-          AND sid = ANY($4::bigint[]) AND coalesce(gid, 1) = ANY($3::int[])
-        ORDER BY time, id LIMIT $5`,
-      [orgId, since, signatures.map((s) => s.gid), signatures.map((s) => s.sid), limit],
     );
   },
 };

@@ -3,6 +3,13 @@ import type { z } from 'zod';
 import type { Database } from '../../db/client.js';
 import { invalid, notFound } from '../../lib/app-error.js';
 import type { Principal } from '../../plugins/auth.js';
+import {
+  alertsOfSignatures,
+  alertsPerDevice,
+  signatureAlertsPerDevice,
+  type WindowAlert,
+} from '../alerts/alert-windows.js';
+import { signaturesOfRules } from '../rules/rules.service.js';
 import { addressMatcher } from './address-match.js';
 import { policiesRepository as policies } from './policies.repository.js';
 import { policyBacktestRepository as repo } from './policy-backtest.repository.js';
@@ -17,7 +24,7 @@ const DAY_MS = 86_400_000;
  */
 export const MAX_REPLAYED_ALERTS = 500_000;
 const keyOf = (gid: number, sid: number) => `${gid}:${sid}`;
-type ReplayedAlert = Awaited<ReturnType<typeof repo.alertsOf>>[number];
+type ReplayedAlert = WindowAlert;
 const signatureOf = (key: string) => {
   const [gid = 1, sid = 0] = key.split(':').map(Number);
   return { gid, sid };
@@ -67,10 +74,7 @@ export function createPolicyBacktestService(
       const disabledRules = request.overrides
         .filter((o) => o.action === 'disable')
         .map((o) => o.rule_id);
-      const plan = planOf(
-        request,
-        await repo.signaturesOfRules(db, principal.orgId, disabledRules),
-      );
+      const plan = planOf(request, await signaturesOfRules(db, principal.orgId, disabledRules));
       const running = new Set(devices.map((d) => d.id));
       const asked = (row: { device_id: number; gid: number; sid: number }, keys: Set<string>) =>
         running.has(row.device_id) && keys.has(keyOf(row.gid, row.sid));
@@ -83,13 +87,18 @@ export function createPolicyBacktestService(
       );
       if (running.size === 0) return present(request.days, since, devices, [], [], new Map(), []);
       const [deviceTotals, removedWhole, replayRows] = await Promise.all([
-        repo.deviceTotals(db, principal.orgId, [...running], since),
+        alertsPerDevice(db, principal.orgId, [...running], since),
         plan.removeAll.size === 0
           ? []
-          : repo.signatureTotals(db, principal.orgId, since, [...plan.removeAll].map(signatureOf)),
+          : signatureAlertsPerDevice(
+              db,
+              principal.orgId,
+              since,
+              [...plan.removeAll].map(signatureOf),
+            ),
         replayed.size === 0
           ? []
-          : repo.alertsOf(
+          : alertsOfSignatures(
               db,
               principal.orgId,
               since,

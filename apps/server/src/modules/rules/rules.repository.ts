@@ -155,6 +155,16 @@ function copyRows(
 }
 
 export const rulesRepository = {
+  /** The signatures (gid 1 when the rule names none) of the organization's rules given. */
+  async signaturesOf(db: Queryable, orgId: number, ruleIds: number[]) {
+    if (ruleIds.length === 0) return [];
+    return db.query<{ gid: number; sid: number }>(
+      `SELECT coalesce(gid, 1) AS gid, sid::float8 AS sid FROM rules
+        WHERE org_id = $1 AND id = ANY($2::int[])`,
+      [orgId, ruleIds],
+    );
+  },
+
   list(db: Queryable, sql: ListSql) {
     return pagedList<RuleRow>(
       db,

@@ -44,6 +44,10 @@ function importName(uploads: UnpackedUpload[]): string {
   return names.length > 5 ? `${shown} and ${names.length - 5} more` : shown;
 }
 
+/** The signatures of the organization's rules given (for the policy backtest). */
+export const signaturesOfRules = (db: Queryable, orgId: number, ruleIds: number[]) =>
+  repo.signaturesOf(db, orgId, ruleIds);
+
 export function createRulesService(db: Database) {
   async function detail(orgId: number, id: number, tx: Queryable = db): Promise<RuleDetail> {
     const [row] = await repo.details(tx, orgId, [id]);

@@ -1,0 +1,27 @@
+import type { Queryable } from '../../db/client.js';
+import { alertWindowsRepository as repo, type Signature } from './alert-windows.repository.js';
+
+export type { Signature };
+
+/** Each device's stored alerts since `since`, all signatures together. */
+export const alertsPerDevice = (db: Queryable, orgId: number, deviceIds: number[], since: Date) =>
+  repo.deviceTotals(db, orgId, deviceIds, since);
+
+/** The stored alerts of the signatures since `since`, counted per device and signature. */
+export const signatureAlertsPerDevice = (
+  db: Queryable,
+  orgId: number,
+  since: Date,
+  signatures: Signature[],
+) => repo.signatureTotals(db, orgId, since, signatures);
+
+/** The stored alerts of the signatures since `since`, oldest first, at most `limit`. */
+export const alertsOfSignatures = (
+  db: Queryable,
+  orgId: number,
+  since: Date,
+  signatures: Signature[],
+  limit: number,
+) => repo.alertsOf(db, orgId, since, signatures, limit);
+
+export type WindowAlert = Awaited<ReturnType<typeof repo.alertsOf>>[number];

@@ -44,5 +44,12 @@ export const BacktestResult = z.object({
   by_signature: z.array(BacktestSignature),
   /** `$VARIABLES` a suppression names that a device's profile does not set (they match nothing). */
   unresolved_variables: z.array(z.string()),
+  /** The policy's version now: the entries are judged as added to it. */
+  policy_version: z.number().int(),
+  /**
+   * Of `removed`, the alerts raised under an earlier version of this policy (each alert records
+   * the version its device ran): a change made since may already remove some of them.
+   */
+  removed_earlier: z.number().int(),
 });
 export type BacktestResult = z.infer<typeof BacktestResult>;

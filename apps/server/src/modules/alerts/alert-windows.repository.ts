@@ -6,6 +6,12 @@ export interface Signature {
   sid: number;
 }
 
+/** A policy and its version, which each stored alert records (issue 20, item 5). */
+export interface PolicyVersion {
+  id: number;
+  version: number;
+}
+
 /**
  * Reads of stored alerts over a window for other modules (the policy backtest, issue 20): a
  * single statement each over device_alerts' own indexes.
@@ -31,15 +37,31 @@ export const alertWindowsRepository = {
     orgId: number,
     since: Date,
     signatures: { gid: number; sid: number }[],
+    policy: PolicyVersion,
   ) {
-    return db.query<{ device_id: number; gid: number; sid: number; msg: string | null; n: number }>(
+    return db.query<{
+      device_id: number;
+      gid: number;
+      sid: number;
+      msg: string | null;
+      n: number;
+      earlier: number;
+    }>(
       `SELECT device_id, coalesce(gid, 1) AS gid, sid::float8 AS sid, max(msg) AS msg,
-              count(*)::int AS n
+              count(*)::int AS n,
+              count(*) FILTER (WHERE policy_id = $5 AND policy_version < $6)::int AS earlier
          FROM device_alerts
         WHERE org_id = $1 AND time >= $2
           AND sid = ANY($4::bigint[]) AND coalesce(gid, 1) = ANY($3::int[])
         GROUP BY 1, 2, 3`,
-      [orgId, since, signatures.map((s) => s.gid), signatures.map((s) => s.sid)],
+      [
+        orgId,
+        since,
+        signatures.map((s) => s.gid),
+        signatures.map((s) => s.sid),
+        policy.id,
+        policy.version,
+      ],
     );
   },
 
@@ -62,9 +84,12 @@ export const alertWindowsRepository = {
       micros: string;
       src_ip: string | null;
       dest_ip: string | null;
+      policy_id: number | null;
+      policy_version: number | null;
     }>(
       `SELECT device_id, coalesce(gid, 1) AS gid, sid::float8 AS sid, msg,
-              (extract(epoch FROM time) * 1000000)::bigint::text AS micros, src_ip, dest_ip
+              (extract(epoch FROM time) * 1000000)::bigint::text AS micros, src_ip, dest_ip,
+              policy_id, policy_version
          FROM device_alerts
         WHERE org_id = $1 AND time >= $2
           AND sid = ANY($4::bigint[]) AND coalesce(gid, 1) = ANY($3::int[])

@@ -1,19 +1,27 @@
 import type { Queryable } from '../../db/client.js';
-import { alertWindowsRepository as repo, type Signature } from './alert-windows.repository.js';
+import {
+  alertWindowsRepository as repo,
+  type PolicyVersion,
+  type Signature,
+} from './alert-windows.repository.js';
 
-export type { Signature };
+export type { PolicyVersion, Signature };
 
 /** Each device's stored alerts since `since`, all signatures together. */
 export const alertsPerDevice = (db: Queryable, orgId: number, deviceIds: number[], since: Date) =>
   repo.deviceTotals(db, orgId, deviceIds, since);
 
-/** The stored alerts of the signatures since `since`, counted per device and signature. */
+/**
+ * The stored alerts of the signatures since `since`, counted per device and signature, and
+ * how many of them fired under a version of `policy` before the one given.
+ */
 export const signatureAlertsPerDevice = (
   db: Queryable,
   orgId: number,
   since: Date,
   signatures: Signature[],
-) => repo.signatureTotals(db, orgId, since, signatures);
+  policy: PolicyVersion,
+) => repo.signatureTotals(db, orgId, since, signatures, policy);
 
 /** The stored alerts of the signatures since `since`, oldest first, at most `limit`. */
 export const alertsOfSignatures = (

@@ -85,7 +85,9 @@ export function createPolicyBacktestService(
           (key) => !plan.removeAll.has(key),
         ),
       );
-      if (running.size === 0) return present(request.days, since, devices, [], [], new Map(), []);
+      const current = { id: policyId, version: policy.version };
+      if (running.size === 0)
+        return present(request.days, since, current, devices, [], [], new Map(), 0, []);
       const [deviceTotals, removedWhole, replayRows] = await Promise.all([
         alertsPerDevice(db, principal.orgId, [...running], since),
         plan.removeAll.size === 0
@@ -95,6 +97,7 @@ export function createPolicyBacktestService(
               principal.orgId,
               since,
               [...plan.removeAll].map(signatureOf),
+              { id: policyId, version: policy.version },
             ),
         replayed.size === 0
           ? []
@@ -120,6 +123,13 @@ export function createPolicyBacktestService(
       // The statements match gids and sids apart, for every device: keep the pairs asked for.
       const totals = removedWhole.filter((row) => asked(row, plan.removeAll));
       for (const row of totals) add(row.device_id, keyOf(row.gid, row.sid), row.n);
+      // Of what goes, the alerts raised under an earlier version of this policy: a change made
+      // since may already remove them (each alert records the version its device ran).
+      let removedEarlier = totals.reduce((sum, row) => sum + row.earlier, 0);
+      const earlier = (alert: ReplayedAlert) =>
+        alert.policy_id === policyId &&
+        alert.policy_version !== null &&
+        alert.policy_version < policy.version;
 
       /** The replayed alerts, per device and signature, each list still oldest first. */
       const streams = new Map<string, ReplayedAlert[]>();
@@ -157,16 +167,29 @@ export function createPolicyBacktestService(
           kept = kept.filter((_, i) => raised[i]);
         }
         add(first.device_id, key, alerts.length - kept.length);
+        const stays = new Set(kept);
+        removedEarlier += alerts.filter((alert) => !stays.has(alert) && earlier(alert)).length;
         totals.push({
           device_id: first.device_id,
           gid: first.gid,
           sid: first.sid,
           msg: first.msg,
           n: alerts.length,
+          earlier: 0,
         });
       }
 
-      return present(request.days, since, devices, deviceTotals, totals, removed, [...unresolved]);
+      return present(
+        request.days,
+        since,
+        current,
+        devices,
+        deviceTotals,
+        totals,
+        removed,
+        removedEarlier,
+        [...unresolved],
+      );
     },
   };
 }
@@ -174,10 +197,12 @@ export function createPolicyBacktestService(
 function present(
   days: number,
   since: Date,
+  policy: { version: number },
   devices: { id: number; name: string }[],
   deviceTotals: { device_id: number; n: number }[],
   totals: { device_id: number; gid: number; sid: number; msg: string | null; n: number }[],
   removed: Map<string, number>,
+  removedEarlier: number,
   unresolved: string[],
 ): BacktestResult {
   const byDevice = new Map(
@@ -221,5 +246,7 @@ function present(
     by_device: deviceRows,
     by_signature: signatures,
     unresolved_variables: unresolved.sort(),
+    policy_version: policy.version,
+    removed_earlier: removedEarlier,
   };
 }

@@ -154,6 +154,45 @@ describe('POST /policies/{id}/backtest', () => {
     await server.db.query('DELETE FROM device_alerts WHERE sid = 3000010');
   });
 
+  it('tells how many of what goes fired under an earlier version of the policy', async () => {
+    const version = (
+      await api(server.app, { method: 'GET', url: `/policies/${policyId}`, headers: admin })
+    ).json<{ version: number }>().version;
+    const [first = 0] = running;
+    const insert = (sid: number, src: string, policy: number | null, policyVersion: number) =>
+      server.db.query(
+        `INSERT INTO device_alerts (org_id, device_id, time, gid, sid, msg, src_ip, event,
+                                    policy_id, policy_version)
+         SELECT org_id, id, now() - interval '1 hour', 1, $2::bigint, 'BT ' || $2::bigint, $3, '{}', $4, $5
+           FROM devices WHERE id = $1`,
+        [first, sid, src, policy, policyVersion],
+      );
+    // Removed whole: two raised under the version before, one under this one, one whose
+    // device ran another policy then (not this policy's earlier version).
+    await insert(3_000_020, '10.1.0.5', policyId, version - 1);
+    await insert(3_000_020, '10.1.0.5', policyId, version - 1);
+    await insert(3_000_020, '10.1.0.5', policyId, version);
+    await insert(3_000_020, '10.1.0.5', policyId + 1000, version - 1);
+    // Replayed by address: of the earlier two, only the one from the address goes.
+    await insert(3_000_021, '10.1.0.5', policyId, version - 1);
+    await insert(3_000_021, '192.0.2.7', policyId, version - 1);
+    await insert(3_000_021, '10.1.0.5', policyId, version);
+    const response = await post(policyId, {
+      days: 1,
+      thresholds: [
+        { kind: 'suppress', gid: 1, sid: 3_000_020 },
+        { kind: 'suppress', gid: 1, sid: 3_000_021, track: 'by_src', ip: '10.1.0.5' },
+      ],
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.json<BacktestResult>()).toMatchObject({
+      removed: 6,
+      removed_earlier: 3,
+      policy_version: version,
+    });
+    await server.db.query('DELETE FROM device_alerts WHERE sid IN (3000020, 3000021)');
+  });
+
   it('agrees with a brute-force count over generated alerts', async () => {
     const next = random(20_261_128);
     const pick = <T>(items: T[]): T => items[Math.floor(next() * items.length)] as T;

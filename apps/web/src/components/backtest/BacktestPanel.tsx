@@ -95,6 +95,14 @@ export function BacktestPanel({
                   share: percent(result.removed / result.total, i18n.language),
                 })}
           </Typography>
+          {result.removed_earlier > 0 && (
+            <Typography variant="body2" color="text.secondary" data-testid="backtest-earlier">
+              {t('backtest.earlier', {
+                earlier: number(result.removed_earlier),
+                version: result.policy_version,
+              })}
+            </Typography>
+          )}
           {result.unresolved_variables.length > 0 && (
             <Typography variant="body2" color="text.secondary">
               {t('backtest.unresolved', { names: result.unresolved_variables.join(', ') })}

@@ -222,6 +222,8 @@ describe('the alert drawer', () => {
           by_device: [],
           by_signature: [],
           unresolved_variables: [],
+          policy_version: 4,
+          removed_earlier: 0,
         },
       },
     });
@@ -250,6 +252,8 @@ describe('the alert drawer', () => {
             { gid: 1, sid: 2_100_001, msg: 'ET SCAN probe', removed: 30, total: 40, share: 0.75 },
           ],
           unresolved_variables: [],
+          policy_version: 4,
+          removed_earlier: 10,
         },
       }),
     });
@@ -261,6 +265,9 @@ describe('the alert drawer', () => {
       "Would have removed 30 of 120 alerts (25%) stored from this policy's devices over 7 days",
     );
     expect(within(review).getByRole('row', { name: /ET SCAN probe/ }).textContent).toContain('75%');
+    expect(within(review).getByTestId('backtest-earlier').textContent).toBe(
+      '10 of them were raised under an earlier version of this policy (it is at version 4 now): a change made since may already remove some.',
+    );
     const asked = api.calls.filter((c) => c.path === 'policies/9/backtest');
     expect(asked.at(-1)?.body).toEqual({
       days: 7,

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import Alert from '@mui/material/Alert';
@@ -13,7 +13,6 @@ import { apiErrorMessage, errorText } from '../../../lib/errors';
 import { ruleAnalyticsQueryOptions, WINDOWS, type WindowDays } from '../api/rule-analytics';
 import { JumpedRulesTable } from './JumpedRulesTable';
 import { NoisyRulesTable } from './NoisyRulesTable';
-import { RuleActivityDialog } from './RuleActivityDialog';
 import { SilentRulesSection } from './SilentRulesSection';
 
 interface RuleAnalyticsTabProps {
@@ -22,6 +21,11 @@ interface RuleAnalyticsTabProps {
   /** Opens the rule's newest alert, whose drawer offers its backtested tuning (editors only). */
   onTune?: (sid: number, days: WindowDays) => void;
 }
+
+// Its chart library is loaded when a rule is first opened, not with the tab.
+const RuleActivityDialog = lazy(() =>
+  import('./RuleActivityDialog').then((module) => ({ default: module.RuleActivityDialog })),
+);
 
 const WINDOW_LABEL = {
   1: 'ruleAnalytics.d1',
@@ -117,7 +121,9 @@ export function RuleAnalyticsTab({ devices, policies, onTune }: RuleAnalyticsTab
         <SilentRulesSection days={days} policies={policies} />
       </Section>
       {opened !== null && (
-        <RuleActivityDialog rule={opened} days={days} onClose={() => setOpened(null)} />
+        <Suspense fallback={<LinearProgress aria-label={t('ruleAnalytics.loading')} />}>
+          <RuleActivityDialog rule={opened} days={days} onClose={() => setOpened(null)} />
+        </Suspense>
       )}
     </Box>
   );

@@ -78,6 +78,27 @@ export const SensorHealth = z.object({
 });
 export type SensorHealth = z.infer<typeof SensorHealth>;
 
+/**
+ * Palisade's nftables table as the agent finds it loaded, against what it applied (since agent
+ * 0.3.0): SHA-256 of `nft -j list table inet palisade` without handles and counter values,
+ * null while the table is absent. `drift`: they still differ after the agent re-applied its
+ * script; `reapplied_at`: the last time it found the table changed outside Palisade and
+ * re-applied it.
+ */
+export const FirewallDrift = z.object({
+  loaded_sha256: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/)
+    .nullable(),
+  applied_sha256: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/)
+    .nullable(),
+  drift: z.boolean(),
+  reapplied_at: z.iso.datetime().nullable(),
+});
+export type FirewallDrift = z.infer<typeof FirewallDrift>;
+
 export const HealthReason = z.enum(['rules_failed', 'drops']);
 export type HealthReason = z.infer<typeof HealthReason>;
 /**
@@ -114,6 +135,8 @@ export const Device = z.object({
   /** The sensor's last Suricata stats, as its agent reported them. */
   sensor: SensorHealth.nullable(),
   health: DeviceHealth,
+  /** Palisade's firewall table as loaded against as applied; null: never reported. */
+  firewall: FirewallDrift.nullable(),
   /** Alert events the server refused to store (not an alert, no valid timestamp, …). */
   alerts_rejected: z.number().int(),
   /** Its agent reports a version older than the one this server serves. */
@@ -233,6 +256,8 @@ export const AgentHeartbeat = z.object({
   firewall_rollback: z.object({ config_version: Int4, reason: z.string().max(8000) }).optional(),
   /** Suricata's latest stats (since agent 0.3.0; older servers ignore it). */
   health: SensorHealth.optional(),
+  /** Palisade's firewall table, loaded against applied (since agent 0.3.0). */
+  firewall: FirewallDrift.optional(),
 });
 export type AgentHeartbeat = z.infer<typeof AgentHeartbeat>;
 

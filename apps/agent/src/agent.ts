@@ -61,6 +61,8 @@ export interface AgentSettings {
   firewallConfirmMs?: number;
   /** The command that applies nftables.nft.previous when a change is taken back. */
   firewallRestoreCommand?: string;
+  /** The nft program that lists Palisade's table and re-applies it on drift. */
+  nft?: string;
 }
 
 export interface AgentContext {
@@ -131,6 +133,7 @@ export class Agent {
       inMemory: settings.stateInMemory === true && settings.reloadCommands.length === 0,
       firewallConfirmMs: settings.firewallConfirmMs,
       firewallRestoreCommand: settings.firewallRestoreCommand,
+      nft: settings.nft,
     });
     this.upgrader = new Upgrader({
       server: settings.server,
@@ -348,6 +351,10 @@ export class Agent {
       this.health?.observe(this.simulatedStats.event(metrics?.net_in ?? 0, rules));
     }
     const health = this.health?.current;
+    const firewall = await this.applier.checkFirewall().catch((error: unknown) => {
+      this.log.warn({ err: error }, 'checking the firewall for drift failed');
+      return null;
+    });
     const reply = await this.api.heartbeat(
       {
         state: this.applier.state,
@@ -359,6 +366,7 @@ export class Agent {
         ...(serverEndpoint ? { server_endpoint: serverEndpoint } : {}),
         ...(rollback ? { firewall_rollback: rollback } : {}),
         ...(health ? { health } : {}),
+        ...(firewall ? { firewall } : {}),
       },
       this.stopper.signal,
     );

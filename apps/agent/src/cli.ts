@@ -86,6 +86,10 @@ const COMMON: FlagSpec[] = [
     description:
       'applies the previous ruleset when a change is undone (nft -f nftables.nft.previous)',
   },
+  {
+    flags: '--nft <program>',
+    description: "lists Palisade's table and re-applies it when changed outside Palisade (nft)",
+  },
   { flags: '--config <file>', description: 'JSON file with any of these settings' },
 ];
 

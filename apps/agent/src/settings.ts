@@ -47,6 +47,7 @@ export const SettingsSchema = z.object({
   upgradeTimeout: z.coerce.number().positive().default(120),
   firewallConfirm: z.coerce.number().min(0).default(120),
   firewallRestoreCmd: z.string().min(1).optional(),
+  nft: z.string().min(1).default('nft'),
 });
 export type Settings = z.infer<typeof SettingsSchema>;
 
@@ -136,6 +137,7 @@ export function toAgentSettings(
     upgradeTimeoutMs: settings.upgradeTimeout * 1000,
     firewallConfirmMs: settings.firewallConfirm * 1000,
     firewallRestoreCommand: settings.firewallRestoreCmd,
+    nft: settings.nft,
     ...overrides,
   };
 }

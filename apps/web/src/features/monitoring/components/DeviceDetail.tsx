@@ -265,6 +265,7 @@ function Summary({ device: d }: { device: Device }) {
             .join(' · ')}
         </MuiAlert>
       )}
+      <FirewallDriftNote device={d} />
       {d.last_error !== null && d.last_error !== '' ? (
         <MuiAlert severity="error" data-testid="device-last-error">
           <strong>{t('monitoring.lastError')}:</strong> {d.last_error}
@@ -275,5 +276,27 @@ function Summary({ device: d }: { device: Device }) {
         </Typography>
       )}
     </Paper>
+  );
+}
+
+/** Palisade's firewall found changed outside Palisade: still so, or re-applied by the agent. */
+function FirewallDriftNote({ device: d }: { device: Device }) {
+  const { t, i18n } = useTranslation();
+  const firewall = d.firewall;
+  if (firewall === null) return null;
+  if (firewall.drift) {
+    return (
+      <MuiAlert severity="error" data-testid="device-firewall-drift">
+        {t('monitoring.firewall.drift')}
+      </MuiAlert>
+    );
+  }
+  if (firewall.reapplied_at === null) return null;
+  return (
+    <MuiAlert severity="warning" data-testid="device-firewall-drift">
+      {t('monitoring.firewall.reapplied', {
+        time: formatDateTime(firewall.reapplied_at, i18n.language),
+      })}
+    </MuiAlert>
   );
 }

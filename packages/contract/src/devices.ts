@@ -99,6 +99,34 @@ export const FirewallDrift = z.object({
 });
 export type FirewallDrift = z.infer<typeof FirewallDrift>;
 
+/** One nftables rule's counter, [packets, bytes]; null for a rule without a counter. */
+const RuleCounter = z
+  .tuple([
+    z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
+    z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
+  ])
+  .nullable();
+/** The most nftables rules of one chain reported (a ruleset holds at most 100,000 rules). */
+export const MAX_CHAIN_COUNTERS = 400_000;
+const ChainCounters = z.array(RuleCounter).max(MAX_CHAIN_COUNTERS);
+
+/**
+ * The counters of Palisade's filter chains as the agent reads them from `nft -j` (since agent
+ * 0.3.0): every rule of each chain in order, so that the server finds each rule's ruleset rule
+ * by chain and position in the script of `config_version`. Cumulative since the table was
+ * loaded at `loaded_at`; a new `loaded_at` (or a counter going back) counts from zero again.
+ */
+export const FirewallHitsReport = z.object({
+  config_version: Int4,
+  loaded_at: z.iso.datetime(),
+  chains: z.object({
+    input: ChainCounters.default([]),
+    forward: ChainCounters.default([]),
+    output: ChainCounters.default([]),
+  }),
+});
+export type FirewallHitsReport = z.infer<typeof FirewallHitsReport>;
+
 export const HealthReason = z.enum(['rules_failed', 'drops']);
 export type HealthReason = z.infer<typeof HealthReason>;
 /**
@@ -258,6 +286,8 @@ export const AgentHeartbeat = z.object({
   health: SensorHealth.optional(),
   /** Palisade's firewall table, loaded against applied (since agent 0.3.0). */
   firewall: FirewallDrift.optional(),
+  /** The firewall rules' counters (since agent 0.3.0; only while the table is as applied). */
+  firewall_hits: FirewallHitsReport.optional(),
 });
 export type AgentHeartbeat = z.infer<typeof AgentHeartbeat>;
 

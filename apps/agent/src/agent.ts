@@ -3,6 +3,7 @@
 
 import type { AgentFlavor, AgentVersions, DeviceMetrics } from '@palisade/contract';
 import { mkdir, readFile } from 'node:fs/promises';
+import { performance } from 'node:perf_hooks';
 import type { Logger } from 'pino';
 import { Applier, sameVersions, type Versions } from './apply/applier.js';
 import { AgentApi, ApiError, type LogLine } from './client/api.js';
@@ -63,6 +64,8 @@ export interface AgentSettings {
   firewallRestoreCommand?: string;
   /** The nft program that lists Palisade's table and re-applies it on drift. */
   nft?: string;
+  /** How often the firewall rules' counters go with a heartbeat (0: never; default 300 s). */
+  firewallHitsMs?: number;
 }
 
 export interface AgentContext {
@@ -108,6 +111,8 @@ export class Agent {
   /** A simulated sensor's Suricata counters (its health reads them as a real eve.json's). */
   private simulatedStats: SimulatedStats | undefined;
   private simulation: AlertSimulation | undefined;
+  /** performance.now() of the last heartbeat that carried the firewall counters. */
+  private hitsSentAt = Number.NEGATIVE_INFINITY;
 
   constructor(
     private readonly settings: AgentSettings,
@@ -355,6 +360,7 @@ export class Agent {
       this.log.warn({ err: error }, 'checking the firewall for drift failed');
       return null;
     });
+    const hits = firewall && !firewall.drift ? this.dueFirewallHits() : null;
     const reply = await this.api.heartbeat(
       {
         state: this.applier.state,
@@ -367,6 +373,7 @@ export class Agent {
         ...(rollback ? { firewall_rollback: rollback } : {}),
         ...(health ? { health } : {}),
         ...(firewall ? { firewall } : {}),
+        ...(hits ? { firewall_hits: hits } : {}),
       },
       this.stopper.signal,
     );
@@ -377,6 +384,15 @@ export class Agent {
     if (reply.upgrade) this.upgrader.order(reply.upgrade);
     // A nonsensical interval must not turn the loop into a flood or a silence.
     return Math.min(3600, Math.max(1, this.settings.heartbeatSeconds ?? reply.interval)) * 1000;
+  }
+
+  /** The firewall counters, once every firewallHitsMs. */
+  private dueFirewallHits() {
+    const every = this.settings.firewallHitsMs ?? 300_000;
+    if (every <= 0 || performance.now() - this.hitsSentAt < every) return null;
+    const hits = this.applier.firewallCounters();
+    if (hits) this.hitsSentAt = performance.now();
+    return hits;
   }
 
   private async heartbeatLoop(): Promise<void> {

@@ -90,6 +90,10 @@ const COMMON: FlagSpec[] = [
     flags: '--nft <program>',
     description: "lists Palisade's table and re-applies it when changed outside Palisade (nft)",
   },
+  {
+    flags: '--firewall-hits <seconds>',
+    description: "how often the firewall rules' counters go to the server (300; 0 never)",
+  },
   { flags: '--config <file>', description: 'JSON file with any of these settings' },
 ];
 

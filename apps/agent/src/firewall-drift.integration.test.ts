@@ -3,8 +3,9 @@
 // found at the next heartbeat and undone by loading the script again; the console hears of it.
 // Another tool's table is none of Palisade's business and never counts as drift.
 
-import type { Device, DeviceSummary } from '@palisade/contract';
+import type { Device, DeviceSummary, FirewallHits } from '@palisade/contract';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -40,6 +41,7 @@ describe.skipIf(skip !== null)(
     let admin: ConsoleClient;
     let agent: TestProcess | undefined;
     let device: Device;
+    let rulesetId: number;
 
     const view = () => admin.ok<Device>('GET', `/devices/${device.id}`);
     const table = () => inNs(NS, NFT, ['list', 'table', 'inet', 'palisade']);
@@ -60,6 +62,7 @@ describe.skipIf(skip !== null)(
         policies: accept,
         rules: [loopback, established, telnet],
       });
+      rulesetId = ruleset.id;
       device = await admin.ok<Device>('POST', '/devices/', {
         name: 'sensor-1',
         password: PASSWORD,
@@ -76,6 +79,8 @@ describe.skipIf(skip !== null)(
           '--nft',
           NFT,
           '--heartbeat',
+          '1',
+          '--firewall-hits',
           '1',
         ],
         [IP, 'netns', 'exec', NS],
@@ -131,6 +136,26 @@ describe.skipIf(skip !== null)(
         count: 1,
         devices: [{ id: device.id, name: 'sensor-1' }],
       });
+    }, 60_000);
+
+    it("reports its rules' counters: the ruleset shows the telnet rule's hits", async () => {
+      // Three connection attempts to the device's port 23, dropped by the telnet rule.
+      for (let i = 0; i < 3; i += 1) {
+        await new Promise<void>((resolve) => {
+          const socket = net.connect({ host: DEVICE_ADDRESS, port: 23, timeout: 300 });
+          const done = () => {
+            socket.destroy();
+            resolve();
+          };
+          socket.on('timeout', done).on('error', done).on('connect', done);
+        });
+      }
+      const hits = await waitFor('the telnet hits counted', async () => {
+        const answer = await admin.ok<FirewallHits>('GET', `/fwruleset/${rulesetId}/hits?days=1`);
+        return (answer.rules[2]?.packets ?? 0) >= 3 ? answer : undefined;
+      });
+      expect(hits.rules[2]).toMatchObject({ reported: true, idle: false });
+      expect(hits.rules).toHaveLength(3);
     }, 60_000);
 
     it('a deleted table is put back too', async () => {

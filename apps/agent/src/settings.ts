@@ -48,6 +48,7 @@ export const SettingsSchema = z.object({
   firewallConfirm: z.coerce.number().min(0).default(120),
   firewallRestoreCmd: z.string().min(1).optional(),
   nft: z.string().min(1).default('nft'),
+  firewallHits: z.coerce.number().min(0).default(300),
 });
 export type Settings = z.infer<typeof SettingsSchema>;
 
@@ -138,6 +139,7 @@ export function toAgentSettings(
     firewallConfirmMs: settings.firewallConfirm * 1000,
     firewallRestoreCommand: settings.firewallRestoreCmd,
     nft: settings.nft,
+    firewallHitsMs: settings.firewallHits * 1000,
     ...overrides,
   };
 }

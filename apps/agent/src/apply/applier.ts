@@ -8,7 +8,12 @@
 // whose reload failed is not re-run on every heartbeat, only after `retryFailedMs` (or when the
 // server sends the bundle again: a flush).
 
-import type { AgentBundle, AgentVersions, FirewallDrift } from '@palisade/contract';
+import type {
+  AgentBundle,
+  AgentVersions,
+  FirewallDrift,
+  FirewallHitsReport,
+} from '@palisade/contract';
 import type { Logger } from 'pino';
 import path from 'node:path';
 import { z } from 'zod';
@@ -129,6 +134,12 @@ export class Applier {
    * Checks the firewall for changes made outside Palisade (re-applying it), between applies;
    * not while a change awaits confirmation or is being taken back (null then).
    */
+  /** The counters of Palisade's filter chains as last listed, when it was as applied. */
+  firewallCounters(): FirewallHitsReport | null {
+    const version = this.local.config_version;
+    return version === null ? null : (this.drift?.counters(version) ?? null);
+  }
+
   checkFirewall(): Promise<FirewallDrift | null> {
     const drift = this.drift;
     if (!drift) return Promise.resolve(null);

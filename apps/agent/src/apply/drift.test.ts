@@ -2,7 +2,7 @@
 // its own version) never counts; a rule, a set element or a policy does.
 
 import { describe, expect, it } from 'vitest';
-import { listingSha256 } from './drift.js';
+import { chainCounters, listingSha256 } from './drift.js';
 
 const listing = (over: { packets?: number; handle?: number; port?: number; policy?: string }) => ({
   nftables: [
@@ -45,5 +45,25 @@ describe('firewall listing hash', () => {
     const base = listingSha256(listing({}));
     expect(listingSha256(listing({ port: 25 }))).not.toBe(base);
     expect(listingSha256(listing({ policy: 'drop' }))).not.toBe(base);
+  });
+});
+
+describe('chain counters', () => {
+  it("lists every rule of Palisade's filter chains in order, null without a counter", () => {
+    const rule = (chain: string, expr: object[], table = 'palisade') => ({
+      rule: { family: 'inet', table, chain, handle: 9, expr },
+    });
+    const counted = (packets: number) => ({ counter: { packets, bytes: packets * 100 } });
+    expect(
+      chainCounters({
+        nftables: [
+          rule('input', [counted(5), { accept: null }]),
+          rule('reject_with', [counted(7)]),
+          rule('input', [{ accept: null }]),
+          rule('output', [counted(2), { drop: null }]),
+          rule('input', [counted(1)], 'othertool'),
+        ],
+      }),
+    ).toEqual({ input: [[5, 500], null], forward: [], output: [[2, 200]] });
   });
 });

@@ -6,7 +6,7 @@
 // agent loads its script (nftables.nft, what it last applied) again. The heartbeat carries both
 // hashes, whether they still differ, and when the agent last re-applied.
 
-import type { FirewallDrift } from '@palisade/contract';
+import type { FirewallDrift, FirewallHitsReport } from '@palisade/contract';
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { access } from 'node:fs/promises';
@@ -83,6 +83,8 @@ export async function listTable(nft: string, timeoutMs: number): Promise<Listing
 const DriftState = z.object({
   applied_sha256: z.string().nullable(),
   reapplied_at: z.string().nullable(),
+  /** When the table was last loaded (its counters count from then); older states have none. */
+  loaded_at: z.string().nullable().default(null),
 });
 type DriftState = z.infer<typeof DriftState>;
 
@@ -138,7 +140,11 @@ export class FirewallDriftWatch {
     if (!(await this.managed())) return;
     const loaded = await this.loadedSha256();
     if (loaded === undefined) return;
-    this.state = { applied_sha256: loaded, reapplied_at: this.state?.reapplied_at ?? null };
+    this.state = {
+      applied_sha256: loaded,
+      reapplied_at: this.state?.reapplied_at ?? null,
+      loaded_at: new Date().toISOString(),
+    };
     this.stuckOn = undefined;
     await writeJsonAtomic(this.stateFile, this.state);
   }
@@ -176,7 +182,8 @@ export class FirewallDriftWatch {
       log.error({ error: result.stderr.trim().slice(0, 500) }, 're-applying nftables.nft failed');
     }
     const after = await this.loadedSha256();
-    this.state = { ...state, reapplied_at: new Date().toISOString() };
+    const now = new Date().toISOString();
+    this.state = { ...state, reapplied_at: now, loaded_at: now };
     await writeJsonAtomic(this.stateFile, this.state);
     const drift = after !== applied;
     this.stuckOn = drift ? after : undefined;
@@ -189,6 +196,44 @@ export class FirewallDriftWatch {
       reapplied_at: this.state.reapplied_at,
     };
   }
+
+  /**
+   * The counters of the last listing's filter chains, when it was the table as applied; null
+   * otherwise (a table changed outside Palisade has rules the server cannot place).
+   */
+  counters(configVersion: number): FirewallHitsReport | null {
+    const loadedAt = this.state?.loaded_at;
+    if (!loadedAt || this.lastListing === null) return null;
+    if (listingSha256(this.lastListing) !== this.state?.applied_sha256) return null;
+    return {
+      config_version: configVersion,
+      loaded_at: loadedAt,
+      chains: chainCounters(this.lastListing),
+    };
+  }
+}
+
+type Chains = FirewallHitsReport['chains'];
+const FILTER_CHAINS = new Set(['input', 'forward', 'output']);
+
+/** Each rule of Palisade's filter chains in listing order: [packets, bytes], or null. Pure. */
+export function chainCounters(listing: unknown): Chains {
+  const chains: Chains = { input: [], forward: [], output: [] };
+  const items = isRecord(listing) && Array.isArray(listing.nftables) ? listing.nftables : [];
+  for (const item of items) {
+    const rule = isRecord(item) ? item.rule : undefined;
+    if (!isRecord(rule) || rule.table !== 'palisade' || typeof rule.chain !== 'string') continue;
+    if (!FILTER_CHAINS.has(rule.chain)) continue;
+    const expr: unknown[] = Array.isArray(rule.expr) ? (rule.expr as unknown[]) : [];
+    const found = expr.find((e) => isRecord(e) && isRecord(e.counter));
+    const counter = isRecord(found) && isRecord(found.counter) ? found.counter : null;
+    const packets = counter?.packets;
+    const bytes = counter?.bytes;
+    chains[rule.chain as keyof Chains].push(
+      typeof packets === 'number' && typeof bytes === 'number' ? [packets, bytes] : null,
+    );
+  }
+  return chains;
 }
 
 function at(state: DriftState): { reapplied_at: string | null } {

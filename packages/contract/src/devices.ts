@@ -75,6 +75,11 @@ export const SensorHealth = z.object({
   rules_failed: z.number().int().min(0).nullable(),
   /** The newest engine's last_reload. */
   last_reload: SafeString.max(100).nullable(),
+  /**
+   * While rules_failed > 0: the first few reasons Suricata logged (`error parsing signature`
+   * lines of suricata.log), when the agent can read it (since agent 0.3.0).
+   */
+  rule_errors: z.array(SafeString.max(1000)).max(10).optional(),
 });
 export type SensorHealth = z.infer<typeof SensorHealth>;
 
@@ -163,6 +168,11 @@ export const Device = z.object({
   /** The sensor's last Suricata stats, as its agent reported them. */
   sensor: SensorHealth.nullable(),
   health: DeviceHealth,
+  /**
+   * The rules the policy version the device runs renders (what its engine should load); null
+   * without a policy or before the device applied one.
+   */
+  policy_rules: z.number().int().nullable(),
   /** Palisade's firewall table as loaded against as applied; null: never reported. */
   firewall: FirewallDrift.nullable(),
   /** Alert events the server refused to store (not an alert, no valid timestamp, …). */

@@ -29,6 +29,7 @@ export interface DeviceRow {
   metrics: DeviceMetrics | null;
   sensor: SensorHealth | null;
   firewall_drift: FirewallDrift | null;
+  policy_rules: number | null;
   alerts_rejected: number;
   heartbeat_interval: number;
   upgrade_version: string | null;
@@ -51,11 +52,21 @@ const FROM_DEVICES = `FROM devices d LEFT JOIN policies p ON p.id = d.policy_id
 const PENDING = `(d.flush_requested OR d.config_version_local IS DISTINCT FROM ${REMOTE_CONFIG}
   OR d.policy_version_local IS DISTINCT FROM ${REMOTE_POLICY})`;
 
+/**
+ * The rules the policy version the device runs renders: that version's recorded count, or the
+ * policy's own while that version is its current one.
+ */
+const POLICY_RULES = `coalesce(
+    (SELECT (v.summary->>'rule_count')::int FROM object_versions v
+      WHERE v.kind = 'policy' AND v.object_id = d.policy_id AND v.version = d.policy_version_local),
+    CASE WHEN d.policy_version_local = p.version THEN p.rule_count END)`;
+
 export const SELECT_DEVICE = `SELECT d.id, d.org_id, d.name, d.description, d.address, d.city, d.licensed,
     d.profile_id, d.policy_id, d.firewall_id, ${ONLINE} AS online, d.last_seen,
     d.config_version_local, ${REMOTE_CONFIG} AS config_version_remote, d.policy_version_local,
     ${REMOTE_POLICY} AS policy_version_remote, d.flush_requested, d.last_error, d.state,
-    d.agent_version, d.metrics, d.sensor, d.firewall_drift, d.alerts_rejected::float8 AS alerts_rejected,
+    d.agent_version, d.metrics, d.sensor, d.firewall_drift, ${POLICY_RULES} AS policy_rules,
+    d.alerts_rejected::float8 AS alerts_rejected,
     d.heartbeat_interval, d.upgrade_version, d.upgrade_requested_at, d.updated_at
   ${FROM_DEVICES}`;
 

@@ -122,6 +122,7 @@ export function presentDevice(
     metrics: row.metrics,
     sensor: row.sensor,
     health: deviceHealth(row.sensor, healthDropPercent),
+    policy_rules: row.policy_rules,
     firewall: row.firewall_drift,
     alerts_rejected: row.alerts_rejected,
     agent_outdated: isOutdated(row.agent_version, agentVersion),

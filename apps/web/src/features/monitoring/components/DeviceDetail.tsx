@@ -52,10 +52,16 @@ function healthFigures(d: Device, t: TFunction, language: string) {
       value:
         s.rules_loaded === null
           ? '–'
-          : t('monitoring.health.rulesValue', {
-              loaded: formatNumber(s.rules_loaded, language),
-              failed: formatNumber(s.rules_failed ?? 0, language),
-            }),
+          : d.policy_rules === null
+            ? t('monitoring.health.rulesValue', {
+                loaded: formatNumber(s.rules_loaded, language),
+                failed: formatNumber(s.rules_failed ?? 0, language),
+              })
+            : t('monitoring.health.rulesIntended', {
+                rendered: formatNumber(d.policy_rules, language),
+                loaded: formatNumber(s.rules_loaded, language),
+                failed: formatNumber(s.rules_failed ?? 0, language),
+              }),
     },
     {
       label: t('monitoring.health.lastReload'),
@@ -263,6 +269,15 @@ function Summary({ device: d }: { device: Device }) {
                 : t('monitoring.health.rulesFailed', { n: d.sensor?.rules_failed ?? 0 }),
             )
             .join(' · ')}
+          {(d.sensor?.rule_errors ?? []).length > 0 && (
+            <Box component="ul" sx={{ m: 0, mt: 0.5, pl: 2 }} data-testid="device-rule-errors">
+              {(d.sensor?.rule_errors ?? []).map((error) => (
+                <li key={error} dir="ltr" style={{ fontFamily: 'monospace', fontSize: '0.8rem' }}>
+                  {error}
+                </li>
+              ))}
+            </Box>
+          )}
         </MuiAlert>
       )}
       <FirewallDriftNote device={d} />

@@ -1,7 +1,7 @@
 // One device's agent: sign-in, heartbeats with metrics, the push channel, bundle sync, and the
 // alert and log spools with their senders. `run` uses one; `fleet` runs many in one process.
 
-import type { AgentFlavor, AgentVersions, DeviceMetrics } from '@palisade/contract';
+import type { AgentFlavor, AgentVersions, DeviceMetrics, SensorHealth } from '@palisade/contract';
 import { mkdir, readFile } from 'node:fs/promises';
 import { performance } from 'node:perf_hooks';
 import type { Logger } from 'pino';
@@ -12,6 +12,7 @@ import { followEvents } from './client/events.js';
 import type { SharedBundles } from './client/shared-bundles.js';
 import { EveCollector } from './eve/collector.js';
 import { SensorHealthTracker } from './eve/health.js';
+import { readRuleErrors } from './eve/rule-errors.js';
 import type { EveEvent } from './eve/tailer.js';
 import type { LogTap } from './log.js';
 import { SystemMetrics, type MetricsSource } from './metrics/system.js';
@@ -66,6 +67,8 @@ export interface AgentSettings {
   nft?: string;
   /** How often the firewall rules' counters go with a heartbeat (0: never; default 300 s). */
   firewallHitsMs?: number;
+  /** Suricata's log, where the reasons for rules it failed to load are read (null: none). */
+  suricataLog?: string | null;
 }
 
 export interface AgentContext {
@@ -111,6 +114,8 @@ export class Agent {
   /** A simulated sensor's Suricata counters (its health reads them as a real eve.json's). */
   private simulatedStats: SimulatedStats | undefined;
   private simulation: AlertSimulation | undefined;
+  /** The engine's reasons for failed rules, read once per reload that failed some. */
+  private ruleErrors: { key: string; errors: string[] | null } | undefined;
   /** performance.now() of the last heartbeat that carried the firewall counters. */
   private hitsSentAt = Number.NEGATIVE_INFINITY;
 
@@ -355,7 +360,7 @@ export class Agent {
       const rules = this.simulation?.signatureCount ?? 0;
       this.health?.observe(this.simulatedStats.event(metrics?.net_in ?? 0, rules));
     }
-    const health = this.health?.current;
+    const health = await this.withRuleErrors(this.health?.current);
     const firewall = await this.applier.checkFirewall().catch((error: unknown) => {
       this.log.warn({ err: error }, 'checking the firewall for drift failed');
       return null;
@@ -384,6 +389,21 @@ export class Agent {
     if (reply.upgrade) this.upgrader.order(reply.upgrade);
     // A nonsensical interval must not turn the loop into a flood or a silence.
     return Math.min(3600, Math.max(1, this.settings.heartbeatSeconds ?? reply.interval)) * 1000;
+  }
+
+  /**
+   * With rules failed, the reasons Suricata logged (read again only when the stats name another
+   * reload or count); a simulated sensor, or one without a readable log, sends none.
+   */
+  private async withRuleErrors(health: SensorHealth | undefined) {
+    const file = this.settings.suricataLog;
+    if (!health || !file || !this.settings.eve || !health.rules_failed) return health;
+    const key = `${health.last_reload ?? ''}/${health.rules_failed}`;
+    if (this.ruleErrors?.key !== key) {
+      this.ruleErrors = { key, errors: await readRuleErrors(file) };
+    }
+    const errors = this.ruleErrors.errors;
+    return errors && errors.length > 0 ? { ...health, rule_errors: errors } : health;
   }
 
   /** The firewall counters, once every firewallHitsMs. */

@@ -94,6 +94,11 @@ const COMMON: FlagSpec[] = [
     flags: '--firewall-hits <seconds>',
     description: "how often the firewall rules' counters go to the server (300; 0 never)",
   },
+  {
+    flags: '--suricata-log <file>',
+    description:
+      "Suricata's log: why rules failed to load (/var/log/suricata/suricata.log; '' none)",
+  },
   { flags: '--config <file>', description: 'JSON file with any of these settings' },
 ];
 

@@ -5,6 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import type { AgentSettings } from './agent.js';
+import { DEFAULT_SURICATA_LOG } from './eve/rule-errors.js';
 
 /** The options both commands take, as commander parsed them (strings until checked). */
 export type RawOptions = Record<string, unknown>;
@@ -49,6 +50,7 @@ export const SettingsSchema = z.object({
   firewallRestoreCmd: z.string().min(1).optional(),
   nft: z.string().min(1).default('nft'),
   firewallHits: z.coerce.number().min(0).default(300),
+  suricataLog: z.string().default(DEFAULT_SURICATA_LOG),
 });
 export type Settings = z.infer<typeof SettingsSchema>;
 
@@ -140,6 +142,7 @@ export function toAgentSettings(
     firewallRestoreCommand: settings.firewallRestoreCmd,
     nft: settings.nft,
     firewallHitsMs: settings.firewallHits * 1000,
+    suricataLog: settings.suricataLog === '' ? null : settings.suricataLog,
     ...overrides,
   };
 }

@@ -2,7 +2,8 @@ import { z } from 'zod';
 
 /**
  * The Home dashboard's device figures, each the filter of the Devices list that shows exactly
- * those devices: `online:false`, `update_pending:true`, `error:true`, `health:degraded`.
+ * those devices: `online:false`, `update_pending:true`, `error:true`, `health:degraded`,
+ * `firewall_drift:true`.
  */
 export const DEVICE_PROBLEMS = [
   'offline',

@@ -3,7 +3,7 @@
 // editor shows each rule's packets over 1, 7 or 30 days and marks the rule nothing matched.
 import { reportingDevice } from '../lib/api.mjs';
 import { ADMIN } from '../lib/env.mjs';
-import { assert, signIn, visible } from '../lib/ui.mjs';
+import { assert, signIn, visible, waitForPath } from '../lib/ui.mjs';
 import { apiCall } from './devices.spec.mjs';
 
 export const tests = [
@@ -88,6 +88,39 @@ export const tests = [
       assert.equal(
         await windows.getByRole('button', { name: '1 day' }).getAttribute('aria-pressed'),
         'true',
+      );
+    },
+  },
+  {
+    name: 'firewall drift: a firewall changed outside Palisade shows on the device and on Home',
+    async run({ page, baseUrl, api }) {
+      const token = await api.token(ADMIN.email, ADMIN.password);
+      const name = `drift-${Date.now().toString(36)}`;
+      const sha = (c) => c.repeat(64);
+      const { device } = await reportingDevice(
+        baseUrl,
+        token,
+        { name, password: 'drift-sensor-2026' },
+        {
+          firewall: {
+            loaded_sha256: sha('a'),
+            applied_sha256: sha('a'),
+            drift: false,
+            reapplied_at: new Date().toISOString(),
+          },
+        },
+      );
+      await signIn(page);
+      await page.goto('/home');
+      const drifted = page.getByTestId('fleet-firewall_drift');
+      await visible(drifted.getByRole('link', { name }));
+      await drifted.getByRole('link', { name }).click();
+      await waitForPath(page, `/devices/${device.id}`);
+      const note = page.getByTestId('device-firewall-drift');
+      await visible(note);
+      assert.match(
+        (await note.textContent()) ?? '',
+        /Firewall changed outside Palisade, re-applied at/,
       );
     },
   },

@@ -14,7 +14,7 @@ import { verifyDecoy, verifySecret } from '../../lib/passwords.js';
 import { notifyConsole, type ConsoleEventKind } from '../../plugins/console-events.js';
 import { noteStoredAlerts } from '../alerts/alerts.service.js';
 import { deviceActor, recordAudit } from '../audit/audit.service.js';
-import { recordFirewallHits } from '../firewall/firewall-hits.service.js';
+import { firewallHitsRecorder } from '../firewall/firewall-hits.service.js';
 import type { DevicePrincipal } from '../../plugins/device-auth.js';
 import type { AccessClaims } from '../../lib/tokens.js';
 import { GroupWrite } from '../../db/group-write.js';
@@ -151,6 +151,7 @@ export function createAgentService(ctx: AppContext, log: FastifyBaseLogger) {
     });
   }
 
+  const recordFirewallHits = firewallHitsRecorder(db);
   const heartbeats = new HeartbeatBatch(
     db,
     (orgIds, changedOrgIds) => {
@@ -275,7 +276,7 @@ export function createAgentService(ctx: AppContext, log: FastifyBaseLogger) {
       if (!row) throw unauthorized();
       if (hits) {
         // The counters are the device's own business: a failure is logged, the beat answered.
-        await recordFirewallHits(db, token.subject, hits).catch((error: unknown) =>
+        await recordFirewallHits(token.subject, hits).catch((error: unknown) =>
           log.error({ err: error, device_id: token.subject }, 'recording firewall hits failed'),
         );
       }

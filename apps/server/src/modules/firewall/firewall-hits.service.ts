@@ -34,14 +34,10 @@ export function ruleKey(rule: FirewallRule): string {
 }
 
 type Origins = ReturnType<typeof renderFirewall>['origins'];
-/** Rendered origins by device and config version: a device reports many times per version. */
+/** Rendered origins kept per server: a device reports many times per config version. */
 const ORIGINS_CACHED = 2000;
-const originsCache = new Map<string, Origins | null>();
 
-function originsOf(deviceId: number, source: HitsSource): Origins | null {
-  const key = `${deviceId}:${source.config_version}`;
-  const cached = originsCache.get(key);
-  if (cached !== undefined) return cached;
+function render(source: HitsSource): Origins | null {
   const { problems, origins } = renderFirewall({
     rules: source.rules,
     policies: source.policies,
@@ -49,10 +45,7 @@ function originsOf(deviceId: number, source: HitsSource): Origins | null {
     network: source.network,
   });
   // With problems the device was sent no new script: what it runs is not this rendering.
-  const found = problems.length === 0 ? origins : null;
-  if (originsCache.size >= ORIGINS_CACHED) originsCache.clear();
-  originsCache.set(key, found);
-  return found;
+  return problems.length === 0 ? origins : null;
 }
 
 /** Counters per rule key; null when the report does not fit the rendering. */
@@ -81,29 +74,38 @@ function countsByRule(
 }
 
 /**
- * Records a device's report. Ignored (false) unless the device runs a ruleset and the report is
- * of the config version it is currently given, with as many rules per chain as that renders.
+ * Records devices' reports. A report is ignored (false) unless the device runs a ruleset and
+ * it is of the config version the device is currently given, with as many rules per chain as
+ * that renders. Renderings are cached by device and config version (both only ever grow).
  */
-export async function recordFirewallHits(
-  db: Database,
-  deviceId: number,
-  report: FirewallHitsReport,
-): Promise<boolean> {
-  const source = await repo.source(db, deviceId);
-  if (!source || source.config_version !== report.config_version) return false;
-  const origins = originsOf(deviceId, source);
-  if (!origins) return false;
-  const counts = countsByRule(report, origins, source.rules);
-  if (!counts) return false;
-  await db.transaction((tx) =>
-    repo.record(tx, {
-      deviceId,
-      rulesetId: source.firewall_id,
-      loadedAt: report.loaded_at,
-      counts,
-    }),
-  );
-  return true;
+export function firewallHitsRecorder(db: Database) {
+  const cache = new Map<string, Origins | null>();
+  const originsOf = (deviceId: number, source: HitsSource) => {
+    const key = `${deviceId}:${source.config_version}`;
+    const cached = cache.get(key);
+    if (cached !== undefined) return cached;
+    const found = render(source);
+    if (cache.size >= ORIGINS_CACHED) cache.clear();
+    cache.set(key, found);
+    return found;
+  };
+  return async (deviceId: number, report: FirewallHitsReport): Promise<boolean> => {
+    const source = await repo.source(db, deviceId);
+    if (!source || source.config_version !== report.config_version) return false;
+    const origins = originsOf(deviceId, source);
+    if (!origins) return false;
+    const counts = countsByRule(report, origins, source.rules);
+    if (!counts) return false;
+    await db.transaction((tx) =>
+      repo.record(tx, {
+        deviceId,
+        rulesetId: source.firewall_id,
+        loadedAt: report.loaded_at,
+        counts,
+      }),
+    );
+    return true;
+  };
 }
 
 /** A ruleset's hits per rule over the last `days` days, in its rule order. */

@@ -17,6 +17,7 @@ import { tests as rules } from './web/rules.spec.mjs';
 import { tests as monitoringAlerts } from './web/monitoring-alerts.spec.mjs';
 import { tests as devices } from './web/devices.spec.mjs';
 import { tests as firewall } from './web/firewall.spec.mjs';
+import { tests as firewallHits } from './web/firewall-hits.spec.mjs';
 import { tests as changeReview } from './web/change-review.spec.mjs';
 import { tests as lockout } from './web/lockout.spec.mjs';
 import { tests as onboarding } from './web/onboarding.spec.mjs';
@@ -50,6 +51,7 @@ const all = [
   ...monitoringAlerts,
   ...devices,
   ...firewall,
+  ...firewallHits,
   ...changeReview,
   ...lockout,
   ...onboarding,

@@ -16,6 +16,9 @@ const health = {
   rules_loaded: 17_674,
   rules_failed: 11,
   last_reload: '2026-11-27T07:00:00.000000+0000',
+  rule_errors: [
+    'error parsing signature "alert tcp any any -> any any (msg:\\"broken\\"; flow:sideways; sid:9000001;)" from file /var/lib/palisade/out/palisade.rules at line 12',
+  ],
 };
 
 export const tests = [
@@ -59,6 +62,8 @@ export const tests = [
       const text = await warning.textContent();
       assert.ok(text?.includes('failed to load 11 rules'), text);
       assert.ok(text?.includes('7.5 % of captured packets'), text);
+      // The engine's own reason, as the agent read it from suricata.log.
+      await visible(page.getByTestId('device-rule-errors').getByText(/flow:sideways/));
       await visible(page.getByTestId('chart-drops'));
       await visible(page.getByTestId('chart-rules'));
 

@@ -1,8 +1,9 @@
 // One device's agent: sign-in, heartbeats with metrics, the push channel, bundle sync, and the
 // alert and log spools with their senders. `run` uses one; `fleet` runs many in one process.
 
-import type { AgentFlavor, AgentVersions, DeviceMetrics } from '@palisade/contract';
+import type { AgentFlavor, AgentVersions, DeviceMetrics, SensorHealth } from '@palisade/contract';
 import { mkdir, readFile } from 'node:fs/promises';
+import { performance } from 'node:perf_hooks';
 import type { Logger } from 'pino';
 import { Applier, sameVersions, type Versions } from './apply/applier.js';
 import { AgentApi, ApiError, type LogLine } from './client/api.js';
@@ -11,6 +12,7 @@ import { followEvents } from './client/events.js';
 import type { SharedBundles } from './client/shared-bundles.js';
 import { EveCollector } from './eve/collector.js';
 import { SensorHealthTracker } from './eve/health.js';
+import { readRuleErrors } from './eve/rule-errors.js';
 import type { EveEvent } from './eve/tailer.js';
 import type { LogTap } from './log.js';
 import { SystemMetrics, type MetricsSource } from './metrics/system.js';
@@ -61,6 +63,12 @@ export interface AgentSettings {
   firewallConfirmMs?: number;
   /** The command that applies nftables.nft.previous when a change is taken back. */
   firewallRestoreCommand?: string;
+  /** The nft program that lists Palisade's table and re-applies it on drift. */
+  nft?: string;
+  /** How often the firewall rules' counters go with a heartbeat (0: never; default 300 s). */
+  firewallHitsMs?: number;
+  /** Suricata's log, where the reasons for rules it failed to load are read (null: none). */
+  suricataLog?: string | null;
 }
 
 export interface AgentContext {
@@ -106,6 +114,10 @@ export class Agent {
   /** A simulated sensor's Suricata counters (its health reads them as a real eve.json's). */
   private simulatedStats: SimulatedStats | undefined;
   private simulation: AlertSimulation | undefined;
+  /** The engine's reasons for failed rules, read once per reload that failed some. */
+  private ruleErrors: { key: string; errors: string[] | null } | undefined;
+  /** performance.now() of the last heartbeat that carried the firewall counters. */
+  private hitsSentAt = Number.NEGATIVE_INFINITY;
 
   constructor(
     private readonly settings: AgentSettings,
@@ -131,6 +143,7 @@ export class Agent {
       inMemory: settings.stateInMemory === true && settings.reloadCommands.length === 0,
       firewallConfirmMs: settings.firewallConfirmMs,
       firewallRestoreCommand: settings.firewallRestoreCommand,
+      nft: settings.nft,
     });
     this.upgrader = new Upgrader({
       server: settings.server,
@@ -347,7 +360,12 @@ export class Agent {
       const rules = this.simulation?.signatureCount ?? 0;
       this.health?.observe(this.simulatedStats.event(metrics?.net_in ?? 0, rules));
     }
-    const health = this.health?.current;
+    const health = await this.withRuleErrors(this.health?.current);
+    const firewall = await this.applier.checkFirewall().catch((error: unknown) => {
+      this.log.warn({ err: error }, 'checking the firewall for drift failed');
+      return null;
+    });
+    const hits = firewall && !firewall.drift ? this.dueFirewallHits() : null;
     const reply = await this.api.heartbeat(
       {
         state: this.applier.state,
@@ -359,6 +377,8 @@ export class Agent {
         ...(serverEndpoint ? { server_endpoint: serverEndpoint } : {}),
         ...(rollback ? { firewall_rollback: rollback } : {}),
         ...(health ? { health } : {}),
+        ...(firewall ? { firewall } : {}),
+        ...(hits ? { firewall_hits: hits } : {}),
       },
       this.stopper.signal,
     );
@@ -369,6 +389,30 @@ export class Agent {
     if (reply.upgrade) this.upgrader.order(reply.upgrade);
     // A nonsensical interval must not turn the loop into a flood or a silence.
     return Math.min(3600, Math.max(1, this.settings.heartbeatSeconds ?? reply.interval)) * 1000;
+  }
+
+  /**
+   * With rules failed, the reasons Suricata logged (read again only when the stats name another
+   * reload or count); a simulated sensor, or one without a readable log, sends none.
+   */
+  private async withRuleErrors(health: SensorHealth | undefined) {
+    const file = this.settings.suricataLog;
+    if (!health || !file || !this.settings.eve || !health.rules_failed) return health;
+    const key = `${health.last_reload ?? ''}/${health.rules_failed}`;
+    if (this.ruleErrors?.key !== key) {
+      this.ruleErrors = { key, errors: await readRuleErrors(file) };
+    }
+    const errors = this.ruleErrors.errors;
+    return errors && errors.length > 0 ? { ...health, rule_errors: errors } : health;
+  }
+
+  /** The firewall counters, once every firewallHitsMs. */
+  private dueFirewallHits() {
+    const every = this.settings.firewallHitsMs ?? 300_000;
+    if (every <= 0 || performance.now() - this.hitsSentAt < every) return null;
+    const hits = this.applier.firewallCounters();
+    if (hits) this.hitsSentAt = performance.now();
+    return hits;
   }
 
   private async heartbeatLoop(): Promise<void> {

@@ -86,6 +86,19 @@ const COMMON: FlagSpec[] = [
     description:
       'applies the previous ruleset when a change is undone (nft -f nftables.nft.previous)',
   },
+  {
+    flags: '--nft <program>',
+    description: "lists Palisade's table and re-applies it when changed outside Palisade (nft)",
+  },
+  {
+    flags: '--firewall-hits <seconds>',
+    description: "how often the firewall rules' counters go to the server (300; 0 never)",
+  },
+  {
+    flags: '--suricata-log <file>',
+    description:
+      "Suricata's log: why rules failed to load (/var/log/suricata/suricata.log; '' none)",
+  },
   { flags: '--config <file>', description: 'JSON file with any of these settings' },
 ];
 

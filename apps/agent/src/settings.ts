@@ -5,6 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import type { AgentSettings } from './agent.js';
+import { DEFAULT_SURICATA_LOG } from './eve/rule-errors.js';
 
 /** The options both commands take, as commander parsed them (strings until checked). */
 export type RawOptions = Record<string, unknown>;
@@ -47,6 +48,9 @@ export const SettingsSchema = z.object({
   upgradeTimeout: z.coerce.number().positive().default(120),
   firewallConfirm: z.coerce.number().min(0).default(120),
   firewallRestoreCmd: z.string().min(1).optional(),
+  nft: z.string().min(1).default('nft'),
+  firewallHits: z.coerce.number().min(0).default(300),
+  suricataLog: z.string().default(DEFAULT_SURICATA_LOG),
 });
 export type Settings = z.infer<typeof SettingsSchema>;
 
@@ -136,6 +140,9 @@ export function toAgentSettings(
     upgradeTimeoutMs: settings.upgradeTimeout * 1000,
     firewallConfirmMs: settings.firewallConfirm * 1000,
     firewallRestoreCommand: settings.firewallRestoreCmd,
+    nft: settings.nft,
+    firewallHitsMs: settings.firewallHits * 1000,
+    suricataLog: settings.suricataLog === '' ? null : settings.suricataLog,
     ...overrides,
   };
 }

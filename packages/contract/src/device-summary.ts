@@ -2,9 +2,16 @@ import { z } from 'zod';
 
 /**
  * The Home dashboard's device figures, each the filter of the Devices list that shows exactly
- * those devices: `online:false`, `update_pending:true`, `error:true`, `health:degraded`.
+ * those devices: `online:false`, `update_pending:true`, `error:true`, `health:degraded`,
+ * `firewall_drift:true`.
  */
-export const DEVICE_PROBLEMS = ['offline', 'pending', 'errors', 'unhealthy'] as const;
+export const DEVICE_PROBLEMS = [
+  'offline',
+  'pending',
+  'errors',
+  'unhealthy',
+  'firewall_drift',
+] as const;
 export const DeviceProblem = z.enum(DEVICE_PROBLEMS);
 export type DeviceProblem = z.infer<typeof DeviceProblem>;
 
@@ -36,6 +43,11 @@ export const DeviceSummary = z.object({
     pending: DeviceSummaryFigure,
     errors: DeviceSummaryFigure,
     unhealthy: DeviceSummaryFigure,
+    /**
+     * The firewall differs from what Palisade applied, or was changed outside Palisade and
+     * re-applied by the agent in the last 24 hours.
+     */
+    firewall_drift: DeviceSummaryFigure,
   }),
 });
 export type DeviceSummary = z.infer<typeof DeviceSummary>;

@@ -75,8 +75,62 @@ export const SensorHealth = z.object({
   rules_failed: z.number().int().min(0).nullable(),
   /** The newest engine's last_reload. */
   last_reload: SafeString.max(100).nullable(),
+  /**
+   * While rules_failed > 0: the first few reasons Suricata logged (`error parsing signature`
+   * lines of suricata.log), when the agent can read it (since agent 0.3.0).
+   */
+  rule_errors: z.array(SafeString.max(1000)).max(10).optional(),
 });
 export type SensorHealth = z.infer<typeof SensorHealth>;
+
+/**
+ * Palisade's nftables table as the agent finds it loaded, against what it applied (since agent
+ * 0.3.0): SHA-256 of `nft -j list table inet palisade` without handles and counter values,
+ * null while the table is absent. `drift`: they still differ after the agent re-applied its
+ * script; `reapplied_at`: the last time it found the table changed outside Palisade and
+ * re-applied it.
+ */
+export const FirewallDrift = z.object({
+  loaded_sha256: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/)
+    .nullable(),
+  applied_sha256: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/)
+    .nullable(),
+  drift: z.boolean(),
+  reapplied_at: z.iso.datetime().nullable(),
+});
+export type FirewallDrift = z.infer<typeof FirewallDrift>;
+
+/** One nftables rule's counter, [packets, bytes]; null for a rule without a counter. */
+const RuleCounter = z
+  .tuple([
+    z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
+    z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
+  ])
+  .nullable();
+/** The most nftables rules of one chain reported (a ruleset holds at most 100,000 rules). */
+export const MAX_CHAIN_COUNTERS = 400_000;
+const ChainCounters = z.array(RuleCounter).max(MAX_CHAIN_COUNTERS);
+
+/**
+ * The counters of Palisade's filter chains as the agent reads them from `nft -j` (since agent
+ * 0.3.0): every rule of each chain in order, so that the server finds each rule's ruleset rule
+ * by chain and position in the script of `config_version`. Cumulative since the table was
+ * loaded at `loaded_at`; a new `loaded_at` (or a counter going back) counts from zero again.
+ */
+export const FirewallHitsReport = z.object({
+  config_version: Int4,
+  loaded_at: z.iso.datetime(),
+  chains: z.object({
+    input: ChainCounters.default([]),
+    forward: ChainCounters.default([]),
+    output: ChainCounters.default([]),
+  }),
+});
+export type FirewallHitsReport = z.infer<typeof FirewallHitsReport>;
 
 export const HealthReason = z.enum(['rules_failed', 'drops']);
 export type HealthReason = z.infer<typeof HealthReason>;
@@ -114,6 +168,13 @@ export const Device = z.object({
   /** The sensor's last Suricata stats, as its agent reported them. */
   sensor: SensorHealth.nullable(),
   health: DeviceHealth,
+  /**
+   * The rules the policy version the device runs renders (what its engine should load); null
+   * without a policy or before the device applied one.
+   */
+  policy_rules: z.number().int().nullable(),
+  /** Palisade's firewall table as loaded against as applied; null: never reported. */
+  firewall: FirewallDrift.nullable(),
   /** Alert events the server refused to store (not an alert, no valid timestamp, …). */
   alerts_rejected: z.number().int(),
   /** Its agent reports a version older than the one this server serves. */
@@ -233,6 +294,10 @@ export const AgentHeartbeat = z.object({
   firewall_rollback: z.object({ config_version: Int4, reason: z.string().max(8000) }).optional(),
   /** Suricata's latest stats (since agent 0.3.0; older servers ignore it). */
   health: SensorHealth.optional(),
+  /** Palisade's firewall table, loaded against applied (since agent 0.3.0). */
+  firewall: FirewallDrift.optional(),
+  /** The firewall rules' counters (since agent 0.3.0; only while the table is as applied). */
+  firewall_hits: FirewallHitsReport.optional(),
 });
 export type AgentHeartbeat = z.infer<typeof AgentHeartbeat>;
 

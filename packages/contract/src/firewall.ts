@@ -127,3 +127,31 @@ export const DeviceFirewallPreview = z.object({
     z.object({ rule: z.number().int().nullable(), field: z.string(), message: z.string() }),
   ),
 });
+
+/** The windows the ruleset editor shows hits over. */
+export const HIT_WINDOWS = [1, 7, 30] as const;
+export const FirewallHitsQuery = z.object({
+  days: z.coerce
+    .number()
+    .int()
+    .refine((days) => (HIT_WINDOWS as readonly number[]).includes(days), 'One of 1, 7 or 30')
+    .default(30),
+});
+
+/** One rule's hits over the window, summed over the devices that run the ruleset. */
+export const FirewallRuleHits = z.object({
+  packets: z.number().int(),
+  bytes: z.number().int(),
+  /** Some device running the ruleset reported this rule's counter in the last 30 days. */
+  reported: z.boolean(),
+  /** Reported, and no packet matched it in the last 30 days on any device. */
+  idle: z.boolean(),
+});
+export type FirewallRuleHits = z.infer<typeof FirewallRuleHits>;
+
+export const FirewallHits = z.object({
+  days: z.number().int(),
+  /** In the ruleset's rule order. */
+  rules: z.array(FirewallRuleHits),
+});
+export type FirewallHits = z.infer<typeof FirewallHits>;

@@ -26,6 +26,12 @@ export interface FirewallOutput {
   /** Always a complete script; rules with problems are left out (with a comment). */
   script: string;
   problems: Problem[];
+  /**
+   * Per filter chain, for each nftables rule in it in order, the index of the ruleset rule it
+   * comes from (null: a NAT forward rule). A rule loaded from the script is found by chain and
+   * position, so the script needs no tags of its own.
+   */
+  origins: Record<Chain, (number | null)[]>;
 }
 
 type Chain = FirewallRule['chain'];
@@ -36,6 +42,7 @@ export function renderFirewall(input: FirewallInput): FirewallOutput {
   const sets = new SetRegistry();
   const problems: Problem[] = [];
   const chains: Record<Chain, string[]> = { input: [], forward: [], output: [] };
+  const origins: Record<Chain, (number | null)[]> = { input: [], forward: [], output: [] };
   let usesRejectChain = false;
 
   input.rules.forEach((rule, index) => {
@@ -49,6 +56,7 @@ export function renderFirewall(input: FirewallInput): FirewallOutput {
     const emitted = emitRule(planned.plan, sets);
     usesRejectChain ||= emitted.usesRejectChain;
     chains[rule.chain].push(...emitted.lines);
+    origins[rule.chain].push(...emitted.lines.map(() => index));
   });
 
   const network = input.network?.l3_mode === true ? input.network : null;
@@ -56,6 +64,7 @@ export function renderFirewall(input: FirewallInput): FirewallOutput {
   if (network !== null && nat !== null) {
     problems.push(...nat.problems, ...routeProblems(network));
     chains.forward.unshift(...nat.forward);
+    origins.forward.unshift(...nat.forward.map(() => null));
   }
 
   const out: string[] = [
@@ -110,7 +119,7 @@ export function renderFirewall(input: FirewallInput): FirewallOutput {
     out.push(...block);
   });
   out.push('}', '');
-  return { script: out.join('\n'), problems };
+  return { script: out.join('\n'), problems, origins };
 }
 
 /**

@@ -8,7 +8,12 @@
 // whose reload failed is not re-run on every heartbeat, only after `retryFailedMs` (or when the
 // server sends the bundle again: a flush).
 
-import type { AgentBundle, AgentVersions } from '@palisade/contract';
+import type {
+  AgentBundle,
+  AgentVersions,
+  FirewallDrift,
+  FirewallHitsReport,
+} from '@palisade/contract';
 import type { Logger } from 'pino';
 import path from 'node:path';
 import { z } from 'zod';
@@ -23,6 +28,7 @@ import {
   type BundleManifest,
 } from '../bundle/write.js';
 import { DEFAULT_RESTORE_COMMAND, FirewallConfirm, type Rollback } from './confirm.js';
+import { FirewallDriftWatch } from './drift.js';
 import { runReloadCommands } from './reload.js';
 
 export interface Versions {
@@ -60,6 +66,8 @@ export interface ApplierOptions {
   firewallConfirmMs?: number;
   /** Applies nftables.nft.previous (default `nft -f nftables.nft.previous`). */
   firewallRestoreCommand?: string;
+  /** The nft program that lists Palisade's table and re-applies it on drift (default `nft`). */
+  nft?: string;
 }
 
 /** Back-off of a sync that failed: 0.5–1 s, doubling to at most 30 s (the heartbeat's period). */
@@ -91,6 +99,8 @@ export class Applier {
   /** Held while files are written and applied, and while a firewall change is taken back. */
   private applyLock: Promise<unknown> = Promise.resolve();
   readonly confirm: FirewallConfirm | undefined;
+  /** Palisade's table as loaded against as applied: where a reload command loads the script. */
+  readonly drift: FirewallDriftWatch | undefined;
 
   constructor(private readonly options: ApplierOptions) {
     this.stateFile = path.join(options.stateDir, 'applied.json');
@@ -109,6 +119,31 @@ export class Applier {
         onRolledBack: (rollback) => this.locked(() => this.rolledBack(rollback)),
       });
     }
+    if (!options.inMemory && appliesFirewall) {
+      this.drift = new FirewallDriftWatch({
+        outputDir: options.outputDir,
+        stateDir: options.stateDir,
+        nft: options.nft ?? 'nft',
+        timeoutMs: options.reloadTimeoutMs,
+        log: options.log,
+      });
+    }
+  }
+
+  /**
+   * Checks the firewall for changes made outside Palisade (re-applying it), between applies;
+   * not while a change awaits confirmation or is being taken back (null then).
+   */
+  /** The counters of Palisade's filter chains as last listed, when it was as applied. */
+  firewallCounters(): FirewallHitsReport | null {
+    const version = this.local.config_version;
+    return version === null ? null : (this.drift?.counters(version) ?? null);
+  }
+
+  checkFirewall(): Promise<FirewallDrift | null> {
+    const drift = this.drift;
+    if (!drift) return Promise.resolve(null);
+    return this.locked(() => (this.confirm?.settling ? Promise.resolve(null) : drift.check()));
   }
 
   /** Runs `work` once no other apply or rollback runs. */
@@ -124,6 +159,7 @@ export class Applier {
     this.error = rollback.message;
     this.failed = undefined;
     await writeJsonAtomic(this.stateFile, { ...this.local, last_error: this.error });
+    await this.drift?.applied();
   }
 
   /** A message from the server: confirms a firewall change applied before the request went. */
@@ -150,6 +186,7 @@ export class Applier {
     await removeStaleTemps(this.options.outputDir);
     this.manifest = await readBundleManifest(this.options.outputDir);
     await this.confirm?.load();
+    await this.drift?.load();
   }
 
   get versions(): AgentVersions {
@@ -310,6 +347,8 @@ export class Applier {
           },
         });
     this.applying = false;
+    // Whatever the commands left loaded (a failed `nft -f` changes nothing) is what was applied.
+    if (!writeError) await this.drift?.applied();
     const before = this.local;
     if (result.ok && policyOnly) {
       this.local = {

@@ -67,6 +67,8 @@ export class FirewallConfirm {
   private timer: NodeJS.Timeout | undefined;
   /** performance.now() when the timer started: only requests sent after it confirm. */
   private armedAt = Number.POSITIVE_INFINITY;
+  /** A rollback runs (from its restore command until the applier has heard of it). */
+  private restoring = false;
   private readonly stateFile: string;
 
   constructor(private readonly options: FirewallConfirmOptions) {
@@ -89,6 +91,11 @@ export class FirewallConfirm {
 
   get pending(): boolean {
     return this.state.pending !== null;
+  }
+
+  /** A change awaits confirmation or is being taken back: what is loaded is not settled. */
+  get settling(): boolean {
+    return this.state.pending !== null || this.restoring;
   }
 
   /** The rollback to tell the server in the next heartbeat, until it is answered. */
@@ -189,6 +196,16 @@ export class FirewallConfirm {
   }
 
   private async rollback(): Promise<void> {
+    if (!this.state.pending) return;
+    this.restoring = true;
+    try {
+      await this.restore();
+    } finally {
+      this.restoring = false;
+    }
+  }
+
+  private async restore(): Promise<void> {
     const pending = this.state.pending;
     if (!pending) return;
     const { log, outputDir, windowMs } = this.options;

@@ -327,6 +327,7 @@ export const ROUTE_TABLE: Record<string, Expectation> = {
     body: (w) => json({ name: `fw ${w.unique()}` }),
   },
   'GET /api/v1/fwruleset/{id}': { access: 'Viewer' },
+  'GET /api/v1/fwruleset/{id}/hits': { access: 'Viewer' },
   'PUT /api/v1/fwruleset/{id}': {
     access: 'Operator',
     body: (w) => json({ name: `fw ${w.unique()}`, description: 'changed' }),

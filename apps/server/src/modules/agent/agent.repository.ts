@@ -162,6 +162,7 @@ export const agentRepository = {
         policy_local: beat.local.policy_version,
         metrics: beat.metrics ?? null,
         health: beat.health ?? null,
+        firewall: beat.firewall ?? null,
         set_error: beat.last_error !== undefined,
         last_error: beat.last_error ?? null,
         server_endpoint: beat.server_endpoint ?? null,
@@ -174,7 +175,7 @@ export const agentRepository = {
       `WITH input AS (
          SELECT * FROM json_to_recordset($1::json)
            AS b(n int, id int, token_version int, seen timestamptz, state text, agent_version text,
-                config_local int, policy_local int, metrics jsonb, health jsonb, set_error boolean, last_error text,
+                config_local int, policy_local int, metrics jsonb, health jsonb, firewall jsonb, set_error boolean, last_error text,
                 server_endpoint jsonb, upgrade_id bigint, upgrade_failed boolean, upgrade_error text)
        ), latest AS (
          -- Two beats of a device in one batch may share a millisecond: the later one read wins.
@@ -194,6 +195,7 @@ export const agentRepository = {
                                             ELSE d.policy_version_local END,
                 metrics = coalesce(b.metrics, d.metrics),
                 sensor = coalesce(b.health, d.sensor),
+                firewall_drift = coalesce(b.firewall, d.firewall_drift),
                 server_endpoint = coalesce(b.server_endpoint, d.server_endpoint),
                 last_error = CASE
                   WHEN b.upgrade_failed AND b.upgrade_id = d.upgrade_id

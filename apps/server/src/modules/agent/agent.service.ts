@@ -14,6 +14,7 @@ import { verifyDecoy, verifySecret } from '../../lib/passwords.js';
 import { notifyConsole, type ConsoleEventKind } from '../../plugins/console-events.js';
 import { noteStoredAlerts } from '../alerts/alerts.service.js';
 import { deviceActor, recordAudit } from '../audit/audit.service.js';
+import { firewallHitsRecorder } from '../firewall/firewall-hits.service.js';
 import type { DevicePrincipal } from '../../plugins/device-auth.js';
 import type { AccessClaims } from '../../lib/tokens.js';
 import { GroupWrite } from '../../db/group-write.js';
@@ -150,6 +151,7 @@ export function createAgentService(ctx: AppContext, log: FastifyBaseLogger) {
     });
   }
 
+  const recordFirewallHits = firewallHitsRecorder(db);
   const heartbeats = new HeartbeatBatch(
     db,
     (orgIds, changedOrgIds) => {
@@ -264,13 +266,20 @@ export function createAgentService(ctx: AppContext, log: FastifyBaseLogger) {
     },
 
     async heartbeat(token: AccessClaims, beat: AgentHeartbeat): Promise<AgentHeartbeatReply> {
+      const { firewall_hits: hits, ...kept } = beat;
       const row = await heartbeats.record({
         deviceId: token.subject,
         tokenVersion: token.tokenVersion,
         seen: new Date(),
-        beat: storableBeat(beat),
+        beat: storableBeat(kept),
       });
       if (!row) throw unauthorized();
+      if (hits) {
+        // The counters are the device's own business: a failure is logged, the beat answered.
+        await recordFirewallHits(token.subject, hits).catch((error: unknown) =>
+          log.error({ err: error, device_id: token.subject }, 'recording firewall hits failed'),
+        );
+      }
       if (beat.firewall_rollback) {
         await recordRollback(row.org_id, token.subject, beat.firewall_rollback);
       }

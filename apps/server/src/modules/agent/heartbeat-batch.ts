@@ -38,6 +38,8 @@ function isRoutine(write: HeartbeatWrite, written: Written): boolean {
     beat.local.config_version === before.local.config_version &&
     beat.local.policy_version === before.local.policy_version &&
     (beat.last_error === undefined || beat.last_error === before.last_error) &&
+    beat.firewall?.drift === before.firewall?.drift &&
+    beat.firewall?.reapplied_at === before.firewall?.reapplied_at &&
     beat.upgrade === undefined
   );
 }

@@ -123,6 +123,34 @@ describe('sensor health', () => {
     expect(one.json()).toMatchObject({ health: { status: 'degraded', reasons: ['rules_failed'] } });
   });
 
+  it("names the rules the device's policy version renders beside what its engine loaded", async () => {
+    const id = devices['broken-rules']?.id ?? 0;
+    const [policy] = await server.db.query<{ id: number }>(
+      `INSERT INTO policies (org_id, name, version, rule_count)
+       SELECT org_id, 'Rendered', 3, 120 FROM devices WHERE id = $1 RETURNING id`,
+      [id],
+    );
+    await server.db.query(
+      `INSERT INTO object_versions (kind, object_id, version, org_id, sha256, definition, summary, actor_name)
+       SELECT 'policy', $1, 2, org_id, 'x', '{}', '{"rule_count": 100}', 'test' FROM devices WHERE id = $2`,
+      [policy?.id, id],
+    );
+    const policyRules = async (local: number | null) => {
+      await server.db.query(
+        'UPDATE devices SET policy_id = $2, policy_version_local = $3 WHERE id = $1',
+        [id, policy?.id, local],
+      );
+      const one = await api(server.app, { url: `/devices/${id}`, headers: admin });
+      return one.json<{ policy_rules: number | null }>().policy_rules;
+    };
+    // The version it runs, as recorded; the current one, as the policy says; none before.
+    expect(await policyRules(2)).toBe(100);
+    expect(await policyRules(3)).toBe(120);
+    expect(await policyRules(null)).toBeNull();
+    const one = await api(server.app, { url: `/devices/${id}`, headers: admin });
+    expect(one.json()).toMatchObject({ sensor: { rules_loaded: 35_671, rules_failed: 11 } });
+  });
+
   it('sorts by the health columns, devices without stats last', async () => {
     const names = async (field: string) =>
       (await list(`&sortBy=${field}&sortDesc=true`)).map((d) => d.name);

@@ -49,11 +49,34 @@ describe('the dashboard device summary', () => {
       payload: { email: 'boss@b.example', password: 'BossOfB#2026', organization: 'B Corp' },
     });
     adminB = await signIn(server.app, 'boss@b.example', 'BossOfB#2026');
-    for (const name of ['calm', 'gone-long', 'gone-lately', 'never', 'failing', 'dropping'])
+    for (const name of [
+      'tampered',
+      'calm',
+      'gone-long',
+      'gone-lately',
+      'never',
+      'failing',
+      'dropping',
+    ])
       await create(adminA, name);
     await create(adminB, 'b-only');
 
     await seenInSync('calm');
+    // Its agent found the firewall changed outside Palisade an hour ago and re-applied it.
+    await seenInSync('tampered');
+    const drift = (name: string, reappliedAt: string) =>
+      server.db.query('UPDATE devices SET firewall_drift = $2::jsonb WHERE id = $1', [
+        ids[name],
+        JSON.stringify({
+          loaded_sha256: 'a'.repeat(64),
+          applied_sha256: 'a'.repeat(64),
+          drift: false,
+          reapplied_at: reappliedAt,
+        }),
+      ]);
+    await drift('tampered', new Date(Date.now() - 3600_000).toISOString());
+    // Re-applied long ago and as applied since: nothing to show on the dashboard.
+    await drift('calm', '2020-01-01T00:00:00.000Z');
     // Offline: seen more than three heartbeat intervals ago (or never: 'never').
     await seenInSync('gone-long', 7200);
     await seenInSync('gone-lately', 600);
@@ -83,7 +106,7 @@ describe('the dashboard device summary', () => {
 
   it("counts the organization's problems as the list's filters find them", async () => {
     const seen = await summary(adminA);
-    expect(seen.total).toBe(6);
+    expect(seen.total).toBe(7);
     expect(seen.problems.offline.count).toBe(3);
     // Most recently seen first, never seen last.
     expect(named(seen.problems.offline)).toEqual(['gone-lately', 'gone-long', 'never']);
@@ -93,6 +116,7 @@ describe('the dashboard device summary', () => {
     });
     expect(named(seen.problems.errors)).toEqual(['failing']);
     expect(named(seen.problems.unhealthy)).toEqual(['dropping']);
+    expect(named(seen.problems.firewall_drift)).toEqual(['tampered']);
 
     // Each count is the Devices list's total under the dashboard link's filter.
     const listed = async (filter: string) =>
@@ -106,6 +130,7 @@ describe('the dashboard device summary', () => {
     expect(await listed('update_pending:true')).toBe(seen.problems.pending.count);
     expect(await listed('error:true')).toBe(seen.problems.errors.count);
     expect(await listed('health:degraded')).toBe(seen.problems.unhealthy.count);
+    expect(await listed('firewall_drift:true')).toBe(seen.problems.firewall_drift.count);
   });
 
   it('names a bounded number of devices, newest first, and counts them all', async () => {
@@ -114,10 +139,10 @@ describe('the dashboard device summary', () => {
       server.db.query('UPDATE devices SET flush_requested = $1 WHERE id = ANY($2)', [on, ofA]);
     await flush(true);
     const two = await summary(adminA, '?named=2');
-    expect(two.problems.pending.count).toBe(6);
+    expect(two.problems.pending.count).toBe(7);
     expect(named(two.problems.pending)).toEqual(['dropping', 'failing']);
     expect(named(two.problems.offline)).toEqual(['gone-lately', 'gone-long']);
-    expect((await summary(adminA, '?named=0')).problems.pending).toEqual({ count: 6, devices: [] });
+    expect((await summary(adminA, '?named=0')).problems.pending).toEqual({ count: 7, devices: [] });
     const tooMany = await api(server.app, { url: '/devices/summary?named=21', headers: adminA });
     expect(tooMany.statusCode).toBe(422);
     await flush(false);
@@ -132,12 +157,13 @@ describe('the dashboard device summary', () => {
         pending: { count: 1, devices: [{ id: ids['b-only'], name: 'b-only' }] },
         errors: { count: 0, devices: [] },
         unhealthy: { count: 0, devices: [] },
+        firewall_drift: { count: 0, devices: [] },
       },
     });
     const ofA = await summary(adminA);
     const namesOfA = Object.values(ofA.problems).flatMap((f) => f.devices.map((d) => d.name));
     expect(namesOfA).not.toContain('b-only');
-    expect(ofA.total).toBe(6);
+    expect(ofA.total).toBe(7);
   });
 
   it('answers only a signed-in user', async () => {

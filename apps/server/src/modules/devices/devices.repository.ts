@@ -1,4 +1,4 @@
-import type { DeviceMetrics, DeviceNetwork, SensorHealth } from '@palisade/contract';
+import type { DeviceMetrics, DeviceNetwork, FirewallDrift, SensorHealth } from '@palisade/contract';
 import type { Queryable } from '../../db/client.js';
 import type { ServerEndpoint } from '@palisade/firewall';
 import { epochMicrosSql } from '../../db/microsecond-time.js';
@@ -28,6 +28,8 @@ export interface DeviceRow {
   agent_version: string | null;
   metrics: DeviceMetrics | null;
   sensor: SensorHealth | null;
+  firewall_drift: FirewallDrift | null;
+  policy_rules: number | null;
   alerts_rejected: number;
   heartbeat_interval: number;
   upgrade_version: string | null;
@@ -50,11 +52,21 @@ const FROM_DEVICES = `FROM devices d LEFT JOIN policies p ON p.id = d.policy_id
 const PENDING = `(d.flush_requested OR d.config_version_local IS DISTINCT FROM ${REMOTE_CONFIG}
   OR d.policy_version_local IS DISTINCT FROM ${REMOTE_POLICY})`;
 
+/**
+ * The rules the policy version the device runs renders: that version's recorded count, or the
+ * policy's own while that version is its current one.
+ */
+const POLICY_RULES = `coalesce(
+    (SELECT (v.summary->>'rule_count')::int FROM object_versions v
+      WHERE v.kind = 'policy' AND v.object_id = d.policy_id AND v.version = d.policy_version_local),
+    CASE WHEN d.policy_version_local = p.version THEN p.rule_count END)`;
+
 export const SELECT_DEVICE = `SELECT d.id, d.org_id, d.name, d.description, d.address, d.city, d.licensed,
     d.profile_id, d.policy_id, d.firewall_id, ${ONLINE} AS online, d.last_seen,
     d.config_version_local, ${REMOTE_CONFIG} AS config_version_remote, d.policy_version_local,
     ${REMOTE_POLICY} AS policy_version_remote, d.flush_requested, d.last_error, d.state,
-    d.agent_version, d.metrics, d.sensor, d.alerts_rejected::float8 AS alerts_rejected,
+    d.agent_version, d.metrics, d.sensor, d.firewall_drift, ${POLICY_RULES} AS policy_rules,
+    d.alerts_rejected::float8 AS alerts_rejected,
     d.heartbeat_interval, d.upgrade_version, d.upgrade_requested_at, d.updated_at
   ${FROM_DEVICES}`;
 
@@ -68,6 +80,13 @@ const healthSql = (dropPercent: number) => `CASE
       OR coalesce((d.sensor->>'drop_percent')::float8, 0) > ${Number(dropPercent)}::float8
       THEN 'degraded'
     ELSE 'ok' END`;
+
+/**
+ * The firewall differs from what Palisade applied, or was changed outside Palisade (and
+ * re-applied by the agent) within the last day.
+ */
+const DRIFTED = `coalesce((d.firewall_drift->>'drift')::boolean
+    OR (d.firewall_drift->>'reapplied_at')::timestamptz > now() - interval '1 day', false)`;
 
 /** The device list's fields; `dropPercent` is HEALTH_DROP_PERCENT, for `health:degraded`. */
 export const deviceListSpec = (dropPercent = DEFAULT_HEALTH_DROP_PERCENT): ListSpec => ({
@@ -97,6 +116,8 @@ export const deviceListSpec = (dropPercent = DEFAULT_HEALTH_DROP_PERCENT): ListS
     profile_id: { sql: 'd.profile_id', type: 'int' },
     firewall_id: { sql: 'd.firewall_id', type: 'int' },
     id: { sql: 'd.id', type: 'ids' },
+    /** The firewall was found changed outside Palisade (see DRIFTED). */
+    firewall_drift: { sql: DRIFTED, type: 'bool' },
     /** The last apply failed (the agent reported an error). */
     error: { sql: 'd.last_error IS NOT NULL', type: 'bool' },
     health: {
@@ -131,10 +152,12 @@ export interface DeviceSummaryRow {
   pending: number;
   errors: number;
   unhealthy: number;
+  drifted: number;
   offline_devices: NamedDevice[];
   pending_devices: NamedDevice[];
   errors_devices: NamedDevice[];
   unhealthy_devices: NamedDevice[];
+  drifted_devices: NamedDevice[];
 }
 
 /**
@@ -152,18 +175,21 @@ const namedSql = (where: string, order: string) => `(SELECT coalesce(
  */
 const summarySql = (dropPercent: number) => `WITH f AS MATERIALIZED (
     SELECT d.id, d.name, d.last_seen, ${ONLINE} AS online, ${PENDING} AS pending,
-           d.last_error IS NOT NULL AS error, ${healthSql(dropPercent)} = 'degraded' AS degraded
+           d.last_error IS NOT NULL AS error, ${healthSql(dropPercent)} = 'degraded' AS degraded,
+           ${DRIFTED} AS drifted
       ${FROM_DEVICES} WHERE d.org_id = $1),
   c AS (SELECT count(*)::int AS total, count(*) FILTER (WHERE NOT f.online)::int AS offline,
                count(*) FILTER (WHERE f.pending)::int AS pending,
                count(*) FILTER (WHERE f.error)::int AS errors,
-               count(*) FILTER (WHERE f.degraded)::int AS unhealthy
+               count(*) FILTER (WHERE f.degraded)::int AS unhealthy,
+               count(*) FILTER (WHERE f.drifted)::int AS drifted
           FROM f)
   SELECT c.*,
     ${namedSql('NOT f.online', 'f.last_seen DESC NULLS LAST, f.id DESC')} AS offline_devices,
     ${namedSql('f.pending', 'f.id DESC')} AS pending_devices,
     ${namedSql('f.error', 'f.id DESC')} AS errors_devices,
-    ${namedSql('f.degraded', 'f.id DESC')} AS unhealthy_devices
+    ${namedSql('f.degraded', 'f.id DESC')} AS unhealthy_devices,
+    ${namedSql('f.drifted', 'f.id DESC')} AS drifted_devices
   FROM c`;
 
 export const devicesRepository = {

@@ -122,6 +122,8 @@ export function presentDevice(
     metrics: row.metrics,
     sensor: row.sensor,
     health: deviceHealth(row.sensor, healthDropPercent),
+    policy_rules: row.policy_rules,
+    firewall: row.firewall_drift,
     alerts_rejected: row.alerts_rejected,
     agent_outdated: isOutdated(row.agent_version, agentVersion),
     upgrade:
@@ -148,6 +150,7 @@ export const presentSummary = (row: DeviceSummaryRow): DeviceSummary => ({
     pending: figure(row.pending, row.pending_devices),
     errors: figure(row.errors, row.errors_devices),
     unhealthy: figure(row.unhealthy, row.unhealthy_devices),
+    firewall_drift: figure(row.drifted, row.drifted_devices),
   },
 });
 

@@ -1,4 +1,6 @@
 import {
+  FirewallHits,
+  FirewallHitsQuery,
   FirewallRuleset,
   FirewallRulesetWrite,
   IdParams,
@@ -9,6 +11,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { errorResponses } from '../../plugins/errors.js';
 import { principalOf } from '../../plugins/auth.js';
+import { firewallHits } from './firewall-hits.service.js';
 import { createFirewallService } from './firewall.service.js';
 
 const errors = errorResponses(401, 403, 404, 409, 413, 422);
@@ -49,6 +52,20 @@ export const firewallRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: { tags, params: IdParams, response: { 200: FirewallRuleset, ...errors } },
     },
     (request) => firewall.get(principalOf(request), request.params.id),
+  );
+  app.get(
+    '/fwruleset/:id/hits',
+    {
+      ...signedIn,
+      schema: {
+        tags,
+        params: IdParams,
+        querystring: FirewallHitsQuery,
+        response: { 200: FirewallHits, ...errors },
+      },
+    },
+    (request) =>
+      firewallHits(app.ctx.db, principalOf(request), request.params.id, request.query.days),
   );
   app.put(
     '/fwruleset/:id',

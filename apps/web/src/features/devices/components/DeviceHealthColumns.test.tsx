@@ -74,6 +74,8 @@ const device = (id: number, name: string, over: Partial<Device>): Device => ({
   agent_version: '0.3.0',
   metrics: null,
   sensor: null,
+  policy_rules: null,
+  firewall: null,
   health: { status: 'unknown', reasons: [] },
   alerts_rejected: 0,
   agent_outdated: false,

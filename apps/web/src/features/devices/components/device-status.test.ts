@@ -24,6 +24,8 @@ const device: Device = {
   agent_version: null,
   metrics: null,
   sensor: null,
+  policy_rules: null,
+  firewall: null,
   health: { status: 'unknown', reasons: [] },
   alerts_rejected: 0,
   agent_outdated: false,

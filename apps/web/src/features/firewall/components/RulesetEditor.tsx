@@ -1,5 +1,6 @@
-import { useMemo, useState } from 'react';
+import { useMemo, useRef, useState } from 'react';
 import { useFieldArray, useForm, useWatch } from 'react-hook-form';
+import { useQuery } from '@tanstack/react-query';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useTranslation } from 'react-i18next';
 import Alert from '@mui/material/Alert';
@@ -44,6 +45,8 @@ import { RuleDialog, NEW_RULE } from './RuleDialog';
 import { ExpiresChip } from '../../../components/expiry/ExpiresChip';
 import { ActionChip, ChainCell, Endpoint, MatchCell } from './RuleCells';
 import { HistoryLink } from '../../../components/page/HistoryLink';
+import { rulesetHitsQueryOptions } from '../api/get-ruleset-hits';
+import { HitsCell, HitsWindow } from './RuleHits';
 
 type RulesetValues = z.output<typeof FirewallRulesetWrite>;
 
@@ -113,6 +116,14 @@ export function RulesetEditor({
     name: 'rules',
   });
   const rules = useWatch({ control, name: 'rules' }) as FirewallRule[] | undefined;
+  const [hitDays, setHitDays] = useState(30);
+  const hits = useQuery({
+    ...rulesetHitsQueryOptions(ruleset?.id ?? 0, hitDays),
+    enabled: ruleset !== null,
+  });
+  // Hits are of the saved rules: a row keeps its saved rule's hits when moved, and an edited
+  // (replaced) or new row has none.
+  const savedIndex = useRef(new Map(fields.map((field, index) => [field.id, index])));
   // Unsaved edits (a new order included) are not dropped without asking.
   const guard = useUnsavedChangesGuard(
     formState.isDirty && !readOnly,
@@ -219,6 +230,18 @@ export function RulesetEditor({
       ),
     },
     { id: 'match', header: t('firewall.rule.match'), cell: (row) => <MatchCell rule={row.rule} /> },
+    ...(ruleset === null
+      ? []
+      : [
+          {
+            id: 'hits',
+            header: t('firewall.hits.header'),
+            cell: (row: RuleRow) => {
+              const saved = savedIndex.current.get(row.key);
+              return <HitsCell hits={saved === undefined ? undefined : hits.data?.rules[saved]} />;
+            },
+          },
+        ]),
     {
       id: 'comment',
       header: t('firewall.rule.comment'),
@@ -340,11 +363,14 @@ export function RulesetEditor({
                 {t('firewall.rulesets.orderHelp')}
               </Typography>
             </Box>
-            {!readOnly && (
-              <Button startIcon={<AddIcon />} onClick={() => setEditing('new')}>
-                {t('firewall.rule.add')}
-              </Button>
-            )}
+            <Stack direction="row" sx={{ alignItems: 'center', gap: 1 }}>
+              {ruleset !== null && <HitsWindow days={hitDays} onChange={setHitDays} />}
+              {!readOnly && (
+                <Button startIcon={<AddIcon />} onClick={() => setEditing('new')}>
+                  {t('firewall.rule.add')}
+                </Button>
+              )}
+            </Stack>
           </Stack>
           <SortableTable
             label={t('firewall.rulesets.rulesTable')}

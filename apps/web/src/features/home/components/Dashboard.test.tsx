@@ -53,6 +53,7 @@ const FLEET: DeviceSummary = {
     pending: { count: 1, devices: named([3, 'behind']) },
     errors: { count: 1, devices: named([3, 'behind']) },
     unhealthy: { count: 1, devices: named([4, 'dropping']) },
+    firewall_drift: { count: 1, devices: named([5, 'tampered']) },
   },
 };
 

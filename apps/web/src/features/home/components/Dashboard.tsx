@@ -74,6 +74,7 @@ const PROBLEM_FILTERS: Record<DeviceProblem, string> = {
   pending: 'update_pending:true',
   errors: 'error:true',
   unhealthy: 'health:degraded',
+  firewall_drift: 'firewall_drift:true',
 };
 
 /**
@@ -88,6 +89,7 @@ function FleetProblems({ summary }: { summary: DeviceSummary }) {
     pending: t('home.dashboard.outOfSync'),
     errors: t('home.dashboard.applyErrors'),
     unhealthy: t('home.dashboard.unhealthy'),
+    firewall_drift: t('home.dashboard.firewallDrift'),
   };
   return (
     <Box sx={{ display: 'grid', gap: 1 }}>

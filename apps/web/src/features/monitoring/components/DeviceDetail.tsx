@@ -52,10 +52,16 @@ function healthFigures(d: Device, t: TFunction, language: string) {
       value:
         s.rules_loaded === null
           ? '–'
-          : t('monitoring.health.rulesValue', {
-              loaded: formatNumber(s.rules_loaded, language),
-              failed: formatNumber(s.rules_failed ?? 0, language),
-            }),
+          : d.policy_rules === null
+            ? t('monitoring.health.rulesValue', {
+                loaded: formatNumber(s.rules_loaded, language),
+                failed: formatNumber(s.rules_failed ?? 0, language),
+              })
+            : t('monitoring.health.rulesIntended', {
+                rendered: formatNumber(d.policy_rules, language),
+                loaded: formatNumber(s.rules_loaded, language),
+                failed: formatNumber(s.rules_failed ?? 0, language),
+              }),
     },
     {
       label: t('monitoring.health.lastReload'),
@@ -263,8 +269,18 @@ function Summary({ device: d }: { device: Device }) {
                 : t('monitoring.health.rulesFailed', { n: d.sensor?.rules_failed ?? 0 }),
             )
             .join(' · ')}
+          {(d.sensor?.rule_errors ?? []).length > 0 && (
+            <Box component="ul" sx={{ m: 0, mt: 0.5, pl: 2 }} data-testid="device-rule-errors">
+              {(d.sensor?.rule_errors ?? []).map((error) => (
+                <li key={error} dir="ltr" style={{ fontFamily: 'monospace', fontSize: '0.8rem' }}>
+                  {error}
+                </li>
+              ))}
+            </Box>
+          )}
         </MuiAlert>
       )}
+      <FirewallDriftNote device={d} />
       {d.last_error !== null && d.last_error !== '' ? (
         <MuiAlert severity="error" data-testid="device-last-error">
           <strong>{t('monitoring.lastError')}:</strong> {d.last_error}
@@ -275,5 +291,27 @@ function Summary({ device: d }: { device: Device }) {
         </Typography>
       )}
     </Paper>
+  );
+}
+
+/** Palisade's firewall found changed outside Palisade: still so, or re-applied by the agent. */
+function FirewallDriftNote({ device: d }: { device: Device }) {
+  const { t, i18n } = useTranslation();
+  const firewall = d.firewall;
+  if (firewall === null) return null;
+  if (firewall.drift) {
+    return (
+      <MuiAlert severity="error" data-testid="device-firewall-drift">
+        {t('monitoring.firewall.drift')}
+      </MuiAlert>
+    );
+  }
+  if (firewall.reapplied_at === null) return null;
+  return (
+    <MuiAlert severity="warning" data-testid="device-firewall-drift">
+      {t('monitoring.firewall.reapplied', {
+        time: formatDateTime(firewall.reapplied_at, i18n.language),
+      })}
+    </MuiAlert>
   );
 }

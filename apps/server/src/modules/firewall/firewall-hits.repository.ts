@@ -1,0 +1,115 @@
+import type { ChainPolicies, DeviceNetwork, FirewallRule } from '@palisade/contract';
+import type { Queryable } from '../../db/client.js';
+
+/** What a device's firewall renders from, and the config version that rendering is. */
+export interface HitsSource {
+  org_id: number;
+  firewall_id: number;
+  config_version: number;
+  network: DeviceNetwork;
+  variables: Record<string, string> | null;
+  rules: FirewallRule[];
+  policies: ChainPolicies;
+}
+
+export interface RuleCount {
+  rule_key: string;
+  packets: number;
+  bytes: number;
+}
+
+/** The server's day (UTC) that hits are counted in. */
+const TODAY = "(now() AT TIME ZONE 'UTC')::date";
+/** Days of hits kept: the longest window shown, and one more. */
+const KEEP_DAYS = 31;
+
+export const firewallHitsRepository = {
+  async source(db: Queryable, deviceId: number): Promise<HitsSource | undefined> {
+    const [row] = await db.query<HitsSource>(
+      `SELECT d.org_id, d.firewall_id, d.config_version, d.network, f.variables, s.rules, s.policies
+         FROM devices d JOIN firewall_rulesets s ON s.id = d.firewall_id
+         LEFT JOIN device_profiles f ON f.id = d.profile_id
+        WHERE d.id = $1`,
+      [deviceId],
+    );
+    return row;
+  },
+
+  /**
+   * A device's cumulative counters of its ruleset's rules: what they grew by since its last
+   * report goes to today's hits (all of it when the table was loaded again since, or a counter
+   * went back: counted from zero again), and they become the last counters. Counters of rules
+   * or rulesets the device no longer runs go.
+   */
+  async record(
+    db: Queryable,
+    input: { deviceId: number; rulesetId: number; loadedAt: string; counts: RuleCount[] },
+  ): Promise<void> {
+    const { deviceId, rulesetId, loadedAt, counts } = input;
+    const rows = JSON.stringify(counts);
+    const grew = (field: 'packets' | 'bytes') => `CASE
+        WHEN p.rule_key IS NULL OR p.loaded_at <> $4::timestamptz
+          OR i.packets < p.packets OR i.bytes < p.bytes THEN i.${field}
+        ELSE i.${field} - p.${field} END`;
+    await db.query(
+      `WITH input AS (
+         SELECT * FROM json_to_recordset($1::json) AS c(rule_key text, packets bigint, bytes bigint)
+       ), delta AS (
+         SELECT i.rule_key, ${grew('packets')} AS packets, ${grew('bytes')} AS bytes
+           FROM input i LEFT JOIN firewall_rule_counters p
+             ON p.device_id = $2 AND p.ruleset_id = $3 AND p.rule_key = i.rule_key
+       ), hits AS (
+         INSERT INTO firewall_rule_hits (ruleset_id, rule_key, day, device_id, packets, bytes)
+         SELECT $3, rule_key, ${TODAY}, $2, packets, bytes FROM delta
+          WHERE packets > 0 OR bytes > 0
+         ON CONFLICT (ruleset_id, rule_key, day, device_id) DO UPDATE
+           SET packets = firewall_rule_hits.packets + EXCLUDED.packets,
+               bytes = firewall_rule_hits.bytes + EXCLUDED.bytes
+       )
+       INSERT INTO firewall_rule_counters (device_id, ruleset_id, rule_key, loaded_at, packets, bytes, seen_at)
+       SELECT $2, $3, rule_key, $4::timestamptz, packets, bytes, now() FROM input
+       ON CONFLICT (device_id, ruleset_id, rule_key) DO UPDATE
+         SET loaded_at = EXCLUDED.loaded_at, packets = EXCLUDED.packets, bytes = EXCLUDED.bytes,
+             seen_at = EXCLUDED.seen_at`,
+      [rows, deviceId, rulesetId, loadedAt],
+    );
+    await db.query(
+      `DELETE FROM firewall_rule_counters
+        WHERE device_id = $1 AND (ruleset_id <> $2 OR NOT rule_key = ANY($3::text[]))`,
+      [deviceId, rulesetId, counts.map((c) => c.rule_key)],
+    );
+    await db.query(
+      `DELETE FROM firewall_rule_hits WHERE device_id = $1 AND day < ${TODAY} - ${KEEP_DAYS}`,
+      [deviceId],
+    );
+  },
+
+  /** Per rule key: packets and bytes of the last `days` days (today included), and of 30. */
+  async sums(
+    db: Queryable,
+    rulesetId: number,
+    days: number,
+  ): Promise<{ rule_key: string; packets: number; bytes: number; packets_30: number }[]> {
+    return db.query(
+      `SELECT rule_key,
+              coalesce(sum(packets) FILTER (WHERE day > ${TODAY} - $2::int), 0)::float8 AS packets,
+              coalesce(sum(bytes) FILTER (WHERE day > ${TODAY} - $2::int), 0)::float8 AS bytes,
+              sum(packets)::float8 AS packets_30
+         FROM firewall_rule_hits
+        WHERE ruleset_id = $1 AND day > ${TODAY} - 30
+        GROUP BY rule_key`,
+      [rulesetId, days],
+    );
+  },
+
+  /** The rule keys a device running the ruleset reported in the last 30 days. */
+  async reported(db: Queryable, rulesetId: number): Promise<string[]> {
+    const rows = await db.query<{ rule_key: string }>(
+      `SELECT DISTINCT c.rule_key FROM firewall_rule_counters c
+         JOIN devices d ON d.id = c.device_id AND d.firewall_id = c.ruleset_id
+        WHERE c.ruleset_id = $1 AND c.seen_at > now() - interval '30 days'`,
+      [rulesetId],
+    );
+    return rows.map((r) => r.rule_key);
+  },
+};

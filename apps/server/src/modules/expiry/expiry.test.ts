@@ -12,6 +12,7 @@ import {
   startTestServer,
   type TestServer,
 } from '../../test/harness.js';
+import { signInOtherOrganization } from '../../test/fixtures.js';
 import { createExpiryService } from './expiry.service.js';
 
 type Headers = { authorization: string };
@@ -182,13 +183,7 @@ describe('changes with an end date', () => {
     });
     const viewer = await signIn(server.app, 'viewer@example.com', 'Viewer#2026');
     expect(await expiring('?days=7', viewer)).toHaveLength(4);
-    const opened = await api(server.app, {
-      method: 'POST',
-      url: '/users/open',
-      payload: { email: 'other@example.com', password: 'Other#2026!', organization: 'Other' },
-    });
-    expect(opened.statusCode).toBeLessThan(300);
-    const other = await signIn(server.app, 'other@example.com', 'Other#2026!');
+    const other = await signInOtherOrganization(server.app);
     expect(await expiring('?days=365', other)).toEqual([]);
   });
 

@@ -11,6 +11,7 @@ import {
   until,
   type TestServer,
 } from '../../test/harness.js';
+import { signInOtherOrganization } from '../../test/fixtures.js';
 import { multipart } from '../../test/corpus.js';
 
 type Headers = { authorization: string };
@@ -104,12 +105,7 @@ describe('change previews: what a save would send, without sending it', () => {
       role: 'Viewer',
     });
     viewer = await signIn(server.app, 'viewer@example.com', 'Viewer#2026x');
-    await api(server.app, {
-      method: 'POST',
-      url: '/users/open',
-      payload: { email: 'other@example.com', password: 'Other#2026x', organization: 'Other' },
-    });
-    stranger = await signIn(server.app, 'other@example.com', 'Other#2026x');
+    stranger = await signInOtherOrganization(server.app);
 
     const rule = await call('POST', '/rules/', { text: RULE(7_100_001) });
     expect(rule.statusCode, rule.body).toBe(201);

@@ -17,6 +17,7 @@ import {
   startTestServer,
   type TestServer,
 } from '../../test/harness.js';
+import { signInOtherOrganization } from '../../test/fixtures.js';
 
 type Headers = { authorization: string };
 interface Report {
@@ -598,12 +599,7 @@ describe('rule lists, custom rules and groups', () => {
   });
 
   it("keeps one organization's rules from another", async () => {
-    await api(server.app, {
-      method: 'POST',
-      url: '/users/open',
-      payload: { email: 'other@b.example', password: 'Other#2026', organization: 'B' },
-    });
-    const other = await signIn(server.app, 'other@b.example', 'Other#2026');
+    const other = await signInOtherOrganization(server.app);
     expect((await list('', other)).json<RulePage>().recordsTotal).toBe(0);
     const [rule] = (await list('?limit=1')).json<RulePage>().data;
     expect((await api(server.app, { url: `/rules/${rule?.id}`, headers: other })).statusCode).toBe(

@@ -3,7 +3,7 @@
 // and the console lists what expires in the next days, for its own organization only.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { multipart } from '../../test/corpus.js';
+import { postFiles } from '../../test/corpus.js';
 import {
   ADMIN_EMAIL,
   ADMIN_PASSWORD,
@@ -78,13 +78,9 @@ describe('changes with an end date', () => {
   beforeAll(async () => {
     server = await startTestServer();
     admin = await signIn(server.app, ADMIN_EMAIL, ADMIN_PASSWORD);
-    const upload = await multipart([{ name: 'expiry.rules', bytes: `${RULES}\n` }]);
-    await api(server.app, {
-      method: 'POST',
-      url: '/rules/import',
-      headers: { ...admin, ...upload.headers },
-      payload: upload.payload,
-    });
+    await postFiles(server.app, '/rules/import', admin, [
+      { name: 'expiry.rules', bytes: `${RULES}\n` },
+    ]);
     const rules = (await call('GET', '/rules/?limit=100', admin)).json<{
       data: { id: number; sid: number }[];
     }>().data;

@@ -12,7 +12,7 @@ import {
   type TestServer,
 } from '../../test/harness.js';
 import { signInOtherOrganization } from '../../test/fixtures.js';
-import { multipart } from '../../test/corpus.js';
+import { postFiles } from '../../test/corpus.js';
 
 type Headers = { authorization: string };
 
@@ -215,13 +215,7 @@ describe('change previews: what a save would send, without sending it', () => {
       files: { name: string; bytes: string }[],
       headers: Headers = admin,
     ) => {
-      const body = await multipart(files);
-      return api(server.app, {
-        method: 'POST',
-        url,
-        headers: { ...headers, ...body.headers },
-        payload: body.payload,
-      });
+      return postFiles(server.app, url, headers, files);
     };
     const revised = (rev: number) =>
       `alert tcp any any -> $HOME_NET 23 (msg:"preview telnet r${rev}"; sid:${SID}; rev:${rev};)\n`;

@@ -5,8 +5,8 @@ import {
   corpusDir,
   corpusFile,
   corpusForTests,
-  multipart,
   oracle,
+  postFiles,
   sampleRulesFiles,
 } from '../../test/corpus.js';
 import {
@@ -63,13 +63,7 @@ describe('rule import', () => {
     files: { name: string; bytes: Uint8Array | string }[],
     query = '',
   ) => {
-    const body = await multipart(files);
-    return api(server.app, {
-      method: 'POST',
-      url: `/rules/import${query}`,
-      headers: { ...headers, ...body.headers },
-      payload: body.payload,
-    });
+    return postFiles(server.app, `/rules/import${query}`, headers, files);
   };
   const rules = (query: string) => api(server.app, { url: `/rules/${query}`, headers: admin });
   const count = async () => (await rules('?limit=0')).json<RulePage>().recordsTotal;
@@ -341,13 +335,7 @@ describe('rule lists, custom rules and groups', () => {
   beforeAll(async () => {
     server = await startTestServer();
     admin = await signIn(server.app, ADMIN_EMAIL, ADMIN_PASSWORD);
-    const body = await multipart(sampleRulesFiles());
-    await api(server.app, {
-      method: 'POST',
-      url: '/rules/import',
-      headers: { ...admin, ...body.headers },
-      payload: body.payload,
-    });
+    await postFiles(server.app, '/rules/import', admin, sampleRulesFiles());
     await api(server.app, {
       method: 'POST',
       url: '/users/',
@@ -528,15 +516,9 @@ describe('rule lists, custom rules and groups', () => {
 
   it('lets a Viewer read but not import or write', async () => {
     expect((await list('?limit=1', viewer)).statusCode).toBe(200);
-    const body = await multipart([
+    const imported = await postFiles(server.app, '/rules/import', viewer, [
       { name: 'x.rules', bytes: 'alert tcp any any -> any any (msg:"x"; sid:1;)' },
     ]);
-    const imported = await api(server.app, {
-      method: 'POST',
-      url: '/rules/import',
-      headers: { ...viewer, ...body.headers },
-      payload: body.payload,
-    });
     expect(imported.statusCode).toBe(403);
     const created = await api(server.app, {
       method: 'POST',

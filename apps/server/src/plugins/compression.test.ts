@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { multipart } from '../test/corpus.js';
+import { postFiles } from '../test/corpus.js';
 import {
   ADMIN_EMAIL,
   ADMIN_PASSWORD,
@@ -15,13 +15,7 @@ describe('compressed answers', () => {
   let server: TestServer;
   let admin: { authorization: string };
   const importRules = async (name: string, bytes: Uint8Array | string) => {
-    const body = await multipart([{ name, bytes }]);
-    const response = await api(server.app, {
-      method: 'POST',
-      url: '/rules/import',
-      headers: { ...admin, ...body.headers },
-      payload: body.payload,
-    });
+    const response = await postFiles(server.app, '/rules/import', admin, [{ name, bytes }]);
     expect(response.statusCode, response.body).toBe(200);
   };
 

@@ -1,8 +1,10 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { CORPUS_ROOT, corpusPresent } from '../../../../testing/corpus.mjs';
 import { sampleAlerts, sampleRuleFiles } from '../../../../testing/samples.mjs';
+import { api } from './harness.js';
 
 export { NEEDS_CORPUS, corpusForTests } from '../../../../testing/corpus.mjs';
 
@@ -60,6 +62,25 @@ export async function multipart(files: { name: string; bytes: Uint8Array | strin
     payload: Buffer.from(await request.arrayBuffer()),
     headers: { 'content-type': request.headers.get('content-type') ?? '' },
   };
+}
+
+/**
+ * POSTs `files` to `url` as `headers` (their authorization) in a multipart body built by
+ * `multipart`; the response. For tests whose body is no stranger than that.
+ */
+export async function postFiles(
+  app: FastifyInstance,
+  url: string,
+  headers: Record<string, string>,
+  files: { name: string; bytes: Uint8Array | string }[],
+): Promise<LightMyRequestResponse> {
+  const body = await multipart(files);
+  return api(app, {
+    method: 'POST',
+    url,
+    headers: { ...headers, ...body.headers },
+    payload: body.payload,
+  });
 }
 
 /**

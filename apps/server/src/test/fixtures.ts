@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import { multipart } from './corpus.js';
+import { postFiles } from './corpus.js';
 import { api, signIn } from './harness.js';
 
 /**
@@ -14,13 +14,9 @@ export async function policyFromRules(
   rules: string,
   name: string,
 ): Promise<number> {
-  const body = await multipart([{ name: fileName, bytes: rules }]);
-  const imported = await api(app, {
-    method: 'POST',
-    url: '/rules/import',
-    headers: { ...headers, ...body.headers },
-    payload: body.payload,
-  });
+  const imported = await postFiles(app, '/rules/import', headers, [
+    { name: fileName, bytes: rules },
+  ]);
   if (imported.statusCode !== 200) throw new Error(`import failed: ${imported.body}`);
   const groups = (await api(app, { method: 'GET', url: '/groups/', headers })).json<{
     data: { id: number }[];

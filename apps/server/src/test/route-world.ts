@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { SignJWT } from 'jose';
 import { writeAgentRelease } from './agent-release.js';
-import { multipart } from './corpus.js';
+import { postFiles } from './corpus.js';
 import {
   ADMIN_EMAIL,
   ADMIN_PASSWORD,
@@ -156,14 +156,10 @@ export async function buildWorld(): Promise<World> {
   };
 
   const rule = idOf(await call('POST', '/rules/', { text: RULE_TEXT(9_000_001) }));
-  const upload = await multipart([{ name: 'world.rules', bytes: `${RULE_TEXT(9_000_002)}\n` }]);
   await expect2xx(
-    api(app, {
-      method: 'POST',
-      url: '/rules/import',
-      headers: { ...admin, ...upload.headers },
-      payload: upload.payload,
-    }),
+    postFiles(app, '/rules/import', admin, [
+      { name: 'world.rules', bytes: `${RULE_TEXT(9_000_002)}\n` },
+    ]),
     'rules import',
   );
   const group = await factories.group();

@@ -9,7 +9,7 @@ import {
   startTestServer,
   type TestServer,
 } from '../../test/harness.js';
-import { consoleEvents, policyFromRules } from '../../test/fixtures.js';
+import { consoleEvents, policyFromRules, signInOtherOrganization } from '../../test/fixtures.js';
 
 type Headers = { authorization: string };
 interface DeviceBody {
@@ -471,12 +471,7 @@ describe('devices and their agents', () => {
   });
 
   it('keeps other organizations and Viewers out', async () => {
-    await api(server.app, {
-      method: 'POST',
-      url: '/users/open',
-      payload: { email: 'o@b.example', password: 'Other#2026', organization: 'B' },
-    });
-    const other = await signIn(server.app, 'o@b.example', 'Other#2026');
+    const other = await signInOtherOrganization(server.app);
     expect((await console_('GET', `/devices/${device.id}`, undefined, other)).statusCode).toBe(404);
     expect(
       (await console_('GET', `/devicelogsnort/${device.id}`, undefined, other)).statusCode,

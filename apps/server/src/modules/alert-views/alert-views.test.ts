@@ -8,6 +8,7 @@ import {
   startTestServer,
   type TestServer,
 } from '../../test/harness.js';
+import { signInOtherOrganization } from '../../test/fixtures.js';
 
 type Headers = { authorization: string };
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -56,12 +57,7 @@ describe('saved alert views', () => {
     operator = await member('Operator', 'operator@example.com');
     viewer = await member('Viewer', 'viewer@example.com');
     viewer2 = await member('Viewer', 'viewer2@example.com');
-    await call('POST', '/users/open', {} as Headers, {
-      email: 'o@b.example',
-      password: 'Other#2026',
-      organization: 'B',
-    });
-    other = await signIn(server.app, 'o@b.example', 'Other#2026');
+    other = await signInOtherOrganization(server.app);
   }, 120_000);
   afterAll(() => server.close());
 

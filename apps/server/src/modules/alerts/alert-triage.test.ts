@@ -9,6 +9,7 @@ import {
   startTestServer,
   type TestServer,
 } from '../../test/harness.js';
+import { signInOtherOrganization } from '../../test/fixtures.js';
 
 type Headers = { authorization: string };
 type Detail = z.infer<typeof AlertDetail>;
@@ -59,12 +60,7 @@ describe('starring and commenting one alert', () => {
       });
     operator = await signIn(server.app, 'op1@example.com', 'Operator#2026');
     secondOperator = await signIn(server.app, 'op2@example.com', 'Operator#2026');
-    await api(server.app, {
-      method: 'POST',
-      url: '/users/open',
-      payload: { email: 'o@b.example', password: 'Other#2026', organization: 'B' },
-    });
-    other = await signIn(server.app, 'o@b.example', 'Other#2026');
+    other = await signInOtherOrganization(server.app);
     const [device] = await server.db.query<{ id: number; org_id: number }>(
       `INSERT INTO devices (org_id, name, password_hash)
        SELECT id, 'triage', 'x' FROM organizations ORDER BY id LIMIT 1 RETURNING id, org_id`,

@@ -9,7 +9,7 @@ import {
   startTestServer,
   type TestServer,
 } from '../../test/harness.js';
-import { consoleEvents, policyFromRules } from '../../test/fixtures.js';
+import { consoleEvents, policyFromRules, signInOtherOrganization } from '../../test/fixtures.js';
 
 type Headers = { authorization: string };
 interface Page {
@@ -208,12 +208,7 @@ describe('alerts', () => {
 
   it('is walled off per organization and refuses tuning to Viewers', async () => {
     const [alert] = (await page('limit=1')).data;
-    await api(server.app, {
-      method: 'POST',
-      url: '/users/open',
-      payload: { email: 'o@b.example', password: 'Other#2026', organization: 'B' },
-    });
-    const other = await signIn(server.app, 'o@b.example', 'Other#2026');
+    const other = await signInOtherOrganization(server.app);
     expect((await call('GET', '/alerts/', undefined, other)).json<Page>().recordsTotal).toBe(0);
     expect((await call('GET', `/alerts/${alert?.id}`, undefined, other)).statusCode).toBe(404);
     await call('POST', '/users/', {

@@ -8,6 +8,7 @@ import {
   startTestServer,
   type TestServer,
 } from '../../test/harness.js';
+import { signInOtherOrganization } from '../../test/fixtures.js';
 
 describe('the dashboard device summary', () => {
   let server: TestServer;
@@ -43,12 +44,7 @@ describe('the dashboard device summary', () => {
   beforeAll(async () => {
     server = await startTestServer();
     adminA = await signIn(server.app, ADMIN_EMAIL, ADMIN_PASSWORD);
-    await api(server.app, {
-      method: 'POST',
-      url: '/users/open',
-      payload: { email: 'boss@b.example', password: 'BossOfB#2026', organization: 'B Corp' },
-    });
-    adminB = await signIn(server.app, 'boss@b.example', 'BossOfB#2026');
+    adminB = await signInOtherOrganization(server.app);
     for (const name of [
       'tampered',
       'calm',

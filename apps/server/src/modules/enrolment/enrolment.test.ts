@@ -9,6 +9,7 @@ import {
   startTestServer,
   type TestServer,
 } from '../../test/harness.js';
+import { signInOtherOrganization } from '../../test/fixtures.js';
 import { ENROL_LIMIT } from './enrolment.service.js';
 
 type Headers = { authorization: string };
@@ -70,14 +71,7 @@ describe('enrolment tokens', () => {
   beforeAll(async () => {
     server = await startTestServer();
     admin = await signIn(server.app, ADMIN_EMAIL, ADMIN_PASSWORD);
-    const email = 'other-enrol@example.com';
-    const opened = await api(server.app, {
-      method: 'POST',
-      url: '/users/open',
-      payload: { email, password: ADMIN_PASSWORD, organization: 'Other enrol' },
-    });
-    expect(opened.statusCode).toBe(201);
-    other = await signIn(server.app, email, ADMIN_PASSWORD);
+    other = await signInOtherOrganization(server.app);
   });
   afterAll(() => server.close());
 

@@ -3,7 +3,7 @@
 // and the console lists what expires in the next days, for its own organization only.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { multipart } from '../../test/corpus.js';
+import { postFiles } from '../../test/corpus.js';
 import {
   ADMIN_EMAIL,
   ADMIN_PASSWORD,
@@ -12,6 +12,7 @@ import {
   startTestServer,
   type TestServer,
 } from '../../test/harness.js';
+import { signInOtherOrganization } from '../../test/fixtures.js';
 import { createExpiryService } from './expiry.service.js';
 
 type Headers = { authorization: string };
@@ -77,13 +78,9 @@ describe('changes with an end date', () => {
   beforeAll(async () => {
     server = await startTestServer();
     admin = await signIn(server.app, ADMIN_EMAIL, ADMIN_PASSWORD);
-    const upload = await multipart([{ name: 'expiry.rules', bytes: `${RULES}\n` }]);
-    await api(server.app, {
-      method: 'POST',
-      url: '/rules/import',
-      headers: { ...admin, ...upload.headers },
-      payload: upload.payload,
-    });
+    await postFiles(server.app, '/rules/import', admin, [
+      { name: 'expiry.rules', bytes: `${RULES}\n` },
+    ]);
     const rules = (await call('GET', '/rules/?limit=100', admin)).json<{
       data: { id: number; sid: number }[];
     }>().data;
@@ -182,13 +179,7 @@ describe('changes with an end date', () => {
     });
     const viewer = await signIn(server.app, 'viewer@example.com', 'Viewer#2026');
     expect(await expiring('?days=7', viewer)).toHaveLength(4);
-    const opened = await api(server.app, {
-      method: 'POST',
-      url: '/users/open',
-      payload: { email: 'other@example.com', password: 'Other#2026!', organization: 'Other' },
-    });
-    expect(opened.statusCode).toBeLessThan(300);
-    const other = await signIn(server.app, 'other@example.com', 'Other#2026!');
+    const other = await signInOtherOrganization(server.app);
     expect(await expiring('?days=365', other)).toEqual([]);
   });
 

@@ -12,6 +12,7 @@ import {
   startTestServer,
   type TestServer,
 } from '../../test/harness.js';
+import { signInOtherOrganization } from '../../test/fixtures.js';
 
 const run = promisify(execFile);
 type Headers = { authorization: string };
@@ -208,12 +209,7 @@ describe('firewall rulesets', () => {
   it('keeps a ruleset that devices use, and other organizations out', async () => {
     const refused = await call('DELETE', `/fwruleset/${ruleset.id}`);
     expect(refused.statusCode).toBe(409);
-    await api(server.app, {
-      method: 'POST',
-      url: '/users/open',
-      payload: { email: 'o@b.example', password: 'Other#2026', organization: 'B' },
-    });
-    const other = await signIn(server.app, 'o@b.example', 'Other#2026');
+    const other = await signInOtherOrganization(server.app);
     expect((await call('GET', `/fwruleset/${ruleset.id}`, undefined, other)).statusCode).toBe(404);
     expect(
       (await call('GET', '/fwruleset/', undefined, other)).json<{ recordsTotal: number }>()

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { multipart } from '../../test/corpus.js';
+import { postFiles } from '../../test/corpus.js';
 import {
   ADMIN_EMAIL,
   ADMIN_PASSWORD,
@@ -56,26 +56,14 @@ describe('policies', () => {
   const render = async (id = policy.id) =>
     (await call('GET', `/policies/${id}/render`, admin)).json<Render>();
   const importFiles = async (files: { name: string; bytes: string }[]) => {
-    const body = await multipart(files);
-    return api(server.app, {
-      method: 'POST',
-      url: '/rules/import',
-      headers: { ...admin, ...body.headers },
-      payload: body.payload,
-    });
+    return postFiles(server.app, '/rules/import', admin, files);
   };
   const uploadTo = async (
     id: number,
     files: { name: string; bytes: string }[],
     headers: Headers = admin,
   ) => {
-    const body = await multipart(files);
-    return api(server.app, {
-      method: 'POST',
-      url: `/policies/${id}/upload`,
-      headers: { ...headers, ...body.headers },
-      payload: body.payload,
-    });
+    return postFiles(server.app, `/policies/${id}/upload`, headers, files);
   };
 
   beforeAll(async () => {

@@ -9,6 +9,7 @@ import {
   startTestServer,
   type TestServer,
 } from '../../test/harness.js';
+import { signInOtherOrganization } from '../../test/fixtures.js';
 import { createPolicyBacktestService } from './policy-backtest.service.js';
 import { simulateThreshold, type CountingThreshold } from './threshold-simulation.js';
 
@@ -364,12 +365,7 @@ describe('POST /policies/{id}/backtest', () => {
   });
 
   it('is answered only within the organization, and refuses what is not a change', async () => {
-    await api(server.app, {
-      method: 'POST',
-      url: '/users/open',
-      payload: { email: 'bt@b.example', password: 'Other#2026', organization: 'B' },
-    });
-    const other = await signIn(server.app, 'bt@b.example', 'Other#2026');
+    const other = await signInOtherOrganization(server.app);
     expect((await post(policyId, { days: 7 }, other)).statusCode).toBe(404);
     expect((await post(999_999, { days: 7 })).statusCode).toBe(404);
     for (const days of [0, 91, 1.5]) expect((await post(policyId, { days })).statusCode).toBe(422);

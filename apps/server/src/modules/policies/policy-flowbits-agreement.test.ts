@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseRule } from '@palisade/rules';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CORPUS, NEEDS_CORPUS, corpusForTests, multipart } from '../../test/corpus.js';
+import { CORPUS, NEEDS_CORPUS, corpusForTests, postFiles } from '../../test/corpus.js';
 import {
   ADMIN_EMAIL,
   ADMIN_PASSWORD,
@@ -133,13 +133,9 @@ describe(`flowbit resolution agrees with suricata-update ${NEEDS_CORPUS}`, () =>
 
   async function agreeOn(server: TestServer, file: string) {
     const admin = await signIn(server.app, ADMIN_EMAIL, ADMIN_PASSWORD);
-    const body = await multipart([{ name: path.basename(file), bytes: readFileSync(file) }]);
-    const imported = await api(server.app, {
-      method: 'POST',
-      url: '/rules/import',
-      headers: { ...admin, ...body.headers },
-      payload: body.payload,
-    });
+    const imported = await postFiles(server.app, '/rules/import', admin, [
+      { name: path.basename(file), bytes: readFileSync(file) },
+    ]);
     expect(imported.statusCode, imported.body).toBe(200);
     const groups = (
       await api(server.app, { method: 'GET', url: '/groups/?limit=100000', headers: admin })

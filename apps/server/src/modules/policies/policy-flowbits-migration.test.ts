@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrate } from '../../db/migrate.js';
-import { multipart } from '../../test/corpus.js';
+import { postFiles } from '../../test/corpus.js';
 import {
   ADMIN_EMAIL,
   ADMIN_PASSWORD,
@@ -22,7 +22,7 @@ describe('the flowbits migration', () => {
 
   it('re-renders existing policies, so their version names the text devices get', async () => {
     const admin = await signIn(server.app, ADMIN_EMAIL, ADMIN_PASSWORD);
-    const body = await multipart([
+    await postFiles(server.app, '/rules/import', admin, [
       {
         name: 'flows.rules',
         bytes: [
@@ -31,12 +31,6 @@ describe('the flowbits migration', () => {
         ].join('\n'),
       },
     ]);
-    await api(server.app, {
-      method: 'POST',
-      url: '/rules/import',
-      headers: { ...admin, ...body.headers },
-      payload: body.payload,
-    });
     const [group] = (
       await api(server.app, { method: 'GET', url: '/groups/?filter=name:flows', headers: admin })
     ).json<{ data: { id: number }[] }>().data;

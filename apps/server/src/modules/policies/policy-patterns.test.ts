@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { multipart } from '../../test/corpus.js';
+import { postFiles } from '../../test/corpus.js';
 import {
   ADMIN_EMAIL,
   ADMIN_PASSWORD,
@@ -44,13 +44,7 @@ describe('user-supplied patterns', () => {
       ...(payload === undefined ? {} : { payload: payload as object }),
     });
   const upload = async (url: string, files: { name: string; bytes: string }[]) => {
-    const body = await multipart(files);
-    return api(server.app, {
-      method: 'POST',
-      url,
-      headers: { ...admin, ...body.headers },
-      payload: body.payload,
-    });
+    return postFiles(server.app, url, admin, files);
   };
   const newPolicy = async (name: string) => {
     const created = await call('POST', '/policies/', { name, group_ids: [groupId] });

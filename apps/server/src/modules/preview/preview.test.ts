@@ -11,7 +11,8 @@ import {
   until,
   type TestServer,
 } from '../../test/harness.js';
-import { multipart } from '../../test/corpus.js';
+import { signInOtherOrganization } from '../../test/fixtures.js';
+import { postFiles } from '../../test/corpus.js';
 
 type Headers = { authorization: string };
 
@@ -104,12 +105,7 @@ describe('change previews: what a save would send, without sending it', () => {
       role: 'Viewer',
     });
     viewer = await signIn(server.app, 'viewer@example.com', 'Viewer#2026x');
-    await api(server.app, {
-      method: 'POST',
-      url: '/users/open',
-      payload: { email: 'other@example.com', password: 'Other#2026x', organization: 'Other' },
-    });
-    stranger = await signIn(server.app, 'other@example.com', 'Other#2026x');
+    stranger = await signInOtherOrganization(server.app);
 
     const rule = await call('POST', '/rules/', { text: RULE(7_100_001) });
     expect(rule.statusCode, rule.body).toBe(201);
@@ -219,13 +215,7 @@ describe('change previews: what a save would send, without sending it', () => {
       files: { name: string; bytes: string }[],
       headers: Headers = admin,
     ) => {
-      const body = await multipart(files);
-      return api(server.app, {
-        method: 'POST',
-        url,
-        headers: { ...headers, ...body.headers },
-        payload: body.payload,
-      });
+      return postFiles(server.app, url, headers, files);
     };
     const revised = (rev: number) =>
       `alert tcp any any -> $HOME_NET 23 (msg:"preview telnet r${rev}"; sid:${SID}; rev:${rev};)\n`;

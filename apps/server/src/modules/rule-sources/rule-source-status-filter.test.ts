@@ -8,6 +8,7 @@ import {
   startTestServer,
   type TestServer,
 } from '../../test/harness.js';
+import { signInOtherOrganization } from '../../test/fixtures.js';
 import { sourceApi } from '../../test/source-server.js';
 
 describe('rule sources: the list filtered by the last update', () => {
@@ -54,12 +55,7 @@ describe('rule sources: the list filtered by the last update', () => {
     await updates(await create('busy'), ['failed', 'running']);
     await create('new');
 
-    await api(server.app, {
-      method: 'POST',
-      url: '/users/open',
-      payload: { email: 'boss@b.example', password: 'BossOfB#2026', organization: 'B Corp' },
-    });
-    other = await signIn(server.app, 'boss@b.example', 'BossOfB#2026');
+    other = await signInOtherOrganization(server.app);
     await updates(
       (await sourceApi(server, other).create({ name: 'b-broken', url: 'https://b.example/r' })).id,
       ['failed'],

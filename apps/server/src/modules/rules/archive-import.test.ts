@@ -7,7 +7,7 @@ import { gzipSync } from 'node:zlib';
 import { parseRulesFile } from '@palisade/rules';
 import { packTar } from 'modern-tar';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CORPUS, NEEDS_CORPUS, corpusForTests, multipart, oracle } from '../../test/corpus.js';
+import { CORPUS, NEEDS_CORPUS, corpusForTests, oracle, postFiles } from '../../test/corpus.js';
 import {
   ADMIN_EMAIL,
   ADMIN_PASSWORD,
@@ -71,13 +71,7 @@ describe('archive import', () => {
   let admin: Headers;
 
   const upload = async (name: string, bytes: Uint8Array, query = '') => {
-    const body = await multipart([{ name, bytes }]);
-    return api(server.app, {
-      method: 'POST',
-      url: `/rules/import${query}`,
-      headers: { ...admin, ...body.headers },
-      payload: body.payload,
-    });
+    return postFiles(server.app, `/rules/import${query}`, admin, [{ name, bytes }]);
   };
   const groups = async () =>
     (await api(server.app, { url: '/groups/?limit=999999', headers: admin })).json<{

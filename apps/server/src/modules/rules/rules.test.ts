@@ -5,8 +5,8 @@ import {
   corpusDir,
   corpusFile,
   corpusForTests,
-  multipart,
   oracle,
+  postFiles,
   sampleRulesFiles,
 } from '../../test/corpus.js';
 import {
@@ -17,6 +17,7 @@ import {
   startTestServer,
   type TestServer,
 } from '../../test/harness.js';
+import { signInOtherOrganization } from '../../test/fixtures.js';
 
 type Headers = { authorization: string };
 interface Report {
@@ -62,13 +63,7 @@ describe('rule import', () => {
     files: { name: string; bytes: Uint8Array | string }[],
     query = '',
   ) => {
-    const body = await multipart(files);
-    return api(server.app, {
-      method: 'POST',
-      url: `/rules/import${query}`,
-      headers: { ...headers, ...body.headers },
-      payload: body.payload,
-    });
+    return postFiles(server.app, `/rules/import${query}`, headers, files);
   };
   const rules = (query: string) => api(server.app, { url: `/rules/${query}`, headers: admin });
   const count = async () => (await rules('?limit=0')).json<RulePage>().recordsTotal;
@@ -340,13 +335,7 @@ describe('rule lists, custom rules and groups', () => {
   beforeAll(async () => {
     server = await startTestServer();
     admin = await signIn(server.app, ADMIN_EMAIL, ADMIN_PASSWORD);
-    const body = await multipart(sampleRulesFiles());
-    await api(server.app, {
-      method: 'POST',
-      url: '/rules/import',
-      headers: { ...admin, ...body.headers },
-      payload: body.payload,
-    });
+    await postFiles(server.app, '/rules/import', admin, sampleRulesFiles());
     await api(server.app, {
       method: 'POST',
       url: '/users/',
@@ -527,15 +516,9 @@ describe('rule lists, custom rules and groups', () => {
 
   it('lets a Viewer read but not import or write', async () => {
     expect((await list('?limit=1', viewer)).statusCode).toBe(200);
-    const body = await multipart([
+    const imported = await postFiles(server.app, '/rules/import', viewer, [
       { name: 'x.rules', bytes: 'alert tcp any any -> any any (msg:"x"; sid:1;)' },
     ]);
-    const imported = await api(server.app, {
-      method: 'POST',
-      url: '/rules/import',
-      headers: { ...viewer, ...body.headers },
-      payload: body.payload,
-    });
     expect(imported.statusCode).toBe(403);
     const created = await api(server.app, {
       method: 'POST',
@@ -598,12 +581,7 @@ describe('rule lists, custom rules and groups', () => {
   });
 
   it("keeps one organization's rules from another", async () => {
-    await api(server.app, {
-      method: 'POST',
-      url: '/users/open',
-      payload: { email: 'other@b.example', password: 'Other#2026', organization: 'B' },
-    });
-    const other = await signIn(server.app, 'other@b.example', 'Other#2026');
+    const other = await signInOtherOrganization(server.app);
     expect((await list('', other)).json<RulePage>().recordsTotal).toBe(0);
     const [rule] = (await list('?limit=1')).json<RulePage>().data;
     expect((await api(server.app, { url: `/rules/${rule?.id}`, headers: other })).statusCode).toBe(

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrate } from '../../db/migrate.js';
-import { multipart } from '../../test/corpus.js';
+import { postFiles } from '../../test/corpus.js';
 import {
   ADMIN_EMAIL,
   ADMIN_PASSWORD,
@@ -26,18 +26,12 @@ describe('the versions migration', () => {
       (
         await api(server.app, { method, url, headers: admin, ...(payload ? { payload } : {}) })
       ).json<T>();
-    const body = await multipart([
+    await postFiles(server.app, '/rules/import', admin, [
       {
         name: 'old.rules',
         bytes: 'alert tcp any any -> any 22 (msg:"ssh"; sid:6300001; rev:1;)\n',
       },
     ]);
-    await api(server.app, {
-      method: 'POST',
-      url: '/rules/import',
-      headers: { ...admin, ...body.headers },
-      payload: body.payload,
-    });
     const [group] = (await call<{ data: { id: number }[] }>('GET', '/groups/?filter=name:old'))
       .data;
     const policy = await call<{ id: number }>('POST', '/policies/', {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { multipart } from '../../test/corpus.js';
+import { postFiles } from '../../test/corpus.js';
 import {
   ADMIN_EMAIL,
   ADMIN_PASSWORD,
@@ -67,13 +67,7 @@ describe('version history, compare and rollback', () => {
   };
   const versions = (base: string) => ok<List>('GET', `${base}/versions`);
   const importRules = async (name: string, text: string) => {
-    const body = await multipart([{ name, bytes: text }]);
-    const response = await api(server.app, {
-      method: 'POST',
-      url: '/rules/import',
-      headers: { ...admin, ...body.headers },
-      payload: body.payload,
-    });
+    const response = await postFiles(server.app, '/rules/import', admin, [{ name, bytes: text }]);
     expect(response.statusCode).toBe(200);
   };
 

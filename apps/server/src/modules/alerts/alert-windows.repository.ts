@@ -67,9 +67,7 @@ export const alertWindowsRepository = {
 
   /**
    * The alerts of the given signatures in the window, oldest first, through the signature's
-   * index as above: what a suppression by address or a threshold is replayed on. Every column
-   * read is in that index (device_alerts_org_sid_time), so the heap is not visited for pages
-   * the visibility map marks all-visible.
+   * index as above: what a suppression by address or a threshold is replayed on.
    */
   async alertsOf(
     db: Queryable,
@@ -82,13 +80,14 @@ export const alertWindowsRepository = {
       device_id: number;
       gid: number;
       sid: number;
+      msg: string | null;
       micros: string;
       src_ip: string | null;
       dest_ip: string | null;
       policy_id: number | null;
       policy_version: number | null;
     }>(
-      `SELECT device_id, coalesce(gid, 1) AS gid, sid::float8 AS sid,
+      `SELECT device_id, coalesce(gid, 1) AS gid, sid::float8 AS sid, msg,
               (extract(epoch FROM time) * 1000000)::bigint::text AS micros, src_ip, dest_ip,
               policy_id, policy_version
          FROM device_alerts
@@ -96,23 +95,6 @@ export const alertWindowsRepository = {
           AND sid = ANY($4::bigint[]) AND coalesce(gid, 1) = ANY($3::int[])
         ORDER BY time, id LIMIT $5`,
       [orgId, since, signatures.map((s) => s.gid), signatures.map((s) => s.sid), limit],
-    );
-  },
-
-  /** Each signature's message, as its newest alert in the window has it (one row each). */
-  async messagesOf(
-    db: Queryable,
-    orgId: number,
-    since: Date,
-    signatures: { gid: number; sid: number }[],
-  ) {
-    return db.query<{ gid: number; sid: number; msg: string | null }>(
-      `SELECT s.gid, s.sid::float8 AS sid,
-              (SELECT a.msg FROM device_alerts a
-                WHERE a.org_id = $1 AND a.sid = s.sid AND coalesce(a.gid, 1) = s.gid AND a.time >= $2
-                ORDER BY a.time DESC, a.id DESC LIMIT 1) AS msg
-         FROM unnest($3::int[], $4::bigint[]) AS s(gid, sid)`,
-      [orgId, since, signatures.map((s) => s.gid), signatures.map((s) => s.sid)],
     );
   },
 };

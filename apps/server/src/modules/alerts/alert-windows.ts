@@ -32,12 +32,4 @@ export const alertsOfSignatures = (
   limit: number,
 ) => repo.alertsOf(db, orgId, since, signatures, limit);
 
-/** Each signature's message, as its newest alert since `since` has it. */
-export const messagesOfSignatures = (
-  db: Queryable,
-  orgId: number,
-  since: Date,
-  signatures: Signature[],
-) => repo.messagesOf(db, orgId, since, signatures);
-
 export type WindowAlert = Awaited<ReturnType<typeof repo.alertsOf>>[number];

@@ -6,7 +6,6 @@ import type { Principal } from '../../plugins/auth.js';
 import {
   alertsOfSignatures,
   alertsPerDevice,
-  messagesOfSignatures,
   signatureAlertsPerDevice,
   type WindowAlert,
 } from '../alerts/alert-windows.js';
@@ -89,7 +88,7 @@ export function createPolicyBacktestService(
       const current = { id: policyId, version: policy.version };
       if (running.size === 0)
         return present(request.days, since, current, devices, [], [], new Map(), 0, []);
-      const [deviceTotals, removedWhole, replayRows, messages] = await Promise.all([
+      const [deviceTotals, removedWhole, replayRows] = await Promise.all([
         alertsPerDevice(db, principal.orgId, [...running], since),
         plan.removeAll.size === 0
           ? []
@@ -109,11 +108,7 @@ export function createPolicyBacktestService(
               [...replayed].map(signatureOf),
               maxReplayed + 1,
             ),
-        replayed.size === 0
-          ? []
-          : messagesOfSignatures(db, principal.orgId, since, [...replayed].map(signatureOf)),
       ]);
-      const messageOf = new Map(messages.map((row) => [keyOf(row.gid, row.sid), row.msg]));
       if (replayRows.length > maxReplayed)
         throw invalid(
           'body.days',
@@ -178,7 +173,7 @@ export function createPolicyBacktestService(
           device_id: first.device_id,
           gid: first.gid,
           sid: first.sid,
-          msg: messageOf.get(key) ?? null,
+          msg: first.msg,
           n: alerts.length,
           earlier: 0,
         });

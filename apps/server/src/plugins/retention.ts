@@ -3,6 +3,7 @@ import fp from 'fastify-plugin';
 import type { Database, Queryable } from '../db/client.js';
 import { maintainAlertPartitions } from '../modules/alerts/alert-partitions.js';
 import { pruneAuditLog } from '../modules/audit/audit.service.js';
+import { pruneFirewallHits } from '../modules/firewall/firewall-hits.service.js';
 import { scheduleJob } from './scheduled-jobs.js';
 
 const HOUR_MS = 3_600_000;
@@ -91,6 +92,8 @@ export async function applyRetention(db: Database, policy: RetentionPolicy, now 
       if (removed < BATCH) break;
     }
   }
+  // Devices that stopped reporting leave hits behind that their own next report would prune.
+  deleted['firewall_rule_hits'] = await pruneFirewallHits(db);
   return deleted;
 }
 

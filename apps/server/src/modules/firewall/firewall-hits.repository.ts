@@ -102,14 +102,29 @@ export const firewallHitsRepository = {
     );
   },
 
-  /** The rule keys a device running the ruleset reported in the last 30 days. */
-  async reported(db: Queryable, rulesetId: number): Promise<string[]> {
-    const rows = await db.query<{ rule_key: string }>(
-      `SELECT DISTINCT c.rule_key FROM firewall_rule_counters c
+  /**
+   * The rule keys a device running the ruleset reported in the last 30 days, each with whether
+   * such a device has reported it for 30 days or more (long enough to call it idle).
+   */
+  async reported(
+    db: Queryable,
+    rulesetId: number,
+  ): Promise<{ rule_key: string; watched_30: boolean }[]> {
+    return db.query<{ rule_key: string; watched_30: boolean }>(
+      `SELECT c.rule_key, bool_or(c.first_seen <= now() - interval '30 days') AS watched_30
+         FROM firewall_rule_counters c
          JOIN devices d ON d.id = c.device_id AND d.firewall_id = c.ruleset_id
-        WHERE c.ruleset_id = $1 AND c.seen_at > now() - interval '30 days'`,
+        WHERE c.ruleset_id = $1 AND c.seen_at > now() - interval '30 days'
+        GROUP BY c.rule_key`,
       [rulesetId],
     );
-    return rows.map((r) => r.rule_key);
+  },
+
+  /** Hits of days no window shows any more, of every device (those that stopped reporting too). */
+  async prune(db: Queryable): Promise<number> {
+    const rows = await db.query(
+      `DELETE FROM firewall_rule_hits WHERE day < ${TODAY} - ${KEEP_DAYS} RETURNING 1`,
+    );
+    return rows.length;
   },
 };

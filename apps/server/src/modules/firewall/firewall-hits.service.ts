@@ -119,7 +119,7 @@ export async function firewallHits(
   if (!ruleset) throw notFound('Ruleset');
   const [sums, reported] = await Promise.all([repo.sums(db, id, days), repo.reported(db, id)]);
   const byKey = new Map(sums.map((s) => [s.rule_key, s]));
-  const seen = new Set(reported);
+  const seen = new Map(reported.map((r) => [r.rule_key, r.watched_30]));
   const rules = ruleset.rules.map((rule): FirewallRuleHits => {
     const key = ruleKey(rule);
     const sum = byKey.get(key);
@@ -128,8 +128,12 @@ export async function firewallHits(
       packets: sum?.packets ?? 0,
       bytes: sum?.bytes ?? 0,
       reported: wasReported,
-      idle: wasReported && (sum?.packets_30 ?? 0) === 0,
+      // Idle only once watched for the whole 30 days: a rule added yesterday is not.
+      idle: seen.get(key) === true && (sum?.packets_30 ?? 0) === 0,
     };
   });
   return { days, rules };
 }
+
+/** Deletes the hits of days no window shows any more (the retention job); how many rows. */
+export const pruneFirewallHits = (db: Queryable) => repo.prune(db);

@@ -12,6 +12,7 @@ import {
   startTestServer,
   type TestServer,
 } from '../../test/harness.js';
+import { applyRetention } from '../../plugins/retention.js';
 
 const ssh = { chain: 'input', action: 'accept', protocol: 'tcp', destination_ports: '22' };
 /** Rendered as two nftables rules (tcp and udp). */
@@ -130,9 +131,31 @@ describe('firewall rule hits', () => {
   });
 
   it('marks a rule no packet matched on any device that runs it, not one without a counter', async () => {
+    // Reported for less than 30 days: nothing is idle yet.
+    expect((await hits()).rules.map((r) => r.idle)).toEqual(Array(6).fill(false));
+    await server.db.query(
+      `UPDATE firewall_rule_counters SET first_seen = now() - interval '31 days'
+        WHERE ruleset_id = $1`,
+      [rulesetId],
+    );
     const rules = (await hits()).rules;
     expect(rules.map((r) => r.idle)).toEqual([false, false, false, false, true, false]);
     expect(rules[5]).toMatchObject({ reported: false });
+  });
+
+  it('has the retention job drop hits no window shows, of devices that stopped reporting too', async () => {
+    const [a] = agents as [(typeof agents)[0]];
+    await server.db.query(
+      `INSERT INTO firewall_rule_hits (ruleset_id, rule_key, day, device_id, packets, bytes)
+       VALUES ($1, 'gone', (now() AT TIME ZONE 'UTC')::date - 40, $2, 5, 500)`,
+      [rulesetId, a.id],
+    );
+    const deleted = await applyRetention(server.db, {
+      alertRetentionDays: 90,
+      metricRetentionDays: 90,
+    });
+    expect(deleted['firewall_rule_hits']).toBe(1);
+    expect(await packets()).toEqual([17, 7, 2, 1, 0, 0]);
   });
 
   it('counts from zero again after the table was loaded again', async () => {

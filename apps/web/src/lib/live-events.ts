@@ -1,7 +1,8 @@
 import { useEffect, useRef } from 'react';
 import { API_PREFIX } from './api-client';
 import { logout, session } from './session';
-import { backoffMs, parseSse } from './sse';
+import { EventSourceParserStream } from 'eventsource-parser/stream';
+import { backoffMs } from './sse';
 
 /** What GET /events announces: the organization's alerts or devices changed. */
 export type LiveEventKind = 'alerts' | 'devices';
@@ -58,15 +59,20 @@ async function run(signal: AbortSignal): Promise<void> {
         emit('alerts');
         emit('devices');
       }
-      const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
-      let buffer = '';
+      const reader = response.body
+        .pipeThrough(new TextDecoderStream())
+        .pipeThrough(
+          new EventSourceParserStream({
+            onRetry: (ms) => {
+              baseMs = ms;
+            },
+          }),
+        )
+        .getReader();
       for (;;) {
         const { value, done } = await reader.read();
         if (done) break;
-        const chunk = parseSse(buffer + value);
-        buffer = chunk.rest;
-        if (chunk.retry !== undefined) baseMs = chunk.retry;
-        for (const event of chunk.events) if (isKind(event.event)) emit(event.event);
+        if (value.event !== undefined && isKind(value.event)) emit(value.event);
       }
     } catch {
       if (signal.aborted) return;

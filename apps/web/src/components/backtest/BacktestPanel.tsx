@@ -10,17 +10,11 @@ import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
-import ToggleButton from '@mui/material/ToggleButton';
-import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
 import Typography from '@mui/material/Typography';
 import { apiErrorMessage, errorText } from '../../lib/errors';
+import { DaysToggle, useDaysLabel } from '../page/DaysToggle';
 import { backtestQueryOptions, type BacktestEntries } from './backtest';
 
-const WINDOWS = [
-  { days: 1, label: 'backtest.d1' },
-  { days: 7, label: 'backtest.d7' },
-  { days: 30, label: 'backtest.d30' },
-] as const;
 /** Rows shown per table: the largest, enough to judge a change by. */
 const SHOWN = 8;
 /** Entries typed in a form are asked about once they have stood still this long. */
@@ -47,6 +41,7 @@ export function BacktestPanel({
 }) {
   const { t, i18n } = useTranslation();
   const [days, setDays] = useState<number>(7);
+  const daysLabel = useDaysLabel();
   const [settled] = useDebounce(entries, SETTLE_MS, { equalityFn: sameEntries });
   const backtest = useQuery(backtestQueryOptions(policyId, days, settled));
   const result = backtest.data;
@@ -64,19 +59,7 @@ export function BacktestPanel({
         <Typography id="backtest-title" variant="subtitle2" sx={{ flex: 1 }}>
           {t('backtest.title')}
         </Typography>
-        <ToggleButtonGroup
-          size="small"
-          exclusive
-          value={days}
-          onChange={(_, next: number | null) => next !== null && setDays(next)}
-          aria-label={t('backtest.window')}
-        >
-          {WINDOWS.map((window) => (
-            <ToggleButton key={window.days} value={window.days}>
-              {t(window.label)}
-            </ToggleButton>
-          ))}
-        </ToggleButtonGroup>
+        <DaysToggle days={days} onChange={setDays} label={t('backtest.window')} />
       </Box>
       <Box sx={{ height: 4, my: 0.5 }}>{backtest.isFetching && <LinearProgress />}</Box>
       {error !== null ? (
@@ -86,12 +69,12 @@ export function BacktestPanel({
           <Typography data-testid="backtest-summary">
             {result.total === 0
               ? t('backtest.noAlerts', {
-                  window: t(WINDOWS.find((w) => w.days === result.days)?.label ?? 'backtest.d7'),
+                  window: daysLabel(result.days),
                 })
               : t('backtest.summary', {
                   removed: number(result.removed),
                   total: number(result.total),
-                  window: t(WINDOWS.find((w) => w.days === result.days)?.label ?? 'backtest.d7'),
+                  window: daysLabel(result.days),
                   share: percent(result.removed / result.total, i18n.language),
                 })}
           </Typography>

@@ -1,35 +1,14 @@
 import { useTranslation } from 'react-i18next';
 import Chip from '@mui/material/Chip';
 import Stack from '@mui/material/Stack';
-import ToggleButton from '@mui/material/ToggleButton';
-import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
 import Typography from '@mui/material/Typography';
-import { HIT_WINDOWS, type FirewallRuleHits } from '@palisade/contract';
-
-const WINDOW_LABELS = {
-  1: 'firewall.hits.d1',
-  7: 'firewall.hits.d7',
-  30: 'firewall.hits.d30',
-} as const;
+import type { FirewallRuleHits } from '@palisade/contract';
+import { DaysToggle } from '../../../components/page/DaysToggle';
 
 /** The window the hits column counts over: 1, 7 or 30 days. */
 export function HitsWindow({ days, onChange }: { days: number; onChange: (days: number) => void }) {
   const { t } = useTranslation();
-  return (
-    <ToggleButtonGroup
-      size="small"
-      exclusive
-      value={days}
-      onChange={(_, next: number | null) => next !== null && onChange(next)}
-      aria-label={t('firewall.hits.window')}
-    >
-      {HIT_WINDOWS.map((window) => (
-        <ToggleButton key={window} value={window}>
-          {t(WINDOW_LABELS[window])}
-        </ToggleButton>
-      ))}
-    </ToggleButtonGroup>
-  );
+  return <DaysToggle days={days} onChange={onChange} label={t('firewall.hits.window')} />;
 }
 
 /**

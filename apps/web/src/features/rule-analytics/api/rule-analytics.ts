@@ -5,9 +5,7 @@ import { call, http } from '../../../lib/api-client';
 
 export const ruleAnalyticsKey = ['rule-analytics'] as const;
 
-/** The windows the screen offers, in days. */
-export const WINDOWS = [1, 7, 30] as const;
-export type WindowDays = (typeof WINDOWS)[number];
+export type { DayWindow as WindowDays } from '../../../components/page/DaysToggle';
 
 /** GET /ruleanalytics/?days&device_id : noisiest and jumped rules of the window. */
 export const ruleAnalyticsQueryOptions = (days: number, deviceId: number | null) =>

@@ -1,5 +1,4 @@
 import { useTranslation } from 'react-i18next';
-import Link from '@mui/material/Link';
 import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
@@ -7,6 +6,7 @@ import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import type { JumpedRule } from '@palisade/contract';
 import { percent, signatureOf } from './format';
+import { RuleMessage } from './RuleMessage';
 
 /** Rules whose share of the last 24 hours jumped against their share of the days before. */
 export function JumpedRulesTable({
@@ -36,19 +36,7 @@ export function JumpedRulesTable({
           <TableRow key={signatureOf(rule)}>
             <TableCell sx={{ whiteSpace: 'nowrap' }}>{signatureOf(rule)}</TableCell>
             <TableCell>
-              {rule.sid === null ? (
-                (rule.msg ?? '–')
-              ) : (
-                <Link
-                  component="button"
-                  type="button"
-                  underline="hover"
-                  sx={{ textAlign: 'start' }}
-                  onClick={() => onOpen({ gid: rule.gid ?? 1, sid: rule.sid ?? 0 })}
-                >
-                  {rule.msg ?? t('ruleAnalytics.noMessage')}
-                </Link>
-              )}
+              <RuleMessage rule={rule} onOpen={onOpen} />
             </TableCell>
             <TableCell align="right">{number(rule.recent)}</TableCell>
             <TableCell align="right">{number(rule.baseline_per_day, 1)}</TableCell>

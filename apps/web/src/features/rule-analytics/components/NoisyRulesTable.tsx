@@ -1,6 +1,5 @@
 import { useTranslation } from 'react-i18next';
 import Button from '@mui/material/Button';
-import Link from '@mui/material/Link';
 import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
@@ -10,6 +9,7 @@ import type { NoisyRule } from '@palisade/contract';
 import { Sparkline } from '../../../components/charts/Sparkline';
 import { formatDateTime } from '../../../lib/format-date';
 import { percent, signatureOf } from './format';
+import { RuleMessage } from './RuleMessage';
 
 interface NoisyRulesTableProps {
   rules: NoisyRule[];
@@ -38,24 +38,12 @@ export function NoisyRulesTable({ rules, onOpen, onTune }: NoisyRulesTableProps)
       </TableHead>
       <TableBody>
         {rules.map((rule) => {
-          const { gid, sid } = rule;
+          const { sid } = rule;
           return (
             <TableRow key={signatureOf(rule)}>
               <TableCell sx={{ whiteSpace: 'nowrap' }}>{signatureOf(rule)}</TableCell>
               <TableCell>
-                {sid === null ? (
-                  (rule.msg ?? '–')
-                ) : (
-                  <Link
-                    component="button"
-                    type="button"
-                    underline="hover"
-                    sx={{ textAlign: 'start' }}
-                    onClick={() => onOpen({ gid: gid ?? 1, sid })}
-                  >
-                    {rule.msg ?? t('ruleAnalytics.noMessage')}
-                  </Link>
-                )}
+                <RuleMessage rule={rule} onOpen={onOpen} />
               </TableCell>
               <TableCell align="right">{number(rule.count)}</TableCell>
               <TableCell align="right">{percent(rule.share, i18n.language)}</TableCell>

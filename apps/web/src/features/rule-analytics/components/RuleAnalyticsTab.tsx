@@ -6,11 +6,10 @@ import Box from '@mui/material/Box';
 import LinearProgress from '@mui/material/LinearProgress';
 import MenuItem from '@mui/material/MenuItem';
 import TextField from '@mui/material/TextField';
-import ToggleButton from '@mui/material/ToggleButton';
-import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
 import Typography from '@mui/material/Typography';
 import { apiErrorMessage, errorText } from '../../../lib/errors';
-import { ruleAnalyticsQueryOptions, WINDOWS, type WindowDays } from '../api/rule-analytics';
+import { DaysToggle } from '../../../components/page/DaysToggle';
+import { ruleAnalyticsQueryOptions, type WindowDays } from '../api/rule-analytics';
 import { JumpedRulesTable } from './JumpedRulesTable';
 import { NoisyRulesTable } from './NoisyRulesTable';
 import { SilentRulesSection } from './SilentRulesSection';
@@ -26,12 +25,6 @@ interface RuleAnalyticsTabProps {
 const RuleActivityDialog = lazy(() =>
   import('./RuleActivityDialog').then((module) => ({ default: module.RuleActivityDialog })),
 );
-
-const WINDOW_LABEL = {
-  1: 'ruleAnalytics.d1',
-  7: 'ruleAnalytics.d7',
-  30: 'ruleAnalytics.d30',
-} as const satisfies Record<WindowDays, string>;
 
 const Section = ({ title, children }: { title: string; children: React.ReactNode }) => (
   <Box component="section" sx={{ display: 'grid', gap: 1 }}>
@@ -58,19 +51,7 @@ export function RuleAnalyticsTab({ devices, policies, onTune }: RuleAnalyticsTab
   return (
     <Box sx={{ display: 'grid', gap: 3 }}>
       <Box sx={{ display: 'flex', gap: 2, alignItems: 'center', flexWrap: 'wrap' }}>
-        <ToggleButtonGroup
-          size="small"
-          exclusive
-          value={days}
-          onChange={(_event, next: WindowDays | null) => next !== null && setDays(next)}
-          aria-label={t('ruleAnalytics.window')}
-        >
-          {WINDOWS.map((n) => (
-            <ToggleButton key={n} value={n}>
-              {t(WINDOW_LABEL[n])}
-            </ToggleButton>
-          ))}
-        </ToggleButtonGroup>
+        <DaysToggle days={days} onChange={setDays} label={t('ruleAnalytics.window')} />
         <TextField
           select
           size="small"

@@ -303,8 +303,10 @@ export const agentRepository = {
   async claimAlertBatch(db: Queryable, deviceId: number, seq: number): Promise<AlertPolicy | null> {
     const [row] = await db.query<AlertPolicy>(
       `UPDATE devices d SET alerts_ack = $2 WHERE id = $1 AND alerts_ack < $2
-       RETURNING coalesce((SELECT dp.policy_id FROM device_deployed dp WHERE dp.device_id = d.id),
-                          d.policy_id) AS policy_id,
+       RETURNING CASE WHEN EXISTS (SELECT FROM device_deployed dp WHERE dp.device_id = d.id)
+                      -- Deployed without a policy is none, whatever was saved since.
+                      THEN (SELECT dp.policy_id FROM device_deployed dp WHERE dp.device_id = d.id)
+                      ELSE d.policy_id END AS policy_id,
                  d.policy_version_local AS policy_version`,
       [deviceId, seq],
     );

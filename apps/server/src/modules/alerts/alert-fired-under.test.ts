@@ -147,6 +147,19 @@ describe('an alert records the policy version its device ran (issue 20, item 5)'
     expect(row?.rev).toBe(2);
   });
 
+  it('names the policy last deployed to the device, not one saved since (staged)', async () => {
+    // Pinned with no policy (as a staged deploy pins it), though one is saved for it.
+    await server.db.query(
+      `INSERT INTO device_deployed (device_id, config_version, config_sha256, policy_id,
+                                    policy_version, policy_sha256)
+       VALUES ($1, 1, '', NULL, 0, '')`,
+      [deviceId],
+    );
+    expect((await detail(await sendAlert(3))).fired_under).toBeNull();
+    await server.db.query('DELETE FROM device_deployed WHERE device_id = $1', [deviceId]);
+    expect((await detail(await sendAlert(3))).fired_under?.policy_id).toBe(policyId);
+  });
+
   it('records no policy for a device without one, and keeps another organization out', async () => {
     const bare = await call('POST', '/devices/', { name: 'edge-bare', password: DEVICE_PASSWORD });
     const bareId = bare.json<{ id: number }>().id;

@@ -76,10 +76,10 @@ export const tests = [
       await visible(hitsOf('allow ssh').getByText('1.2K'));
       assert.equal(await hitsOf('drop telnet').textContent(), '7');
       assert.match((await hitsOf('allow ssh').getAttribute('title')) ?? '', /98,000 bytes/);
-      // Nothing matched the quiet rule on the device that runs it: marked; the others not.
-      const idle = rules.getByTestId('rule-idle');
-      await visible(rules.getByRole('row', { name: /quiet web/ }).getByTestId('rule-idle'));
-      assert.equal(await idle.count(), 1);
+      // Nothing matched the quiet rule, but the device has reported it for less than 30 days:
+      // not marked yet (the server test marks it once it has been watched 30 days).
+      await visible(hitsOf('quiet web').getByText('0'));
+      assert.equal(await rules.getByTestId('rule-idle').count(), 0);
 
       // Today's hits are the same over one day.
       const windows = editor.getByRole('group', { name: 'Hits counted over' });

@@ -13,6 +13,11 @@ export interface AccessClaims {
 export type Audience = 'palisade-console' | 'palisade-agent';
 
 const ISSUER = 'palisade';
+
+/** Where the time comes from: `Date` in the product, a hand-moved clock in tests. */
+export interface Clock {
+  now(): number;
+}
 /** Verified tokens remembered (a fleet presents the same agent token every heartbeat). */
 const VERIFIED_CACHE_SIZE = 250_000;
 
@@ -23,14 +28,16 @@ export class TokenService {
    * same string carries the same signature. Revocation is not decided here but by the caller's
    * token_version check, which still runs on every request.
    */
-  private readonly verified = new LRUCache<string, AccessClaims>({ max: VERIFIED_CACHE_SIZE });
+  private readonly verified: LRUCache<string, { claims: AccessClaims; expiresAt: number }>;
 
   constructor(
     secret: string,
     private readonly expireMinutes: number,
+    private readonly clock: Clock = Date,
   ) {
     // A key object made once: given raw bytes, jose would import the key on every verify.
     this.key = createSecretKey(new TextEncoder().encode(secret));
+    this.verified = new LRUCache({ max: VERIFIED_CACHE_SIZE, perf: clock });
   }
 
   get expiresInSeconds(): number {
@@ -38,13 +45,14 @@ export class TokenService {
   }
 
   async issue(claims: AccessClaims, audience: Audience = 'palisade-console'): Promise<string> {
+    const issuedAt = Math.floor(this.clock.now() / 1000);
     return new SignJWT({ ver: claims.tokenVersion })
       .setProtectedHeader({ alg: 'HS256' })
       .setSubject(String(claims.subject))
       .setIssuer(ISSUER)
       .setAudience(audience)
-      .setIssuedAt()
-      .setExpirationTime(`${this.expireMinutes}m`)
+      .setIssuedAt(issuedAt)
+      .setExpirationTime(issuedAt + Math.round(this.expiresInSeconds))
       .sign(this.key);
   }
 
@@ -55,19 +63,22 @@ export class TokenService {
   ): Promise<AccessClaims | undefined> {
     const cacheKey = `${audience} ${token}`;
     const known = this.verified.get(cacheKey);
-    if (known) return known;
+    // The cache's own expiry only evicts: it reads its clock at most once a millisecond.
+    if (known && known.expiresAt > this.clock.now()) return known.claims;
     try {
       const { payload } = await jwtVerify(token, this.key, {
         issuer: ISSUER,
         audience,
         algorithms: ['HS256'],
+        currentDate: new Date(this.clock.now()),
       });
       const subject = Number(payload.sub);
       const tokenVersion = payload['ver'];
       if (!Number.isInteger(subject) || typeof tokenVersion !== 'number') return undefined;
       const claims = { subject, tokenVersion };
-      const ttl = typeof payload.exp === 'number' ? payload.exp * 1000 - Date.now() : 0;
-      if (ttl > 0) this.verified.set(cacheKey, claims, { ttl });
+      const expiresAt = typeof payload.exp === 'number' ? payload.exp * 1000 : 0;
+      const ttl = expiresAt - this.clock.now();
+      if (ttl > 0) this.verified.set(cacheKey, { claims, expiresAt }, { ttl });
       return claims;
     } catch (error) {
       if (error instanceof errors.JOSEError) return undefined;

@@ -2,7 +2,7 @@
 // (?tab=policies|groups|rules|sources|analytics), so the spec's route table stays exact. The composition root wires the rules feature's
 // pieces into the policies feature, which must not import it (STYLE.md §1).
 import { useCallback, useMemo } from 'react';
-import { useNavigate, useSearchParams } from 'react-router';
+import { useSearchParams } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import Box from '@mui/material/Box';
@@ -20,21 +20,18 @@ import { groupsListQueryOptions } from '../../features/rules/api/list-groups';
 import { sourcesListQueryOptions } from '../../features/rule-sources/api/list-sources';
 import { RuleChangeNote } from '../../features/rule-sources/components/RuleChangeNote';
 import { RuleSourcesTab } from '../../features/rule-sources/components/RuleSourcesTab';
-import { newestAlertOf, type WindowDays } from '../../features/rule-analytics/api/rule-analytics';
 import { RuleAnalyticsTab } from '../../features/rule-analytics/components/RuleAnalyticsTab';
+import { useTuneRule } from '../../features/rule-analytics/components/useTuneRule';
 import { fetchRules } from '../../features/rules/api/rules-multi';
 import { GroupsTab } from '../../features/rules/components/GroupsTab';
 import { RulePicker } from '../../features/rules/components/RulePicker';
 import { RulesTab } from '../../features/rules/components/RulesTab';
 import { usersListQueryOptions } from '../../features/users/api/list-users';
-import { notifyApiError } from '../../components/notifications/notify';
 import { session } from '../../lib/session';
 import { useStore } from '../../lib/store';
 import { hasAdminAccess } from '../access';
 
 const TABS = ['policies', 'groups', 'rules', 'sources', 'analytics'] as const;
-/** The Alerts screen's time range for an analytics window. */
-const RANGE_OF: Record<WindowDays, string> = { 1: '24h', 7: '7d', 30: '30d' };
 type PoliciesTabName = (typeof TABS)[number];
 
 const isTab = (value: string | null): value is PoliciesTabName =>
@@ -65,21 +62,8 @@ export function Component() {
   const analytics = tab === 'analytics';
   const devices = useQuery({ ...alertDeviceOptionsQueryOptions, enabled: analytics });
   const policies = useQuery({ ...policiesListQueryOptions, enabled: analytics });
-  const navigate = useNavigate();
   // A noisy rule's "Tune" opens its newest alert, whose drawer backtests the tuning.
-  const tune = useCallback(
-    (sid: number, days: WindowDays) => {
-      newestAlertOf(sid).then(
-        (id) => {
-          const search = new URLSearchParams({ signature: String(sid), range: RANGE_OF[days] });
-          if (id !== null) search.set('alert', String(id));
-          void navigate(`/alerts?${search.toString()}`);
-        },
-        (error: unknown) => notifyApiError(error),
-      );
-    },
-    [navigate],
-  );
+  const tune = useTuneRule();
   const sourceName = useCallback(
     (id: number) => sources.data?.data.find((source) => source.id === id)?.name,
     [sources.data],

@@ -122,6 +122,18 @@ describe('rule analytics', () => {
     expect(await screen.findByText('quiet rule of 6')).toBeTruthy();
   });
 
+  it('lists no silent rules for a policy no device runs, and says why', async () => {
+    installFakeApi({
+      'GET ruleanalytics/': { body: overview(7) },
+      'GET ruleanalytics/silent/5': { body: { ...silent(5), devices: 0, recordsTotal: 120 } },
+    });
+    renderScreen(<RuleAnalyticsTab devices={[]} policies={[{ id: 5, name: 'Edge' }]} />);
+    expect((await screen.findByTestId('silent-summary')).textContent).toBe(
+      'No device runs this policy, so none of its rules could raise an alert.',
+    );
+    expect(screen.queryByTestId('silent-rules')).toBeNull();
+  });
+
   it('offers no Tune without the right to change policies', async () => {
     installFakeApi({
       'GET ruleanalytics/': { body: overview(7) },

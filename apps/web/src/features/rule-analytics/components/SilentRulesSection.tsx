@@ -65,14 +65,17 @@ export function SilentRulesSection({
       {error !== null && <Alert severity="error">{errorText(error, t)}</Alert>}
       {data && (
         <Typography variant="body2" data-testid="silent-summary">
-          {t('ruleAnalytics.silentSummary', {
-            silent: number(data.recordsTotal),
-            enabled: number(data.enabled),
-            devices: number(data.devices),
-          })}
+          {data.devices === 0
+            ? t('ruleAnalytics.silentNoDevices')
+            : t('ruleAnalytics.silentSummary', {
+                silent: number(data.recordsTotal),
+                enabled: number(data.enabled),
+                devices: number(data.devices),
+              })}
         </Typography>
       )}
-      {data && data.recordsTotal > 0 && (
+      {/* On no device, every rule is silent: the list would say nothing about the rules. */}
+      {data && data.devices > 0 && data.recordsTotal > 0 && (
         <>
           <Table size="small" aria-label={t('ruleAnalytics.silent')} data-testid="silent-rules">
             <TableHead>

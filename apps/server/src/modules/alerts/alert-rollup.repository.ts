@@ -40,6 +40,16 @@ export function rollupAnswers(filters: ResolvedAlertFilters): boolean {
 }
 
 /**
+ * The signature text of the rule key `alias.gid`/`alias.sid`, from the catalogue ingest keeps
+ * (one when several texts were seen).
+ */
+export function signatureTextSql(orgParam: string, alias: string): string {
+  return `(SELECT max(s.msg) FROM alert_signatures s
+            WHERE s.org_id = ${orgParam} AND coalesce(s.gid, -1) = coalesce(${alias}.gid, -1)
+              AND coalesce(s.sid, -1) = coalesce(${alias}.sid, -1))`;
+}
+
+/**
  * Groups of rows (gid, sid, device_id, severity, count, first_seen, last_seen) folded by
  * signature, the most frequent first, with the signature text from the catalogue. One sorted
  * aggregation with count(DISTINCT): cheaper than hashing per device first when the rows are
@@ -49,9 +59,7 @@ function signatureGroupsSql(parts: string[], orgParam: string, limitParam: strin
   return `SELECT g.gid, g.sid, g.severity, g.count, g.devices,
                  ${epochMicrosSql('g.first_seen')} AS first_seen_us,
                  ${epochMicrosSql('g.last_seen')} AS last_seen_us,
-                 (SELECT max(s.msg) FROM alert_signatures s
-                   WHERE s.org_id = ${orgParam} AND coalesce(s.gid, -1) = coalesce(g.gid, -1)
-                     AND coalesce(s.sid, -1) = coalesce(g.sid, -1)) AS msg
+                 ${signatureTextSql(orgParam, 'g')} AS msg
             FROM (SELECT p.gid, p.sid, min(p.severity) AS severity, sum(p.count)::int AS count,
                          count(DISTINCT p.device_id)::int AS devices,
                          min(p.first_seen) AS first_seen, max(p.last_seen) AS last_seen

@@ -1,4 +1,5 @@
 import type { Queryable, SqlParam } from '../../db/client.js';
+import { signatureTextSql } from './alert-rollup.repository.js';
 
 /** A rule as the rollup keys it: the catalogue names it (gid and sid may be null in an event). */
 export interface RuleKey {
@@ -31,11 +32,8 @@ export interface RuleDeviceDayRow {
   last_seen: Date;
 }
 
-/** The signature text of each rule key, from the catalogue ingest keeps (one when several). */
-const MSG = (alias: string) =>
-  `(SELECT max(s.msg) FROM alert_signatures s
-     WHERE s.org_id = $1 AND coalesce(s.gid, -1) = coalesce(${alias}.gid, -1)
-       AND coalesce(s.sid, -1) = coalesce(${alias}.sid, -1))`;
+/** The signature text of each rule key; the organization is always the first parameter. */
+const MSG = (alias: string) => signatureTextSql('$1', alias);
 
 /** `r.org_id = $1 AND r.hour >= $2`, and the device when one is asked for. */
 function windowWhere(orgId: number, since: Date, deviceId: number | undefined) {

@@ -105,6 +105,41 @@ export async function signInNewOperator(
   return signIn(app, 'op@example.com', 'Operator#2026');
 }
 
+/** The password of the devices `enrolDevice` creates. */
+export const ENROLLED_DEVICE_PASSWORD = 'device-secret-1234';
+
+/**
+ * Creates a device (`device`: its name and what it is given) and signs its agent in: the
+ * device's id and the agent's headers.
+ */
+export async function enrolDevice(
+  app: FastifyInstance,
+  admin: AuthHeaders,
+  device: {
+    name: string;
+    policy_id?: number | null;
+    profile_id?: number | null;
+    firewall_id?: number | null;
+  },
+): Promise<{ id: number; agent: AuthHeaders }> {
+  const created = await api(app, {
+    method: 'POST',
+    url: '/devices/',
+    headers: admin,
+    payload: { ...device, password: ENROLLED_DEVICE_PASSWORD },
+  });
+  if (created.statusCode !== 201) throw new Error(`device failed: ${created.body}`);
+  const id = created.json<{ id: number }>().id;
+  const login = await api(app, {
+    method: 'POST',
+    url: '/agent/login',
+    payload: { device_id: id, password: ENROLLED_DEVICE_PASSWORD, protocol: 1 },
+  });
+  if (login.statusCode !== 200) throw new Error(`agent login failed: ${login.body}`);
+  const token = login.json<{ access_token: string }>().access_token;
+  return { id, agent: { authorization: `Bearer ${token}` } };
+}
+
 /**
  * Creates device `name`, signs its agent in, and has it beat once saying it reaches the
  * server at AGENT_SERVER_ENDPOINT, as the lock-out check then assumes; the device's id.
@@ -114,24 +149,11 @@ export async function deviceReachingServer(
   admin: AuthHeaders,
   name: string,
 ): Promise<number> {
-  const password = 'device-secret-1234';
-  const created = await api(app, {
-    method: 'POST',
-    url: '/devices/',
-    headers: admin,
-    payload: { name, password },
-  });
-  if (created.statusCode !== 201) throw new Error(`device failed: ${created.body}`);
-  const id = created.json<{ id: number }>().id;
-  const login = await api(app, {
-    method: 'POST',
-    url: '/agent/login',
-    payload: { device_id: id, password, protocol: 1 },
-  });
+  const { id, agent } = await enrolDevice(app, admin, { name });
   const beat = await api(app, {
     method: 'POST',
     url: '/agent/heartbeat',
-    headers: { authorization: `Bearer ${login.json<{ access_token: string }>().access_token}` },
+    headers: agent,
     payload: {
       state: 'running',
       local: { config_version: null, policy_version: null },

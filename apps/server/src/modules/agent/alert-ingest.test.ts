@@ -8,6 +8,7 @@ import {
   startTestServer,
   type TestServer,
 } from '../../test/harness.js';
+import { enrolDevice } from '../../test/fixtures.js';
 
 type Headers = { authorization: string };
 type Event = Record<string, unknown>;
@@ -16,7 +17,6 @@ interface AlertAck {
   rejected: { index: number; reason: string }[];
 }
 
-const DEVICE_PASSWORD = 'device-secret-1234';
 
 /**
  * Real eve.json alerts (most of them HTTP), or the project's sample alerts without the corpus;
@@ -60,19 +60,7 @@ describe('alert ingest, event by event', () => {
   beforeAll(async () => {
     server = await startTestServer();
     admin = await signIn(server.app, ADMIN_EMAIL, ADMIN_PASSWORD);
-    const device = await api(server.app, {
-      method: 'POST',
-      url: '/devices/',
-      headers: admin,
-      payload: { name: 'sensor-nul', password: DEVICE_PASSWORD },
-    });
-    deviceId = device.json<{ id: number }>().id;
-    const login = await api(server.app, {
-      method: 'POST',
-      url: '/agent/login',
-      payload: { device_id: deviceId, password: DEVICE_PASSWORD, protocol: 1 },
-    });
-    agent = { authorization: `Bearer ${login.json<{ access_token: string }>().access_token}` };
+    ({ id: deviceId, agent } = await enrolDevice(server.app, admin, { name: 'sensor-nul' }));
   });
   afterAll(() => server.close());
 

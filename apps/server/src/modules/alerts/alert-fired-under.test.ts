@@ -8,7 +8,7 @@ import {
   startTestServer,
   type TestServer,
 } from '../../test/harness.js';
-import { policyFromRules } from '../../test/fixtures.js';
+import { enrolDevice, policyFromRules } from '../../test/fixtures.js';
 import { ruleChangeBetween } from './rule-change.js';
 
 type Headers = { authorization: string };
@@ -84,18 +84,10 @@ describe('an alert records the policy version its device ran (issue 20, item 5)'
       `alert tcp any any -> any any (msg:"recorded signature"; sid:${SID}; rev:3;)\n`,
       'Recorded',
     );
-    const device = await call('POST', '/devices/', {
+    ({ id: deviceId, agent } = await enrolDevice(server.app, admin, {
       name: 'edge-recorded',
-      password: DEVICE_PASSWORD,
       policy_id: policyId,
-    });
-    deviceId = device.json<{ id: number }>().id;
-    const login = await call('POST', '/agent/login', {
-      device_id: deviceId,
-      password: DEVICE_PASSWORD,
-      protocol: 1,
-    });
-    agent = { authorization: `Bearer ${login.json<{ access_token: string }>().access_token}` };
+    }));
   });
   afterAll(() => server.close());
 

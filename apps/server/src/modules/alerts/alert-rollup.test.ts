@@ -16,6 +16,7 @@ import {
   startTestServer,
   type TestServer,
 } from '../../test/harness.js';
+import { enrolDevice } from '../../test/fixtures.js';
 
 const HOUR_MS = 3_600_000;
 const DEVICES = 3;
@@ -131,22 +132,9 @@ describe('alert rollup', () => {
     await applyRetention(server.db, { alertRetentionDays: 30, metricRetentionDays: 30 });
     const agents: { authorization: string }[] = [];
     for (let d = 0; d < DEVICES; d += 1) {
-      const created = await api(server.app, {
-        method: 'POST',
-        url: '/devices/',
-        headers: admin,
-        payload: { name: `rollup-${d}`, password: 'device-secret-1234' },
-      });
-      const deviceId = created.json<{ id: number }>().id;
-      deviceIds.push(deviceId);
-      const login = await api(server.app, {
-        method: 'POST',
-        url: '/agent/login',
-        payload: { device_id: deviceId, password: 'device-secret-1234' },
-      });
-      agents.push({
-        authorization: `Bearer ${login.json<{ access_token: string }>().access_token}`,
-      });
+      const { id, agent } = await enrolDevice(server.app, admin, { name: `rollup-${d}` });
+      deviceIds.push(id);
+      agents.push(agent);
     }
     const batches = agents.map(() => [] as Record<string, unknown>[][]);
     for (let i = 0; i < ALERTS; i += 1) {

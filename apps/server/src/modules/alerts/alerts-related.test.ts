@@ -7,7 +7,7 @@ import {
   startTestServer,
   type TestServer,
 } from '../../test/harness.js';
-import { policyFromRules } from '../../test/fixtures.js';
+import { enrolDevice, policyFromRules } from '../../test/fixtures.js';
 import { PAYLOAD_CAP } from '../agent/eve-alerts.js';
 
 type Headers = { authorization: string };
@@ -74,21 +74,10 @@ describe('alert pivots and evidence', () => {
       'alert tcp any any -> any 80 (msg:"signature 1001"; reference:cve,2021-44228; reference:url,example.com/x; sid:1001; rev:1;)\n',
       'Web watch',
     );
-    const created = await api(server.app, {
-      method: 'POST',
-      url: '/devices/',
-      headers: admin,
-      payload: { name: 'edge-1', password: 'device-secret-1234', policy_id: policyId },
+    const { agent } = await enrolDevice(server.app, admin, {
+      name: 'edge-1',
+      policy_id: policyId,
     });
-    const deviceId = created.json<{ id: number }>().id;
-    const login = await api(server.app, {
-      method: 'POST',
-      url: '/agent/login',
-      payload: { device_id: deviceId, password: 'device-secret-1234' },
-    });
-    const agent = {
-      authorization: `Bearer ${login.json<{ access_token: string }>().access_token}`,
-    };
     // sid = a label per event, so the assertions can name them.
     const events = [
       event({

@@ -7,6 +7,7 @@ import {
   startTestServer,
   type TestServer,
 } from '../../test/harness.js';
+import { enrolDevice } from '../../test/fixtures.js';
 
 const METRICS = {
   cpu: 12,
@@ -68,22 +69,10 @@ describe('sensor health', () => {
     server = await startTestServer({ HEALTH_DROP_PERCENT: '2' });
     admin = await signIn(server.app, ADMIN_EMAIL, ADMIN_PASSWORD);
     for (const name of ['fine', 'dropping', 'broken-rules', 'old-agent']) {
-      const password = `${name}-secret-123456`;
-      const created = await api(server.app, {
-        method: 'POST',
-        url: '/devices/',
-        headers: admin,
-        payload: { name, password },
-      });
-      const id = created.json<{ id: number }>().id;
-      const token = await api(server.app, {
-        method: 'POST',
-        url: '/agent/login',
-        payload: { device_id: id, password, protocol: 1 },
-      });
+      const { id, agent } = await enrolDevice(server.app, admin, { name });
       devices[name] = {
         id,
-        bearer: `Bearer ${token.json<{ access_token: string }>().access_token}`,
+        bearer: agent.authorization,
       };
     }
   });

@@ -12,6 +12,7 @@ import {
   startTestServer,
   type TestServer,
 } from '../../test/harness.js';
+import { enrolDevice } from '../../test/fixtures.js';
 import { applyRetention } from '../../plugins/retention.js';
 
 const ssh = { chain: 'input', action: 'accept', protocol: 'tcp', destination_ports: '22' };
@@ -29,21 +30,10 @@ describe('firewall rule hits', () => {
   const agents: { authorization: string; id: number }[] = [];
 
   const device = async (name: string) => {
-    const created = await api(server.app, {
-      method: 'POST',
-      url: '/devices/',
-      headers: admin,
-      payload: { name, password: `${name}-password-01`, firewall_id: rulesetId },
-    });
-    const { id } = created.json<Device>();
-    const login = await api(server.app, {
-      method: 'POST',
-      url: '/agent/login',
-      payload: { device_id: id, password: `${name}-password-01` },
-    });
+    const { id, agent } = await enrolDevice(server.app, admin, { name, firewall_id: rulesetId });
     return {
       id,
-      authorization: `Bearer ${login.json<{ access_token: string }>().access_token}`,
+      ...agent,
     };
   };
   const configVersion = async (id: number) =>

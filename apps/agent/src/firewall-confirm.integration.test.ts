@@ -5,55 +5,44 @@
 // the server then hears why; a harmless change is kept.
 
 import type { Device } from '@palisade/contract';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { netnsUnavailable } from '../../../testing/netns.mjs';
+import type { ConsoleClient } from './testing/processes.js';
+import { waitFor } from './testing/processes.js';
 import {
-  IP,
-  NFT,
-  addNamespace,
-  deleteNamespaces,
-  inNs,
-  joinNamespaces,
-  netnsUnavailable,
-} from '../../../testing/netns.mjs';
-import type { ConsoleClient, ServerProcess, TestProcess } from './testing/processes.js';
-import { deviceAgent, startConsole, waitFor } from './testing/processes.js';
+  ESTABLISHED_RULE,
+  FIREWALL_ACCEPT_ALL,
+  LOOPBACK_RULE,
+  startNamespacedFirewall,
+  type NamespacedFirewall,
+} from './testing/namespaced-firewall.js';
 
 const skip = netnsUnavailable();
-const NS = `palisade-fc-${process.pid}`;
-/** The test's own end of the veth pair: a unique name on the machine, 15 characters at most. */
-const HOST_LINK = `pfc${process.pid % 1_000_000}`;
 const SERVER_ADDRESS = '10.214.5.1';
-const DEVICE_ADDRESS = '10.214.5.2';
 const WINDOW_S = 4;
-const PASSWORD = 'device-password-0005';
 
-const loopback = { chain: 'input', action: 'accept', in_interface: 'lo' };
-const established = { chain: 'input', action: 'accept', states: ['established', 'related'] };
 const telnet = { chain: 'input', action: 'drop', protocol: 'tcp', destination_ports: '23' };
 const smtp = { chain: 'input', action: 'drop', protocol: 'tcp', destination_ports: '25' };
 const cutOff = { chain: 'output', action: 'drop', destination: SERVER_ADDRESS };
-const accept = { input: 'accept', forward: 'accept', output: 'accept' };
 
 describe.skipIf(skip !== null)(
   `a firewall change the server does not confirm is undone${skip === null ? '' : ` (skipped: ${skip})`}`,
   () => {
+    let sensor: NamespacedFirewall | undefined;
     let dir: string;
-    let server: ServerProcess;
     let admin: ConsoleClient;
-    let agent: TestProcess | undefined;
     let device: Device;
     let rulesetId: number;
+    let view: () => Promise<Device>;
+    let table: () => string;
 
-    const view = () => admin.ok<Device>('GET', `/devices/${device.id}`);
-    const table = () => inNs(NS, NFT, ['list', 'table', 'inet', 'palisade']);
     const saveRules = (rules: object[], override = false) =>
       admin.call('PUT', `/fwruleset/${rulesetId}`, {
         name: 'Edge',
-        policies: accept,
-        rules: [loopback, established, ...rules],
+        policies: FIREWALL_ACCEPT_ALL,
+        rules: [LOOPBACK_RULE, ESTABLISHED_RULE, ...rules],
         ...(override ? { override_lockout: true } : {}),
       });
     /** The device runs its current config version without error. */
@@ -67,53 +56,18 @@ describe.skipIf(skip !== null)(
     const agentLog = () => readFile(path.join(dir, 'agent.log'), 'utf8');
 
     beforeAll(async () => {
-      addNamespace(NS);
-      joinNamespaces({
-        a: null,
-        b: NS,
-        addressA: SERVER_ADDRESS,
-        addressB: DEVICE_ADDRESS,
-        nameA: HOST_LINK,
+      sensor = await startNamespacedFirewall({
+        ns: `palisade-fc-${process.pid}`,
+        hostLink: `pfc${process.pid % 1_000_000}`,
+        serverAddress: SERVER_ADDRESS,
+        deviceAddress: '10.214.5.2',
+        rules: [telnet],
+        agentArgs: ['--firewall-confirm', String(WINDOW_S), '--heartbeat', '1'],
       });
-      dir = await mkdtemp(path.join(os.tmpdir(), 'palisade-agent-confirm-'));
-      ({ server, admin } = await startConsole(dir, { HOST: SERVER_ADDRESS }));
-      rulesetId = (
-        await admin.ok<{ id: number }>('POST', '/fwruleset/', {
-          name: 'Edge',
-          policies: accept,
-          rules: [loopback, established, telnet],
-        })
-      ).id;
-      device = await admin.ok<Device>('POST', '/devices/', {
-        name: 'sensor-1',
-        password: PASSWORD,
-        firewall_id: rulesetId,
-      });
-      await writeFile(path.join(dir, 'password'), `${PASSWORD}\n`);
-      agent = deviceAgent(
-        server.url,
-        device.id,
-        dir,
-        [
-          '--reload-cmd',
-          `[ ! -e nftables.nft ] || ${NFT} -f nftables.nft`,
-          '--firewall-confirm',
-          String(WINDOW_S),
-          '--heartbeat',
-          '1',
-        ],
-        [IP, 'netns', 'exec', NS],
-      );
-      agent.start();
-      await current('the first ruleset applied');
+      ({ dir, admin, device, rulesetId, view, table } = sensor);
     }, 180_000);
 
-    afterAll(async () => {
-      await agent?.stop();
-      await server?.stop();
-      deleteNamespaces([NS]);
-      if (dir) await rm(dir, { recursive: true, force: true });
-    }, 120_000);
+    afterAll(() => sensor?.stop(), 120_000);
 
     it('keeps a harmless change: contact with the server confirms it', async () => {
       expect((await saveRules([telnet, smtp])).status).toBe(200);

@@ -4,102 +4,46 @@
 // Another tool's table is none of Palisade's business and never counts as drift.
 
 import type { Device, DeviceSummary, FirewallHits } from '@palisade/contract';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import net from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  IP,
-  NFT,
-  addNamespace,
-  deleteNamespaces,
-  inNs,
-  joinNamespaces,
-  netnsUnavailable,
-} from '../../../testing/netns.mjs';
-import type { ConsoleClient, ServerProcess, TestProcess } from './testing/processes.js';
-import { deviceAgent, startConsole, waitFor } from './testing/processes.js';
+import { NFT, inNs, netnsUnavailable } from '../../../testing/netns.mjs';
+import type { ConsoleClient } from './testing/processes.js';
+import { waitFor } from './testing/processes.js';
+import { startNamespacedFirewall, type NamespacedFirewall } from './testing/namespaced-firewall.js';
 
 const skip = netnsUnavailable();
 const NS = `palisade-fd-${process.pid}`;
-const HOST_LINK = `pfd${process.pid % 1_000_000}`;
-const SERVER_ADDRESS = '10.214.6.1';
 const DEVICE_ADDRESS = '10.214.6.2';
-const PASSWORD = 'device-password-0006';
 
-const loopback = { chain: 'input', action: 'accept', in_interface: 'lo' };
-const established = { chain: 'input', action: 'accept', states: ['established', 'related'] };
 const telnet = { chain: 'input', action: 'drop', protocol: 'tcp', destination_ports: '23' };
-const accept = { input: 'accept', forward: 'accept', output: 'accept' };
 
 describe.skipIf(skip !== null)(
   `a firewall changed behind the agent's back is re-applied${skip === null ? '' : ` (skipped: ${skip})`}`,
   () => {
-    let dir: string;
-    let server: ServerProcess;
+    let sensor: NamespacedFirewall | undefined;
     let admin: ConsoleClient;
-    let agent: TestProcess | undefined;
     let device: Device;
     let rulesetId: number;
-
-    const view = () => admin.ok<Device>('GET', `/devices/${device.id}`);
-    const table = () => inNs(NS, NFT, ['list', 'table', 'inet', 'palisade']);
+    let view: () => Promise<Device>;
+    let table: () => string;
 
     beforeAll(async () => {
-      addNamespace(NS);
-      joinNamespaces({
-        a: null,
-        b: NS,
-        addressA: SERVER_ADDRESS,
-        addressB: DEVICE_ADDRESS,
-        nameA: HOST_LINK,
+      sensor = await startNamespacedFirewall({
+        ns: NS,
+        hostLink: `pfd${process.pid % 1_000_000}`,
+        serverAddress: '10.214.6.1',
+        deviceAddress: DEVICE_ADDRESS,
+        rules: [telnet],
+        agentArgs: ['--nft', NFT, '--heartbeat', '1', '--firewall-hits', '1'],
       });
-      dir = await mkdtemp(path.join(os.tmpdir(), 'palisade-agent-drift-'));
-      ({ server, admin } = await startConsole(dir, { HOST: SERVER_ADDRESS }));
-      const ruleset = await admin.ok<{ id: number }>('POST', '/fwruleset/', {
-        name: 'Edge',
-        policies: accept,
-        rules: [loopback, established, telnet],
-      });
-      rulesetId = ruleset.id;
-      device = await admin.ok<Device>('POST', '/devices/', {
-        name: 'sensor-1',
-        password: PASSWORD,
-        firewall_id: ruleset.id,
-      });
-      await writeFile(path.join(dir, 'password'), `${PASSWORD}\n`);
-      agent = deviceAgent(
-        server.url,
-        device.id,
-        dir,
-        [
-          '--reload-cmd',
-          `[ ! -e nftables.nft ] || ${NFT} -f nftables.nft`,
-          '--nft',
-          NFT,
-          '--heartbeat',
-          '1',
-          '--firewall-hits',
-          '1',
-        ],
-        [IP, 'netns', 'exec', NS],
-      );
-      agent.start();
-      await waitFor('the ruleset applied and reported as loaded', async () => {
+      ({ admin, device, rulesetId, view, table } = sensor);
+      await waitFor('the ruleset reported as loaded', async () => {
         const d = await view();
-        return d.config_version_local === d.config_version_remote && d.firewall !== null
-          ? d
-          : undefined;
+        return d.firewall !== null ? d : undefined;
       });
     }, 180_000);
 
-    afterAll(async () => {
-      await agent?.stop();
-      await server?.stop();
-      deleteNamespaces([NS]);
-      if (dir) await rm(dir, { recursive: true, force: true });
-    }, 120_000);
+    afterAll(() => sensor?.stop(), 120_000);
 
     it('reports the table as applied while nobody else touches it', async () => {
       const d = await view();

@@ -116,4 +116,38 @@ export const groupsRepository = {
       ruleIds,
     ]);
   },
+
+  /** Which of ids are groups of the organization. */
+  async findOwnedIds(db: Queryable, orgId: number, ids: number[]): Promise<{ id: number }[]> {
+    return db.query<{ id: number }>(
+      'SELECT id FROM rule_groups WHERE org_id = $1 AND id = ANY($2::int[])',
+      [orgId, ids],
+    );
+  },
+
+  async addRuleToGroups(db: Queryable, groupIds: number[], ruleId: number): Promise<void> {
+    await db.query(
+      'INSERT INTO group_rules (group_id, rule_id) SELECT unnest($1::int[]), $2 ON CONFLICT DO NOTHING',
+      [groupIds, ruleId],
+    );
+  },
+
+  async findCustomId(db: Queryable, orgId: number): Promise<number | undefined> {
+    const [row] = await db.query<{ id: number }>(
+      `SELECT id FROM rule_groups WHERE org_id = $1 AND name = 'custom'`,
+      [orgId],
+    );
+    return row?.id;
+  },
+
+  /** The organization's group of rules written in the console, created on first use. */
+  async upsertCustom(db: Queryable, orgId: number, name: string): Promise<number> {
+    const [row] = await db.query<{ id: number }>(
+      `INSERT INTO rule_groups (org_id, name, kind, description) VALUES ($1, $2, 'custom', 'Rules written in the console')
+     ON CONFLICT (org_id, lower(name)) DO UPDATE SET updated_at = now() RETURNING id`,
+      [orgId, name],
+    );
+    if (!row) throw new Error('custom group upsert returned no row');
+    return row.id;
+  },
 };

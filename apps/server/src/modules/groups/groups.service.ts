@@ -26,6 +26,24 @@ const present = (row: GroupRow): RuleGroup => ({
   updated_at: row.updated_at.toISOString(),
 });
 
+/** Puts a rule in groups, every one of which must be the organization's (else 404). */
+export async function addRuleToOwnGroups(
+  tx: Queryable,
+  { orgId, groupIds, ruleId }: { orgId: number; groupIds: number[]; ruleId: number },
+): Promise<void> {
+  const owned = await repo.findOwnedIds(tx, orgId, groupIds);
+  if (owned.length !== new Set(groupIds).size) throw notFound('Group');
+  await repo.addRuleToGroups(tx, groupIds, ruleId);
+}
+
+/** The group that holds the rules written in the console, created on first use. */
+export function ensureCustomGroup(tx: Queryable, orgId: number, name: string): Promise<number> {
+  return repo.upsertCustom(tx, orgId, name);
+}
+
+/** The organization's group of rules written in the console, if there is one yet. */
+export const findCustomGroupId = (db: Queryable, orgId: number) => repo.findCustomId(db, orgId);
+
 export function createGroupsService(db: Database) {
   async function load(tx: Queryable, orgId: number, id: number): Promise<GroupRow> {
     const row = await repo.find(tx, orgId, id);

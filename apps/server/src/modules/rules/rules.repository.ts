@@ -389,6 +389,11 @@ export const rulesRepository = {
    * by COPY into a scratch table and then by one INSERT … ON CONFLICT: an Emerging Threats
    * import writes tens of thousands of rules, and COPY is the cheapest way in for that many.
    */
+  /** Gives a rule a new (gid, sid) in place, so its id and memberships stay. */
+  async rekey(db: Queryable, id: number, key: { gid: number; sid: number }): Promise<void> {
+    await db.query('UPDATE rules SET gid = $2, sid = $3 WHERE id = $1', [id, key.gid, key.sid]);
+  },
+
   async upsert(db: Queryable, orgId: number, records: RuleRecord[]): Promise<number[]> {
     if (records.length === 0) return [];
     await db.query(`DROP TABLE IF EXISTS rule_import`);

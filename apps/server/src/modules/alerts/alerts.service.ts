@@ -22,6 +22,7 @@ import {
   rollupAnswers,
   type RollupAlert,
 } from './alert-rollup.repository.js';
+import { alertRetentionRepository } from './alert-retention.repository.js';
 import { alertGroupingRepository as groupingRepo } from './alert-grouping.repository.js';
 import { alertTriageRepository as triageRepo } from './alert-triage.repository.js';
 import { alertComments } from './alert-triage.service.js';
@@ -110,6 +111,9 @@ export async function countDeviceAlerts(
   const rows = await repo.countInWindows(db, windows);
   return new Map(rows.map((row) => [row.key, row.n]));
 }
+
+/** Retention's batched deletes of the alerts' tables (plugins/retention.ts). */
+export const alertRetention = alertRetentionRepository;
 
 export function createAlertsService(db: Database) {
   const policies = createPoliciesService(db);

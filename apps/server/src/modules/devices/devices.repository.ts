@@ -193,6 +193,14 @@ const summarySql = (dropPercent: number) => `WITH f AS MATERIALIZED (
   FROM c`;
 
 export const devicesRepository = {
+  /** The demo fleet's devices (DEMO_FLEET), oldest first. */
+  async findDemoSensorIds(db: Queryable, orgId: number): Promise<{ id: number }[]> {
+    return db.query<{ id: number }>(
+      `SELECT id FROM devices WHERE org_id = $1 AND name LIKE 'demo-sensor-%' ORDER BY id`,
+      [orgId],
+    );
+  },
+
   list(db: Queryable, sql: ListSql) {
     return pagedList<DeviceRow>(
       db,

@@ -34,6 +34,7 @@ import {
 } from '../versions/versions.service.js';
 import { refreshDeviceConfigs, renderDeviceConfig } from './device-config.js';
 import { DEFAULT_HEALTH_DROP_PERCENT, deviceHealth } from './device-health.js';
+import { deviceRetentionRepository } from './device-retention.repository.js';
 import { readMonitor } from './device-monitor.js';
 import { routeProblems } from './routes-check.js';
 import {
@@ -155,6 +156,12 @@ export const presentSummary = (row: DeviceSummaryRow): DeviceSummary => ({
 });
 
 /** For other modules: the organization's device; undefined when it has none such. */
+/** Retention's batched deletes of the devices' telemetry (plugins/retention.ts). */
+export const deviceRetention = deviceRetentionRepository;
+
+export const findDemoSensorIds = (db: Queryable, orgId: number) =>
+  repo.findDemoSensorIds(db, orgId);
+
 export const findDevice = (db: Queryable, orgId: number, id: number) =>
   repo.idAndName(db, orgId, id);
 

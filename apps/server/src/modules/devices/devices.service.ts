@@ -159,6 +159,18 @@ export const presentSummary = (row: DeviceSummaryRow): DeviceSummary => ({
 /** Retention's batched deletes of the devices' telemetry (plugins/retention.ts). */
 export const deviceRetention = deviceRetentionRepository;
 
+export const countDevicesUsingPolicy = (db: Queryable, policyId: number) =>
+  repo.countUsingPolicy(db, policyId);
+
+export const deviceIdsUsingPolicy = (db: Queryable, policyId: number) =>
+  repo.idsUsingPolicy(db, policyId);
+
+export const deviceIdsUsingProfile = (db: Queryable, profileId: number) =>
+  repo.idsUsingProfile(db, profileId);
+
+export const deviceIdsUsingRuleset = (db: Queryable, rulesetId: number) =>
+  repo.idsUsingRuleset(db, rulesetId);
+
 export const findDemoSensorIds = (db: Queryable, orgId: number) =>
   repo.findDemoSensorIds(db, orgId);
 

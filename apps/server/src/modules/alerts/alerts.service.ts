@@ -16,6 +16,7 @@ import { assertRole, EDITOR_ROLES, type Principal } from '../../plugins/auth.js'
 import { notifyConsole } from '../../plugins/console-events.js';
 import { recordAudit, userActor } from '../audit/audit.service.js';
 import { createPoliciesService } from '../policies/policies.service.js';
+import { findRuleBySignature } from '../rules/rules.service.js';
 import { cursorOf, isSignatureText, type ResolvedAlertFilters } from './alert-filters.js';
 import {
   alertRollupRepository as rollupRepo,
@@ -158,7 +159,7 @@ export function createAlertsService(db: Database) {
       if (!row) throw notFound('Alert');
       const rule =
         row.gid !== null && row.sid !== null
-          ? await repo.ruleFor(db, principal.orgId, row.gid, Number(row.sid))
+          ? await findRuleBySignature(db, principal.orgId, row.gid, Number(row.sid))
           : undefined;
       const [comments, fired] = await Promise.all([
         alertComments(db, principal.orgId, id),

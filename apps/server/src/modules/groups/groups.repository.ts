@@ -74,26 +74,8 @@ export const groupsRepository = {
     );
   },
 
-  /** Names of the policies built on the group. */
-  async policiesUsing(db: Queryable, id: number): Promise<string[]> {
-    const rows = await db.query<{ name: string }>(
-      'SELECT p.name FROM policy_groups pg JOIN policies p ON p.id = pg.policy_id WHERE pg.group_id = $1 ORDER BY p.name',
-      [id],
-    );
-    return rows.map((row) => row.name);
-  },
-
   async delete(db: Queryable, id: number): Promise<void> {
     await db.query('DELETE FROM rule_groups WHERE id = $1', [id]);
-  },
-
-  /** How many of ids are rules of the organization. */
-  async countOwnedRules(db: Queryable, orgId: number, ids: number[]): Promise<number> {
-    const [row] = await db.query<{ n: number }>(
-      'SELECT count(*)::int AS n FROM rules WHERE org_id = $1 AND id = ANY($2::int[])',
-      [orgId, ids],
-    );
-    return row?.n ?? 0;
   },
 
   async setMembers(db: Queryable, groupId: number, ruleIds: number[]): Promise<void> {

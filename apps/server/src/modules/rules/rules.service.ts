@@ -46,6 +46,14 @@ function importName(uploads: UnpackedUpload[]): string {
 }
 
 /** The signatures of the organization's rules given (for the policy backtest). */
+/** The organization's rule of a signature, if it has one. */
+export const findRuleBySignature = (db: Queryable, orgId: number, gid: number, sid: number) =>
+  repo.findBySignature(db, orgId, gid, sid);
+
+/** How many of ids are rules of the organization. */
+export const countOwnRules = (db: Queryable, orgId: number, ids: number[]) =>
+  repo.countOwned(db, orgId, ids);
+
 export const signaturesOfRules = (db: Queryable, orgId: number, ruleIds: number[]) =>
   repo.signaturesOf(db, orgId, ruleIds);
 

@@ -4,6 +4,10 @@ import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 
+/** A statement in a string: the start of a query, an insert, an update, a delete or a CTE. */
+const SQL_STATEMENT =
+  '/\\b(SELECT\\s|INSERT\\s+INTO|UPDATE\\s+\\w+(\\s+(AS\\s+)?\\w+)?\\s+SET|DELETE\\s+FROM|WITH\\s+\\w+\\s+AS\\s*\\()/i';
+
 export default tseslint.config(
   {
     ignores: [
@@ -80,6 +84,27 @@ export default tseslint.config(
             },
           ],
         },
+      ],
+    },
+  },
+  {
+    // Each table has one owning module, and only its repository writes SQL against it (STYLE.md
+    // §2). db/ is the infrastructure exempted: client, migrations, list queries, partitions,
+    // NOTIFY and advisory locks (docs/ARCHITECTURE.md, "Table ownership").
+    files: ['apps/server/src/**/*.ts'],
+    ignores: [
+      'apps/server/src/**/*.repository.ts',
+      'apps/server/src/db/**',
+      'apps/server/src/**/*.test.ts',
+      'apps/server/src/test/**',
+    ],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        ...['Literal', 'TemplateElement'].map((node) => ({
+          selector: `${node}[${node === 'Literal' ? 'value' : 'value.raw'}=${SQL_STATEMENT}]`,
+          message: 'SQL belongs in a *.repository.ts of the module that owns the table.',
+        })),
       ],
     },
   },

@@ -6,10 +6,12 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import type { Principal } from '../plugins/auth.js';
-import { createDevicesService } from '../modules/devices/devices.service.js';
+import { createDevicesService, findDemoSensorIds } from '../modules/devices/devices.service.js';
+import { findCustomGroupId } from '../modules/groups/groups.service.js';
 import { createPoliciesService } from '../modules/policies/policies.service.js';
 import { createProfilesService } from '../modules/profiles/profiles.service.js';
 import { createRulesService } from '../modules/rules/rules.service.js';
+import { findDefaultAdministrator } from '../modules/users/users.service.js';
 
 const AGENT_CLI = fileURLToPath(new URL('../../../agent/dist/cli.js', import.meta.url));
 
@@ -26,10 +28,7 @@ const DEMO_RULES = [
 ];
 
 async function defaultAdministrator(app: FastifyInstance): Promise<Principal | undefined> {
-  const [row] = await app.ctx.db.query<{ id: number; org_id: number; email: string }>(
-    `SELECT u.id, u.org_id, u.email FROM users u JOIN organizations o ON o.id = u.org_id
-      WHERE o.is_default AND u.role = 'Administrator' AND u.is_active ORDER BY u.id LIMIT 1`,
-  );
+  const row = await findDefaultAdministrator(app.ctx.db);
   return row
     ? { userId: row.id, orgId: row.org_id, role: 'Administrator', email: row.email }
     : undefined;
@@ -43,10 +42,7 @@ async function demoDevices(
   password: string,
 ) {
   const { db } = app.ctx;
-  const existing = await db.query<{ id: number }>(
-    `SELECT id FROM devices WHERE org_id = $1 AND name LIKE 'demo-sensor-%' ORDER BY id`,
-    [admin.orgId],
-  );
+  const existing = await findDemoSensorIds(db, admin.orgId);
   if (existing.length >= count) return existing.slice(0, count).map((d) => d.id);
   if (existing.length > 0) return existing.map((d) => d.id);
 
@@ -54,14 +50,11 @@ async function demoDevices(
   for (const text of DEMO_RULES) {
     await rules.create(admin, { text }).catch(() => undefined); // already there: keep it
   }
-  const [group] = await db.query<{ id: number }>(
-    `SELECT id FROM rule_groups WHERE org_id = $1 AND name = 'custom'`,
-    [admin.orgId],
-  );
+  const customGroupId = await findCustomGroupId(db, admin.orgId);
   const policy = await createPoliciesService(db).create(admin, {
     name: `Demo policy ${randomBytes(2).toString('hex')}`,
     description: 'Created by DEMO_FLEET',
-    group_ids: group ? [group.id] : [],
+    group_ids: customGroupId === undefined ? [] : [customGroupId],
     overrides: [],
     thresholds: [],
     matchers: [],

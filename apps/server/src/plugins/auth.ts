@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Role } from '@palisade/contract';
 import { AppError } from '../lib/app-error.js';
+import { usersRepository, type PrincipalRow } from '../modules/users/users.repository.js';
 
 /** Who is calling: resolved once per request from the bearer token. */
 export interface Principal {
@@ -23,14 +24,6 @@ declare module 'fastify' {
   }
 }
 
-interface PrincipalRow {
-  id: number;
-  org_id: number;
-  role: Role;
-  email: string;
-  token_version: number;
-}
-
 const AGENT_ROUTES = '/api/v1/agent/';
 
 export const authPlugin = fp(async (app: FastifyInstance) => {
@@ -43,22 +36,14 @@ export const authPlugin = fp(async (app: FastifyInstance) => {
     const claims = await tokens.verify(match[1]);
     if (!claims) return null;
     // A token outlives nothing: a deactivated, deleted or re-passworded user loses it at once.
-    const [row] = await db.query<PrincipalRow>(
-      'SELECT id, org_id, role, email, token_version FROM users WHERE id = $1 AND is_active',
-      [claims.subject],
-    );
+    const row = await usersRepository.findActivePrincipal(db, claims.subject);
     if (!row || row.token_version !== claims.tokenVersion) return null;
     return toPrincipal(row);
   }
 
   /** AUTH_DISABLED: every request is the default organization's first active administrator. */
   async function defaultAdministrator(): Promise<Principal | null> {
-    const [row] = await db.query<PrincipalRow>(
-      `SELECT u.id, u.org_id, u.role, u.email, u.token_version
-         FROM users u JOIN organizations o ON o.id = u.org_id
-        WHERE o.is_default AND u.role = 'Administrator' AND u.is_active
-        ORDER BY u.id LIMIT 1`,
-    );
+    const row = await usersRepository.findDefaultAdministrator(db);
     return row ? toPrincipal(row) : null;
   }
 

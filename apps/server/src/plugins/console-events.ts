@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Queryable } from '../db/client.js';
+import { notifyChannel } from '../db/notify.js';
 
 /** NOTIFY channel for the console's live views: `{"org":1,"kind":"alerts"}`. */
 export const CONSOLE_CHANNEL = 'palisade_console';
@@ -53,10 +54,7 @@ export async function notifyConsole(
   orgId: number,
   kind: ConsoleEventKind,
 ): Promise<void> {
-  await tx.query('SELECT pg_notify($1, $2)', [
-    CONSOLE_CHANNEL,
-    JSON.stringify({ org: orgId, kind }),
-  ]);
+  await notifyChannel(tx, CONSOLE_CHANNEL, JSON.stringify({ org: orgId, kind }));
 }
 
 declare module 'fastify' {

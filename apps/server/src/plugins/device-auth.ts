@@ -3,6 +3,10 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError } from '../lib/app-error.js';
 import type { AccessClaims } from '../lib/tokens.js';
+import {
+  deviceTokensRepository,
+  type DeviceTokenRow,
+} from '../modules/devices/device-tokens.repository.js';
 
 /** The device an agent token speaks for. */
 export interface DevicePrincipal {
@@ -10,12 +14,6 @@ export interface DevicePrincipal {
   orgId: number;
   /** The token's version: bumping the device's (a new password) revokes the token. */
   tokenVersion: number;
-}
-
-interface DeviceRow {
-  id: number;
-  org_id: number;
-  token_version: number;
 }
 
 declare module 'fastify' {
@@ -52,12 +50,9 @@ export const deviceAuthPlugin = fp(async (app: FastifyInstance) => {
   // A change that reaches a fleet brings its bundle pulls and applied reports at once: the
   // device rows of the requests read within two milliseconds are read by one query. Never
   // cached: each request sees the device as it is now, so a revoked token fails at once.
-  const devices = new DataLoader<number, DeviceRow | undefined>(
+  const devices = new DataLoader<number, DeviceTokenRow | undefined>(
     async (ids) => {
-      const rows = await db.query<DeviceRow>(
-        'SELECT id, org_id, token_version FROM devices WHERE id = ANY($1::int[])',
-        [[...ids]],
-      );
+      const rows = await deviceTokensRepository.findMany(db, ids);
       const byId = new Map(rows.map((row) => [row.id, row]));
       return ids.map((id) => byId.get(id));
     },

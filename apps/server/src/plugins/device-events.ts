@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Queryable } from '../db/client.js';
+import { notifyChannel } from '../db/notify.js';
 import { notifyConsole } from './console-events.js';
 
 /** NOTIFY channel: the organization whose devices may run something new, and which ones. */
@@ -88,7 +89,7 @@ export async function notifyDevices(
   orgId: number,
   deviceIds?: readonly number[],
 ): Promise<void> {
-  await tx.query('SELECT pg_notify($1, $2)', [DEVICE_CHANNEL, devicePayload(orgId, deviceIds)]);
+  await notifyChannel(tx, DEVICE_CHANNEL, devicePayload(orgId, deviceIds));
   await notifyConsole(tx, orgId, 'devices');
 }
 

@@ -1,8 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Database, Queryable } from '../db/client.js';
-import { maintainAlertPartitions } from '../modules/alerts/alert-partitions.js';
+import { tryAdvisoryTransactionLock } from '../db/advisory-locks.js';
+import { maintainAlertPartitions } from '../db/alert-partitions.js';
+import { alertRetention } from '../modules/alerts/alerts.service.js';
 import { pruneAuditLog } from '../modules/audit/audit.service.js';
+import { deviceRetention } from '../modules/devices/devices.service.js';
 import { pruneFirewallHits } from '../modules/firewall/firewall-hits.service.js';
 import { scheduleJob } from './scheduled-jobs.js';
 
@@ -19,12 +22,7 @@ export interface RetentionPolicy {
   metricRetentionDays: number;
 }
 
-const lockRetention = async (tx: Queryable) => {
-  const [lock] = await tx.query<{ ok: boolean }>('SELECT pg_try_advisory_xact_lock($1) AS ok', [
-    RETENTION_LOCK,
-  ]);
-  return lock?.ok === true;
-};
+const lockRetention = (tx: Queryable) => tryAdvisoryTransactionLock(tx, RETENTION_LOCK);
 
 /**
  * Drops the alert days past their retention whole and creates the coming days' partitions;
@@ -42,32 +40,37 @@ export async function applyRetention(db: Database, policy: RetentionPolicy, now 
     cutoff: alertCutoff,
     lock: lockRetention,
   });
+  const metricCutoff = new Date(now.getTime() - policy.metricRetentionDays * day);
   const targets = [
     {
       // Day partitions past the cutoff are gone already; what is left is the default's.
-      table: 'device_alerts_default',
-      column: 'id',
+      key: 'device_alerts',
       before: alertHourCutoff,
+      deleteBatch: (tx: Queryable, before: Date, limit: number) =>
+        alertRetention.deleteAlertsBatch(tx, before, limit),
       // Their rollup rows go in the transaction of the last batch.
-      lastly: 'DELETE FROM alert_rollup_default WHERE hour < $1',
+      lastly: (tx: Queryable, before: Date) => alertRetention.deleteRollup(tx, before),
     },
     {
       // Analysts' comments go with their alerts (they name them by id and time).
-      table: 'alert_comments',
-      column: 'id',
+      key: 'alert_comments',
       before: alertCutoff,
+      deleteBatch: (tx: Queryable, before: Date, limit: number) =>
+        alertRetention.deleteCommentsBatch(tx, before, limit),
       lastly: undefined,
     },
     {
-      table: 'device_logs',
-      column: 'id',
-      before: new Date(now.getTime() - policy.metricRetentionDays * day),
+      key: 'device_logs',
+      before: metricCutoff,
+      deleteBatch: (tx: Queryable, before: Date, limit: number) =>
+        deviceRetention.deleteLogsBatch(tx, before, limit),
       lastly: undefined,
     },
     {
-      table: 'device_metrics',
-      column: 'ctid',
-      before: new Date(now.getTime() - policy.metricRetentionDays * day),
+      key: 'device_metrics',
+      before: metricCutoff,
+      deleteBatch: (tx: Queryable, before: Date, limit: number) =>
+        deviceRetention.deleteMetricsBatch(tx, before, limit),
       lastly: undefined,
     },
   ] as const;
@@ -75,18 +78,14 @@ export async function applyRetention(db: Database, policy: RetentionPolicy, now 
     device_alert_days_dropped: partitions.dropped,
     device_alert_days_created: partitions.created,
   };
-  for (const { table, column, before, lastly } of targets) {
-    const key = table === 'device_alerts_default' ? 'device_alerts' : table;
+  for (const { key, before, deleteBatch, lastly } of targets) {
     deleted[key] = 0;
     for (;;) {
       const removed = await db.transaction(async (tx) => {
         if (!(await lockRetention(tx))) return 0;
-        const rows = await tx.query(
-          `DELETE FROM ${table} WHERE ${column} IN (SELECT ${column} FROM ${table} WHERE time < $1 LIMIT ${BATCH}) RETURNING 1`,
-          [before],
-        );
-        if (lastly && rows.length < BATCH) await tx.query(lastly, [before]);
-        return rows.length;
+        const count = await deleteBatch(tx, before, BATCH);
+        if (lastly && count < BATCH) await lastly(tx, before);
+        return count;
       });
       deleted[key] += removed;
       if (removed < BATCH) break;

@@ -7,7 +7,6 @@ import type {
   AgentRejectedEvent,
 } from '@palisade/contract';
 import type { AppContext } from '../../plugins/context.js';
-import { authAttempts } from '../../db/auth-attempts.js';
 import { storableText } from '../../db/storable-text.js';
 import { AppError, rateLimited } from '../../lib/app-error.js';
 import { verifyDecoy, verifySecret } from '../../lib/passwords.js';
@@ -18,6 +17,11 @@ import { firewallHitsRecorder } from '../firewall/firewall-hits.service.js';
 import type { DevicePrincipal } from '../../plugins/device-auth.js';
 import type { AccessClaims } from '../../lib/tokens.js';
 import { GroupWrite } from '../../db/group-write.js';
+import {
+  clearFailedAttempts,
+  countFailedAttempts,
+  recordFailedAttempt,
+} from '../auth/auth.service.js';
 import {
   agentRepository as repo,
   type AlertRecord,
@@ -224,7 +228,7 @@ export function createAgentService(ctx: AppContext, log: FastifyBaseLogger) {
 
   async function checkPassword(deviceId: number, password: string, address: string) {
     const key = `agent:${deviceId}|${address}`;
-    const attempts = await authAttempts.failures(db, key, LOGIN_LIMIT.windowSeconds);
+    const attempts = await countFailedAttempts(db, key, LOGIN_LIMIT.windowSeconds);
     if (attempts.failures >= LOGIN_LIMIT.perDeviceAndAddress) {
       throw rateLimited(attempts.retryAfterSeconds);
     }
@@ -233,10 +237,10 @@ export function createAgentService(ctx: AppContext, log: FastifyBaseLogger) {
       ? await verifySecret(device.password_hash, password)
       : (await verifyDecoy(password), false);
     if (!device || !valid) {
-      await authAttempts.recordFailure(db, key, LOGIN_LIMIT.windowSeconds);
+      await recordFailedAttempt(db, key, LOGIN_LIMIT.windowSeconds);
       throw new AppError('unauthorized', 'Incorrect device id or password');
     }
-    await authAttempts.clear(db, key);
+    await clearFailedAttempts(db, key);
     return {
       access_token: await tokens.issue(
         { subject: device.id, tokenVersion: device.token_version },

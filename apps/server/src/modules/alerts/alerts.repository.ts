@@ -256,12 +256,4 @@ export const alertsRepository = {
       ? { excluded: ids('excluded'), mixed }
       : { found: ids('found'), mixed };
   },
-
-  async ruleFor(db: Queryable, orgId: number, gid: number, sid: number) {
-    const [row] = await db.query<{ id: number; text: string; source: string; rev: number | null }>(
-      'SELECT id, text, source, rev FROM rules WHERE org_id = $1 AND gid = $2 AND sid = $3',
-      [orgId, gid, sid],
-    );
-    return row;
-  },
 };

@@ -16,12 +16,14 @@ import { assertRole, EDITOR_ROLES, type Principal } from '../../plugins/auth.js'
 import { notifyConsole } from '../../plugins/console-events.js';
 import { recordAudit, userActor } from '../audit/audit.service.js';
 import { createPoliciesService } from '../policies/policies.service.js';
+import { findRuleBySignature } from '../rules/rules.service.js';
 import { cursorOf, isSignatureText, type ResolvedAlertFilters } from './alert-filters.js';
 import {
   alertRollupRepository as rollupRepo,
   rollupAnswers,
   type RollupAlert,
 } from './alert-rollup.repository.js';
+import { alertRetentionRepository } from './alert-retention.repository.js';
 import { alertGroupingRepository as groupingRepo } from './alert-grouping.repository.js';
 import { alertTriageRepository as triageRepo } from './alert-triage.repository.js';
 import { alertComments } from './alert-triage.service.js';
@@ -111,6 +113,9 @@ export async function countDeviceAlerts(
   return new Map(rows.map((row) => [row.key, row.n]));
 }
 
+/** Retention's batched deletes of the alerts' tables (plugins/retention.ts). */
+export const alertRetention = alertRetentionRepository;
+
 export function createAlertsService(db: Database) {
   const policies = createPoliciesService(db);
 
@@ -154,7 +159,7 @@ export function createAlertsService(db: Database) {
       if (!row) throw notFound('Alert');
       const rule =
         row.gid !== null && row.sid !== null
-          ? await repo.ruleFor(db, principal.orgId, row.gid, Number(row.sid))
+          ? await findRuleBySignature(db, principal.orgId, row.gid, Number(row.sid))
           : undefined;
       const [comments, fired] = await Promise.all([
         alertComments(db, principal.orgId, id),

@@ -1,14 +1,24 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { AccessToken, User, UserRegister } from '@palisade/contract';
 import type { z } from 'zod';
+import type { Queryable } from '../../db/client.js';
 import type { AppContext } from '../../plugins/context.js';
 import { AppError, rateLimited } from '../../lib/app-error.js';
 import { verifyDecoy, verifySecret } from '../../lib/passwords.js';
 import type { UsersService } from '../users/users.service.js';
-import { authAttempts as repo, type AttemptCount } from '../../db/auth-attempts.js';
+import { authRepository as repo, type AttemptCount } from './auth.repository.js';
 import { recordAudit, type AuditEntry } from '../audit/audit.service.js';
 
 /** Limits on guessing: per e-mail from one address, and per address over all e-mails. */
+/** Failures counted for a sign-in limit's key in its window (agent and enrolment share them). */
+export const countFailedAttempts = (db: Queryable, key: string, windowSeconds: number) =>
+  repo.failures(db, key, windowSeconds);
+
+export const recordFailedAttempt = (db: Queryable, key: string, windowSeconds: number) =>
+  repo.recordFailure(db, key, windowSeconds);
+
+export const clearFailedAttempts = (db: Queryable, key: string) => repo.clear(db, key);
+
 export const LOGIN_LIMITS = {
   windowSeconds: 15 * 60,
   perUserAndAddress: 5,

@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
-import type { ChainPolicies, DeviceNetwork, FirewallRule } from '@palisade/contract';
 import type { Queryable } from '../../db/client.js';
 import { notifyDevices } from '../../plugins/device-events.js';
 import { renderDeviceFirewall } from '../firewall/firewall-render.js';
-import type { LockoutGuard, ReportedEndpoint } from '../firewall/lockout.js';
+import type { LockoutGuard } from '../firewall/lockout.js';
 import { checkNoLockout } from '../firewall/lockout.js';
+import { deviceConfigRepository as repo, type ConfigSource } from './device-config.repository.js';
 
 /** What a device runs besides its policy: profile variables, firewall, routes. */
 export interface DeviceConfig {
@@ -23,27 +23,11 @@ export interface RenderedDeviceConfig extends DeviceConfig {
   problems: { rule: number | null; field: string; message: string }[];
 }
 
-/** What a device's configuration renders from. */
-interface ConfigSource {
-  variables: Record<string, string> | null;
-  network: DeviceNetwork;
-  rules: FirewallRule[] | null;
-  policies: ChainPolicies | null;
-  nftables_managed: boolean;
-  routes_managed: boolean;
-}
-
 export async function renderDeviceConfig(
   tx: Queryable,
   deviceId: number,
 ): Promise<RenderedDeviceConfig> {
-  const [row] = await tx.query<ConfigSource>(
-    `SELECT f.variables, d.network, s.rules, s.policies, d.nftables_managed, d.routes_managed
-       FROM devices d LEFT JOIN device_profiles f ON f.id = d.profile_id
-       LEFT JOIN firewall_rulesets s ON s.id = d.firewall_id
-      WHERE d.id = $1`,
-    [deviceId],
-  );
+  const row = await repo.findConfigSource(tx, deviceId);
   if (!row) return { variables: sortedVariables(null), nftables: null, routes: null, problems: [] };
   return renderConfigOf(row);
 }
@@ -80,22 +64,6 @@ export function deviceConfigDigest(config: DeviceConfig): string {
 }
 
 /**
- * A device as refreshDeviceConfigs reads it: id, profile, ruleset, network, managed marks, then,
- * only when a lock-out check is to be made, its name, stored digest and reported endpoint.
- */
-type DeviceShape = [
-  number,
-  number | null,
-  number | null,
-  DeviceNetwork,
-  boolean,
-  boolean,
-  string?,
-  (string | null)?,
-  (ReportedEndpoint | null)?,
-];
-
-/**
  * Re-renders the configuration of an organization's devices (or the given ones); a device's
  * config version moves exactly when its rendered configuration does. A device that gets an
  * nftables script or routes is marked as managed, so that it gets their removal once it has
@@ -113,26 +81,7 @@ export async function refreshDeviceConfigs(
   /** Given for a firewall change: refuse it when it would cut a device off (see lockout.ts). */
   lockout?: LockoutGuard,
 ): Promise<void> {
-  // What only the lock-out check needs is read when there is a check to make.
-  const checked = lockout ? ', name, config_sha256, server_endpoint' : '';
-  const [read] = await tx.query<{
-    devices: DeviceShape[] | null;
-    profiles: Record<string, Record<string, string> | null> | null;
-    rulesets: Record<string, [FirewallRule[], ChainPolicies]> | null;
-  }>(
-    // One JSON value rather than a row per device: the embedded database decodes rows one value
-    // at a time in JavaScript.
-    `WITH d AS (SELECT id, profile_id, firewall_id, network, nftables_managed, routes_managed${checked}
-                  FROM devices WHERE org_id = $1 AND ($2::int[] IS NULL OR id = ANY($2::int[])))
-     SELECT (SELECT json_agg(json_build_array(id, profile_id, firewall_id, network, nftables_managed,
-                                              routes_managed${checked})
-                         ORDER BY id) FROM d) AS devices,
-            (SELECT json_object_agg(f.id, f.variables) FROM device_profiles f
-              WHERE f.id IN (SELECT profile_id FROM d)) AS profiles,
-            (SELECT json_object_agg(s.id, json_build_array(s.rules, s.policies)) FROM firewall_rulesets s
-              WHERE s.id IN (SELECT firewall_id FROM d)) AS rulesets`,
-    [orgId, deviceIds ?? null],
-  );
+  const read = await repo.readConfigShapes(tx, orgId, deviceIds, lockout !== undefined);
   const variablesOf = (profileId: number | null) =>
     profileId === null ? null : (read?.profiles?.[profileId] ?? null);
   const rulesetOf = (firewallId: number | null) =>
@@ -188,17 +137,7 @@ export async function refreshDeviceConfigs(
     routes.push(rendered.routes);
   }
   if (ids.length > 0) {
-    await tx.query(
-      `UPDATE devices d
-          SET config_version = CASE WHEN d.config_sha256 = u.sha256 THEN d.config_version ELSE d.config_version + 1 END,
-              config_sha256 = u.sha256,
-              nftables_managed = d.nftables_managed OR u.nftables, routes_managed = d.routes_managed OR u.routes
-         FROM unnest($1::int[], $2::text[], $3::boolean[], $4::boolean[]) AS u(id, sha256, nftables, routes)
-        WHERE d.id = u.id
-          AND (d.config_sha256 IS DISTINCT FROM u.sha256 OR (u.nftables AND NOT d.nftables_managed)
-               OR (u.routes AND NOT d.routes_managed))`,
-      [ids, shas, nftables, routes],
-    );
+    await repo.storeConfigDigests(tx, { ids, shas, nftables, routes });
   }
   await notifyDevices(tx, orgId, deviceIds);
 }

@@ -1,4 +1,5 @@
 import type { Queryable } from '../../db/client.js';
+import { deviceConfigRepository as repo } from './device-config.repository.js';
 
 /** What an organization's devices are due to run: their config digest and policy version. */
 export interface DeviceDelivery {
@@ -17,19 +18,9 @@ export async function deviceDeliveries(
   tx: Queryable,
   orgId: number,
 ): Promise<Map<number, DeviceDelivery>> {
-  const [row] = await tx.query<{
-    devices:
-      [number, string, string, number | null, string | null, number | null, string | null][] | null;
-  }>(
-    `SELECT json_agg(json_build_array(d.id, d.name, d.config_sha256, p.id, p.name, p.version,
-                                      p.rendered_sha256) ORDER BY d.id) AS devices
-       FROM devices d LEFT JOIN policies p ON p.id = d.policy_id
-      WHERE d.org_id = $1`,
-    [orgId],
-  );
+  const devices = await repo.readDeliveries(tx, orgId);
   const byId = new Map<number, DeviceDelivery>();
-  for (const [id, name, configSha256, policyId, policyName, version, sha256] of row?.devices ??
-    []) {
+  for (const [id, name, configSha256, policyId, policyName, version, sha256] of devices ?? []) {
     byId.set(id, {
       id,
       name,

@@ -193,6 +193,45 @@ const summarySql = (dropPercent: number) => `WITH f AS MATERIALIZED (
   FROM c`;
 
 export const devicesRepository = {
+  /** How many devices run the policy (a policy in use cannot be deleted). */
+  async countUsingPolicy(db: Queryable, policyId: number): Promise<number> {
+    const [row] = await db.query<{ count: number }>(
+      'SELECT count(*)::int AS count FROM devices WHERE policy_id = $1',
+      [policyId],
+    );
+    return row?.count ?? 0;
+  },
+
+  /** The devices that run the policy: a save tells their agents alone. */
+  async idsUsingPolicy(db: Queryable, policyId: number): Promise<number[]> {
+    const rows = await db.query<{ id: number }>(
+      'SELECT id FROM devices WHERE policy_id = $1 ORDER BY id',
+      [policyId],
+    );
+    return rows.map((row) => row.id);
+  },
+
+  async idsUsingProfile(db: Queryable, profileId: number): Promise<number[]> {
+    const rows = await db.query<{ id: number }>('SELECT id FROM devices WHERE profile_id = $1', [
+      profileId,
+    ]);
+    return rows.map((row) => row.id);
+  },
+
+  async idsUsingRuleset(db: Queryable, rulesetId: number): Promise<number[]> {
+    return (
+      await db.query<{ id: number }>('SELECT id FROM devices WHERE firewall_id = $1', [rulesetId])
+    ).map((r) => r.id);
+  },
+
+  /** The demo fleet's devices (DEMO_FLEET), oldest first. */
+  async findDemoSensorIds(db: Queryable, orgId: number): Promise<{ id: number }[]> {
+    return db.query<{ id: number }>(
+      `SELECT id FROM devices WHERE org_id = $1 AND name LIKE 'demo-sensor-%' ORDER BY id`,
+      [orgId],
+    );
+  },
+
   list(db: Queryable, sql: ListSql) {
     return pagedList<DeviceRow>(
       db,

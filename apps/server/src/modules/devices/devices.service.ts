@@ -34,6 +34,7 @@ import {
 } from '../versions/versions.service.js';
 import { refreshDeviceConfigs, renderDeviceConfig } from './device-config.js';
 import { DEFAULT_HEALTH_DROP_PERCENT, deviceHealth } from './device-health.js';
+import { deviceRetentionRepository } from './device-retention.repository.js';
 import { readMonitor } from './device-monitor.js';
 import { routeProblems } from './routes-check.js';
 import {
@@ -155,6 +156,24 @@ export const presentSummary = (row: DeviceSummaryRow): DeviceSummary => ({
 });
 
 /** For other modules: the organization's device; undefined when it has none such. */
+/** Retention's batched deletes of the devices' telemetry (plugins/retention.ts). */
+export const deviceRetention = deviceRetentionRepository;
+
+export const countDevicesUsingPolicy = (db: Queryable, policyId: number) =>
+  repo.countUsingPolicy(db, policyId);
+
+export const deviceIdsUsingPolicy = (db: Queryable, policyId: number) =>
+  repo.idsUsingPolicy(db, policyId);
+
+export const deviceIdsUsingProfile = (db: Queryable, profileId: number) =>
+  repo.idsUsingProfile(db, profileId);
+
+export const deviceIdsUsingRuleset = (db: Queryable, rulesetId: number) =>
+  repo.idsUsingRuleset(db, rulesetId);
+
+export const findDemoSensorIds = (db: Queryable, orgId: number) =>
+  repo.findDemoSensorIds(db, orgId);
+
 export const findDevice = (db: Queryable, orgId: number, id: number) =>
   repo.idAndName(db, orgId, id);
 

@@ -1,13 +1,9 @@
-import type { ChainPolicies, DeviceNetwork, FirewallRule } from '@palisade/contract';
+import type { DeviceNetwork } from '@palisade/contract';
 import { renderRoutes } from '@palisade/firewall';
 import type { Queryable } from '../../db/client.js';
-import {
-  checkNoLockout,
-  checkNoRouteLockout,
-  type LockoutGuard,
-  type ReportedEndpoint,
-} from '../firewall/lockout.js';
+import { checkNoLockout, checkNoRouteLockout, type LockoutGuard } from '../firewall/lockout.js';
 import { listVersions, versionAt } from '../versions/versions.service.js';
+import { deviceConfigRepository as repo } from './device-config.repository.js';
 
 const NO_NETWORK: DeviceNetwork = { l3_mode: false, routes: [], source_nat: [], port_forwards: [] };
 /** How far back a device's routes/NAT versions are searched for the one it was deployed. */
@@ -26,22 +22,7 @@ export async function checkSavedLockout(
   guard: LockoutGuard,
 ): Promise<void> {
   if (deviceIds.length === 0) return;
-  const [read] = await tx.query<{
-    devices: [number, string, number, number | null, ReportedEndpoint | null][] | null;
-    rulesets: Record<string, [FirewallRule[], ChainPolicies]> | null;
-    profiles: Record<string, Record<string, string> | null> | null;
-  }>(
-    // One JSON value, as refreshDeviceConfigs reads: the embedded database decodes by value.
-    `WITH d AS (SELECT id, name, firewall_id, profile_id, server_endpoint FROM devices
-                 WHERE org_id = $1 AND id = ANY($2::int[]) AND firewall_id IS NOT NULL)
-     SELECT (SELECT json_agg(json_build_array(id, name, firewall_id, profile_id, server_endpoint)
-                             ORDER BY id) FROM d) AS devices,
-            (SELECT json_object_agg(s.id, json_build_array(s.rules, s.policies)) FROM firewall_rulesets s
-              WHERE s.id IN (SELECT firewall_id FROM d)) AS rulesets,
-            (SELECT json_object_agg(f.id, f.variables) FROM device_profiles f
-              WHERE f.id IN (SELECT profile_id FROM d)) AS profiles`,
-    [orgId, [...deviceIds]],
-  );
+  const read = await repo.readLockoutSources(tx, orgId, deviceIds);
   const checked = new Set<string>();
   for (const [id, name, firewallId, profileId, endpoint] of read?.devices ?? []) {
     const ruleset = read?.rulesets?.[firewallId];
@@ -97,16 +78,10 @@ export async function checkDeployedRoutes(
   guard: LockoutGuard,
 ): Promise<void> {
   if (devices.length === 0) return;
-  const rows = await tx.query<{
-    id: number;
-    name: string;
-    network: DeviceNetwork;
-    routes_managed: boolean;
-    server_endpoint: ReportedEndpoint | null;
-  }>(
-    `SELECT id, name, network, routes_managed, server_endpoint FROM devices
-      WHERE org_id = $1 AND id = ANY($2::int[]) ORDER BY id`,
-    [orgId, devices.map((device) => device.id)],
+  const rows = await repo.readRoutesCheck(
+    tx,
+    orgId,
+    devices.map((device) => device.id),
   );
   const deployed = new Map(devices.map((device) => [device.id, device.deployedRoutes]));
   for (const row of rows) {

@@ -8,13 +8,13 @@ import {
   type DeviceEnrolment,
   type EnrolmentToken,
 } from '@palisade/contract';
-import { authAttempts } from '../../db/auth-attempts.js';
 import type { Database } from '../../db/client.js';
 import { AppError, notFound, rateLimited } from '../../lib/app-error.js';
 import { hashSecret, verifyDecoy, verifySecret } from '../../lib/passwords.js';
 import { assertRole, EDITOR_ROLES, type Principal } from '../../plugins/auth.js';
 import { deviceActor, recordAudit, userActor } from '../audit/audit.service.js';
 import { findDevice, lockDevice, replaceDevicePassword } from '../devices/devices.service.js';
+import { countFailedAttempts, recordFailedAttempt } from '../auth/auth.service.js';
 import { enrolmentRepository as repo } from './enrolment.repository.js';
 
 /** Failed enrolments per address: a token's secret cannot be guessed, nor its id probed fast. */
@@ -89,11 +89,11 @@ export function createEnrolmentService(db: Database, log: FastifyBaseLogger) {
     /** The token, once, for a fresh device password: the device's old one stops working. */
     async enrol(request: AgentEnrol, address: string): Promise<AgentEnrolment> {
       const limitKey = `enrol:ip:${address}`;
-      const attempts = await authAttempts.failures(db, limitKey, ENROL_LIMIT.windowSeconds);
+      const attempts = await countFailedAttempts(db, limitKey, ENROL_LIMIT.windowSeconds);
       if (attempts.failures >= ENROL_LIMIT.perAddress)
         throw rateLimited(attempts.retryAfterSeconds);
       const failed = async () => {
-        await authAttempts.recordFailure(db, limitKey, ENROL_LIMIT.windowSeconds);
+        await recordFailedAttempt(db, limitKey, ENROL_LIMIT.windowSeconds);
         return invalidToken();
       };
 

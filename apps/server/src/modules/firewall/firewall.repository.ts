@@ -116,10 +116,4 @@ export const firewallRepository = {
     );
     return row?.variables;
   },
-
-  async deviceIdsUsing(db: Queryable, id: number): Promise<number[]> {
-    return (
-      await db.query<{ id: number }>('SELECT id FROM devices WHERE firewall_id = $1', [id])
-    ).map((r) => r.id);
-  },
 };

@@ -16,6 +16,7 @@ import { AppError, notFound } from '../../lib/app-error.js';
 import { assertRole, EDITOR_ROLES, type Principal } from '../../plugins/auth.js';
 import { changedFields, recordAudit, userActor } from '../audit/audit.service.js';
 import { refreshDeviceConfigs } from '../devices/device-config.js';
+import { deviceIdsUsingRuleset } from '../devices/devices.service.js';
 import {
   latestVersion,
   recordVersions,
@@ -108,7 +109,7 @@ export async function removeExpiredFirewallRules(
     if (gone.length === 0) continue;
     const rules = row.rules.filter((rule) => !due(rule, now));
     await repo.update(tx, row.id, { ...row, rules });
-    const devices = await repo.deviceIdsUsing(tx, row.id);
+    const devices = await deviceIdsUsingRuleset(tx, row.id);
     if (devices.length > 0) await refreshDeviceConfigs(tx, orgId, devices);
     await recordVersions(tx, 'firewall_ruleset', [
       rulesetVersion(orgId, 'expiry', { ...row, rules }),
@@ -157,7 +158,7 @@ export function createFirewallService(
     return db.transaction(async (tx) => {
       const before = await load(tx, principal.orgId, id);
       await named(() => repo.update(tx, id, body), body.name);
-      const devices = await repo.deviceIdsUsing(tx, id);
+      const devices = await deviceIdsUsingRuleset(tx, id);
       if (devices.length > 0) await refreshDeviceConfigs(tx, principal.orgId, devices, lockout);
       const row = await load(tx, principal.orgId, id);
       const [recorded] = await recordVersion(tx, principal, row, restoredFrom);

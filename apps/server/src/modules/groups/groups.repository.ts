@@ -74,26 +74,8 @@ export const groupsRepository = {
     );
   },
 
-  /** Names of the policies built on the group. */
-  async policiesUsing(db: Queryable, id: number): Promise<string[]> {
-    const rows = await db.query<{ name: string }>(
-      'SELECT p.name FROM policy_groups pg JOIN policies p ON p.id = pg.policy_id WHERE pg.group_id = $1 ORDER BY p.name',
-      [id],
-    );
-    return rows.map((row) => row.name);
-  },
-
   async delete(db: Queryable, id: number): Promise<void> {
     await db.query('DELETE FROM rule_groups WHERE id = $1', [id]);
-  },
-
-  /** How many of ids are rules of the organization. */
-  async countOwnedRules(db: Queryable, orgId: number, ids: number[]): Promise<number> {
-    const [row] = await db.query<{ n: number }>(
-      'SELECT count(*)::int AS n FROM rules WHERE org_id = $1 AND id = ANY($2::int[])',
-      [orgId, ids],
-    );
-    return row?.n ?? 0;
   },
 
   async setMembers(db: Queryable, groupId: number, ruleIds: number[]): Promise<void> {
@@ -115,5 +97,39 @@ export const groupsRepository = {
       groupId,
       ruleIds,
     ]);
+  },
+
+  /** Which of ids are groups of the organization. */
+  async findOwnedIds(db: Queryable, orgId: number, ids: number[]): Promise<{ id: number }[]> {
+    return db.query<{ id: number }>(
+      'SELECT id FROM rule_groups WHERE org_id = $1 AND id = ANY($2::int[])',
+      [orgId, ids],
+    );
+  },
+
+  async addRuleToGroups(db: Queryable, groupIds: number[], ruleId: number): Promise<void> {
+    await db.query(
+      'INSERT INTO group_rules (group_id, rule_id) SELECT unnest($1::int[]), $2 ON CONFLICT DO NOTHING',
+      [groupIds, ruleId],
+    );
+  },
+
+  async findCustomId(db: Queryable, orgId: number): Promise<number | undefined> {
+    const [row] = await db.query<{ id: number }>(
+      `SELECT id FROM rule_groups WHERE org_id = $1 AND name = 'custom'`,
+      [orgId],
+    );
+    return row?.id;
+  },
+
+  /** The organization's group of rules written in the console, created on first use. */
+  async upsertCustom(db: Queryable, orgId: number, name: string): Promise<number> {
+    const [row] = await db.query<{ id: number }>(
+      `INSERT INTO rule_groups (org_id, name, kind, description) VALUES ($1, $2, 'custom', 'Rules written in the console')
+     ON CONFLICT (org_id, lower(name)) DO UPDATE SET updated_at = now() RETURNING id`,
+      [orgId, name],
+    );
+    if (!row) throw new Error('custom group upsert returned no row');
+    return row.id;
   },
 };

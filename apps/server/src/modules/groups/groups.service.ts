@@ -12,7 +12,8 @@ import { buildListSql } from '../../db/list-query.js';
 import { AppError, notFound } from '../../lib/app-error.js';
 import { assertRole, EDITOR_ROLES, type Principal } from '../../plugins/auth.js';
 import { changedFields, recordAudit, userActor } from '../audit/audit.service.js';
-import { refreshPoliciesHolding } from '../policies/policies.service.js';
+import { policyNamesUsingGroup, refreshPoliciesHolding } from '../policies/policies.service.js';
+import { countOwnRules } from '../rules/rules.service.js';
 import { GROUP_LIST_SPEC, groupsRepository as repo, type GroupRow } from './groups.repository.js';
 
 const present = (row: GroupRow): RuleGroup => ({
@@ -26,6 +27,24 @@ const present = (row: GroupRow): RuleGroup => ({
   updated_at: row.updated_at.toISOString(),
 });
 
+/** Puts a rule in groups, every one of which must be the organization's (else 404). */
+export async function addRuleToOwnGroups(
+  tx: Queryable,
+  { orgId, groupIds, ruleId }: { orgId: number; groupIds: number[]; ruleId: number },
+): Promise<void> {
+  const owned = await repo.findOwnedIds(tx, orgId, groupIds);
+  if (owned.length !== new Set(groupIds).size) throw notFound('Group');
+  await repo.addRuleToGroups(tx, groupIds, ruleId);
+}
+
+/** The group that holds the rules written in the console, created on first use. */
+export function ensureCustomGroup(tx: Queryable, orgId: number, name: string): Promise<number> {
+  return repo.upsertCustom(tx, orgId, name);
+}
+
+/** The organization's group of rules written in the console, if there is one yet. */
+export const findCustomGroupId = (db: Queryable, orgId: number) => repo.findCustomId(db, orgId);
+
 export function createGroupsService(db: Database) {
   async function load(tx: Queryable, orgId: number, id: number): Promise<GroupRow> {
     const row = await repo.find(tx, orgId, id);
@@ -37,7 +56,7 @@ export function createGroupsService(db: Database) {
   async function assertOwnRules(tx: Queryable, orgId: number, ids: number[] | undefined) {
     if (!ids || ids.length === 0) return;
     const unique = [...new Set(ids)];
-    if ((await repo.countOwnedRules(tx, orgId, unique)) !== unique.length) throw notFound('Rule');
+    if ((await countOwnRules(tx, orgId, unique)) !== unique.length) throw notFound('Rule');
   }
 
   const named = <T>(write: () => Promise<T>, name: string | undefined) =>
@@ -134,7 +153,7 @@ export function createGroupsService(db: Database) {
       assertRole(principal, ...EDITOR_ROLES);
       await db.transaction(async (tx) => {
         const group = await load(tx, principal.orgId, id);
-        const usedBy = await repo.policiesUsing(tx, id);
+        const usedBy = await policyNamesUsingGroup(tx, id);
         if (usedBy.length > 0) {
           throw new AppError(
             'conflict',

@@ -96,6 +96,15 @@ const EXPIRING_SQL = `
    ORDER BY expires_at, policy_id`;
 
 export const policiesRepository = {
+  /** Names of the policies built on the group. */
+  async namesUsingGroup(db: Queryable, groupId: number): Promise<string[]> {
+    const rows = await db.query<{ name: string }>(
+      'SELECT p.name FROM policy_groups pg JOIN policies p ON p.id = pg.policy_id WHERE pg.group_id = $1 ORDER BY p.name',
+      [groupId],
+    );
+    return rows.map((row) => row.name);
+  },
+
   /** The organization's overrides and thresholds that expire by `until` (or have). */
   expiring(db: Queryable, orgId: number, until: Date): Promise<ExpiringRow[]> {
     return db.query<ExpiringRow>(EXPIRING_SQL, [orgId, until]);
@@ -450,24 +459,6 @@ export const policiesRepository = {
       'INSERT INTO policy_editors (policy_id, user_id) SELECT $1, unnest($2::int[]) ON CONFLICT DO NOTHING',
       [id, userIds],
     );
-  },
-
-  /** How many devices run the policy (a policy in use cannot be deleted). */
-  async deviceCount(db: Queryable, id: number): Promise<number> {
-    const [row] = await db.query<{ count: number }>(
-      'SELECT count(*)::int AS count FROM devices WHERE policy_id = $1',
-      [id],
-    );
-    return row?.count ?? 0;
-  },
-
-  /** The devices that run the policy: a save tells their agents alone. */
-  async deviceIds(db: Queryable, id: number): Promise<number[]> {
-    const rows = await db.query<{ id: number }>(
-      'SELECT id FROM devices WHERE policy_id = $1 ORDER BY id',
-      [id],
-    );
-    return rows.map((row) => row.id);
   },
 
   async delete(db: Queryable, id: number) {

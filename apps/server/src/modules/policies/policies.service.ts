@@ -22,6 +22,7 @@ import { rulesDiff } from '../../lib/render-diff.js';
 import { policyFiles, renderedContent, versionAt } from '../versions/versions.service.js';
 import { notifyDevices } from '../../plugins/device-events.js';
 import { changedFields, recordAudit, userActor } from '../audit/audit.service.js';
+import { countDevicesUsingPolicy, deviceIdsUsingPolicy } from '../devices/devices.service.js';
 import { compileMatcher, modifyError, parseConfFile, regexError } from './policy-matchers.js';
 import {
   policyContent,
@@ -94,7 +95,7 @@ export async function rulesRunBy(
 ): Promise<{ rules: RunRule[]; deviceIds: number[] } | undefined> {
   const policy = await repo.find(db, orgId, policyId);
   if (!policy) return undefined;
-  const deviceIds = await repo.deviceIds(db, policyId);
+  const deviceIds = await deviceIdsUsingPolicy(db, policyId);
   const digest = policy.rendered_sha256;
   let rules = digest === '' ? [] : runRulesByDigest.get(digest);
   if (rules === undefined) {
@@ -144,6 +145,10 @@ export async function renderStored(
  * constant number of statements however many policies the organization has. Devices hear of it
  * when a version moved. Answers how many policies got a new version.
  */
+/** Names of the policies built on the group. */
+export const policyNamesUsingGroup = (db: Queryable, groupId: number) =>
+  repo.namesUsingGroup(db, groupId);
+
 export async function refreshPoliciesHolding(
   tx: Queryable,
   orgId: number,
@@ -370,7 +375,7 @@ export function createPoliciesService(db: Database) {
     const output = await renderStored(tx, id, principal.email, rollback);
     // Only the streams of the devices that run it look again, not the organization's fleet
     // (past NOTIFY's size the notice names the organization, and every stream looks).
-    await notifyDevices(tx, principal.orgId, await repo.deviceIds(tx, id));
+    await notifyDevices(tx, principal.orgId, await deviceIdsUsingPolicy(tx, id));
     return output;
   }
 
@@ -508,7 +513,7 @@ export function createPoliciesService(db: Database) {
             ...(skipped.length ? { skipped } : {}),
           },
         });
-        const deviceCount = await repo.deviceCount(tx, id);
+        const deviceCount = await countDevicesUsingPolicy(tx, id);
         return {
           version: after.version,
           restored_from: version,
@@ -524,13 +529,13 @@ export function createPoliciesService(db: Database) {
     /** Checks the policy is the caller's organization's; how many devices run it. */
     async versionContext(principal: Principal, id: number) {
       await load(db, principal, id);
-      return { deviceCount: await repo.deviceCount(db, id) };
+      return { deviceCount: await countDevicesUsingPolicy(db, id) };
     },
 
     async remove(principal: Principal, id: number): Promise<void> {
       await db.transaction(async (tx) => {
         const row = await editable(tx, principal, id);
-        const devices = await repo.deviceCount(tx, id);
+        const devices = await countDevicesUsingPolicy(tx, id);
         if (devices > 0)
           throw new AppError('conflict', `Policy '${row.name}' is used by ${devices} device(s)`);
         const before = await view(tx, principal, id);

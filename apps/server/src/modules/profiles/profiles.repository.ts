@@ -73,13 +73,6 @@ export const profilesRepository = {
     );
   },
 
-  async deviceIdsUsing(db: Queryable, id: number): Promise<number[]> {
-    const rows = await db.query<{ id: number }>('SELECT id FROM devices WHERE profile_id = $1', [
-      id,
-    ]);
-    return rows.map((row) => row.id);
-  },
-
   async delete(db: Queryable, id: number) {
     await db.query('DELETE FROM device_profiles WHERE id = $1', [id]);
   },

@@ -14,6 +14,7 @@ import { AppError, notFound } from '../../lib/app-error.js';
 import { assertRole, EDITOR_ROLES, type Principal } from '../../plugins/auth.js';
 import { changedFields, recordAudit, userActor } from '../audit/audit.service.js';
 import { refreshDeviceConfigs } from '../devices/device-config.js';
+import { deviceIdsUsingProfile } from '../devices/devices.service.js';
 import { lockoutGuard, lockoutOverrideRecords } from '../firewall/lockout.js';
 import {
   latestVersion,
@@ -86,7 +87,7 @@ export function createProfilesService(
       const before = await load(tx, principal.orgId, id);
       await named(() => repo.update(tx, id, body), body.name);
       // Only the devices with this profile run its variables.
-      const devices = await repo.deviceIdsUsing(tx, id);
+      const devices = await deviceIdsUsingProfile(tx, id);
       if (devices.length > 0) await refreshDeviceConfigs(tx, principal.orgId, devices, lockout);
       const row = await load(tx, principal.orgId, id);
       // A new version when the variables changed (a rename is not one).

@@ -389,6 +389,29 @@ export const rulesRepository = {
    * by COPY into a scratch table and then by one INSERT … ON CONFLICT: an Emerging Threats
    * import writes tens of thousands of rules, and COPY is the cheapest way in for that many.
    */
+  /** The organization's rule of a signature: what an alert's detail shows of it. */
+  async findBySignature(db: Queryable, orgId: number, gid: number, sid: number) {
+    const [row] = await db.query<{ id: number; text: string; source: string; rev: number | null }>(
+      'SELECT id, text, source, rev FROM rules WHERE org_id = $1 AND gid = $2 AND sid = $3',
+      [orgId, gid, sid],
+    );
+    return row;
+  },
+
+  /** How many of ids are rules of the organization. */
+  async countOwned(db: Queryable, orgId: number, ids: number[]): Promise<number> {
+    const [row] = await db.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM rules WHERE org_id = $1 AND id = ANY($2::int[])',
+      [orgId, ids],
+    );
+    return row?.n ?? 0;
+  },
+
+  /** Gives a rule a new (gid, sid) in place, so its id and memberships stay. */
+  async rekey(db: Queryable, id: number, key: { gid: number; sid: number }): Promise<void> {
+    await db.query('UPDATE rules SET gid = $2, sid = $3 WHERE id = $1', [id, key.gid, key.sid]);
+  },
+
   async upsert(db: Queryable, orgId: number, records: RuleRecord[]): Promise<number[]> {
     if (records.length === 0) return [];
     await db.query(`DROP TABLE IF EXISTS rule_import`);

@@ -14,6 +14,7 @@ import { buildListSql } from '../../db/list-query.js';
 import { AppError, notFound } from '../../lib/app-error.js';
 import { assertRole, EDITOR_ROLES, type Principal } from '../../plugins/auth.js';
 import { changedFields, recordAudit, userActor } from '../audit/audit.service.js';
+import { addRuleToOwnGroups, ensureCustomGroup } from '../groups/groups.service.js';
 import { refreshPoliciesHolding } from '../policies/policies.service.js';
 import type { UnpackedUpload } from './rule-archive.js';
 import { toRecord } from './rule-record.js';
@@ -45,6 +46,14 @@ function importName(uploads: UnpackedUpload[]): string {
 }
 
 /** The signatures of the organization's rules given (for the policy backtest). */
+/** The organization's rule of a signature, if it has one. */
+export const findRuleBySignature = (db: Queryable, orgId: number, gid: number, sid: number) =>
+  repo.findBySignature(db, orgId, gid, sid);
+
+/** How many of ids are rules of the organization. */
+export const countOwnRules = (db: Queryable, orgId: number, ids: number[]) =>
+  repo.countOwned(db, orgId, ids);
+
 export const signaturesOfRules = (db: Queryable, orgId: number, ruleIds: number[]) =>
   repo.signaturesOf(db, orgId, ruleIds);
 
@@ -126,16 +135,8 @@ export function createRulesService(db: Database) {
         const [id] = await repo.upsert(tx, principal.orgId, [toRecord(rule, CUSTOM_GROUP)]);
         const groupIds = body.group_ids?.length
           ? body.group_ids
-          : [await customGroup(tx, principal.orgId)];
-        const owned = await tx.query<{ id: number }>(
-          'SELECT id FROM rule_groups WHERE org_id = $1 AND id = ANY($2::int[])',
-          [principal.orgId, groupIds],
-        );
-        if (owned.length !== new Set(groupIds).size) throw notFound('Group');
-        await tx.query(
-          'INSERT INTO group_rules (group_id, rule_id) SELECT unnest($1::int[]), $2 ON CONFLICT DO NOTHING',
-          [groupIds, id ?? -1],
-        );
+          : [await ensureCustomGroup(tx, principal.orgId, CUSTOM_GROUP)];
+        await addRuleToOwnGroups(tx, { orgId: principal.orgId, groupIds, ruleId: id ?? -1 });
         await refreshPoliciesHolding(tx, principal.orgId, { groupIds }, principal.email);
         const created = await detail(principal.orgId, id ?? -1, tx);
         await recordAudit(tx, {
@@ -170,11 +171,7 @@ export function createRulesService(db: Database) {
         const rule = parseOrReject(text);
         await assertFree(tx, principal.orgId, rule, id);
         // A changed (gid, sid) keeps the row: update it in place under its new key.
-        await tx.query('UPDATE rules SET gid = $2, sid = $3 WHERE id = $1', [
-          id,
-          rule.gid,
-          rule.sid,
-        ]);
+        await repo.rekey(tx, id, rule);
         await repo.upsert(tx, principal.orgId, [toRecord(rule, current.source)]);
         await refreshPoliciesHolding(tx, principal.orgId, { ruleIds: [id] }, principal.email);
         const updated = await detail(principal.orgId, id, tx);
@@ -189,14 +186,4 @@ export function createRulesService(db: Database) {
       });
     },
   };
-}
-
-async function customGroup(tx: Queryable, orgId: number): Promise<number> {
-  const [row] = await tx.query<{ id: number }>(
-    `INSERT INTO rule_groups (org_id, name, kind, description) VALUES ($1, $2, 'custom', 'Rules written in the console')
-     ON CONFLICT (org_id, lower(name)) DO UPDATE SET updated_at = now() RETURNING id`,
-    [orgId, CUSTOM_GROUP],
-  );
-  if (!row) throw new Error('custom group upsert returned no row');
-  return row.id;
 }

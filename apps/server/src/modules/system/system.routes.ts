@@ -1,6 +1,7 @@
 import { Components, ErrorResponse, Health, PublicConfig } from '@palisade/contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { SERVER_VERSION } from '../../lib/version.js';
+import { systemRepository } from './system.repository.js';
 
 export const systemRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db, config } = app.ctx;
@@ -17,7 +18,7 @@ export const systemRoutes: FastifyPluginAsyncZod = async (app) => {
     { schema: { tags, response: { 200: Health, 503: Health } } },
     async (request, reply) => {
       try {
-        await db.query('SELECT 1');
+        await systemRepository.ping(db);
         return { status: 'ok' as const };
       } catch (error) {
         request.log.warn({ err: error }, 'database not ready');

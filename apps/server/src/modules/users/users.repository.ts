@@ -41,6 +41,15 @@ export const USER_LIST_SPEC: ListSpec = {
   defaultSort: 'u.id ASC',
 };
 
+/** What a request's principal is made of. */
+export interface PrincipalRow {
+  id: number;
+  org_id: number;
+  role: Role;
+  email: string;
+  token_version: number;
+}
+
 export interface NewUser {
   orgId: number;
   email: string;
@@ -149,6 +158,30 @@ export const usersRepository = {
       [orgId],
     );
     return row?.n ?? 0;
+  },
+
+  async findActivePrincipal(db: Queryable, id: number): Promise<PrincipalRow | undefined> {
+    const [row] = await db.query<PrincipalRow>(
+      'SELECT id, org_id, role, email, token_version FROM users WHERE id = $1 AND is_active',
+      [id],
+    );
+    return row;
+  },
+
+  /** The default organization's first active Administrator (AUTH_DISABLED, DEMO_FLEET). */
+  async findDefaultAdministrator(db: Queryable): Promise<PrincipalRow | undefined> {
+    const [row] = await db.query<PrincipalRow>(
+      `SELECT u.id, u.org_id, u.role, u.email, u.token_version
+         FROM users u JOIN organizations o ON o.id = u.org_id
+        WHERE o.is_default AND u.role = 'Administrator' AND u.is_active
+        ORDER BY u.id LIMIT 1`,
+    );
+    return row;
+  },
+
+  /** Serialises first starts, so two replicas booting together create one Administrator. */
+  async lockFirstStart(db: Queryable): Promise<void> {
+    await db.query('SELECT pg_advisory_xact_lock(7262002)');
   },
 
   async countAll(db: Queryable): Promise<number> {

@@ -46,6 +46,9 @@ function userChange(
 export const EMAIL_TAKEN = 'User already exist';
 const LAST_ADMINISTRATOR = 'An organization needs at least one active Administrator';
 
+/** The default organization's first active Administrator, if any. */
+export const findDefaultAdministrator = (db: Queryable) => repo.findDefaultAdministrator(db);
+
 export function createUsersService(db: Database) {
   async function loadInOrg(principal: Principal, id: number, tx: Queryable = db): Promise<UserRow> {
     // Another organization's user is "not found": its existence is not the caller's business.
@@ -294,7 +297,7 @@ export function createUsersService(db: Database) {
     async bootstrapAdministrator(email: string, password: string): Promise<{ created: boolean }> {
       const passwordHash = await hashSecret(password);
       return db.transaction(async (tx) => {
-        await tx.query('SELECT pg_advisory_xact_lock(7262002)');
+        await repo.lockFirstStart(tx);
         if ((await repo.countAll(tx)) > 0) return { created: false };
         const orgId = await repo.insertOrganization(tx, 'Default', true);
         await repo.insert(tx, {

@@ -1,9 +1,9 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { migrate, splitStatements } from '../../db/migrate.js';
-import { applyRetention } from '../../plugins/retention.js';
-import { noteStoredAlerts } from './alerts.service.js';
+import { migrate, splitStatements } from './migrate.js';
+import { applyRetention } from '../plugins/retention.js';
+import { noteStoredAlerts } from '../modules/alerts/alerts.service.js';
 import {
   ADMIN_EMAIL,
   ADMIN_PASSWORD,
@@ -12,7 +12,7 @@ import {
   signIn,
   startTestServer,
   type TestServer,
-} from '../../test/harness.js';
+} from '../test/harness.js';
 
 const PARTITIONING = '20261125220000_alerts_partitioned';
 
@@ -179,7 +179,7 @@ describe('the partitioning migration', () => {
     const db = scratch.db;
     try {
       // The schema as it was just before the partitioning, holding alerts.
-      const dir = fileURLToPath(new URL('../../db/migrations/', import.meta.url));
+      const dir = fileURLToPath(new URL('./migrations/', import.meta.url));
       const earlier = (await readdir(dir)).filter((f) => f.endsWith('.sql')).sort();
       await db.query(
         'CREATE TABLE schema_migrations (version text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())',

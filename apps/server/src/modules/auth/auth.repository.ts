@@ -1,4 +1,4 @@
-import type { Queryable } from './client.js';
+import type { Queryable } from '../../db/client.js';
 
 /** Failures counted for a key in its current window, and when that window ends. */
 export interface AttemptCount {
@@ -10,7 +10,7 @@ export interface AttemptCount {
 const WINDOW_LEFT = `greatest(1, ceil(extract(epoch FROM window_started + make_interval(secs => $2) - now())))::int AS retry_after`;
 
 /** Sign-in attempts and password-reset tokens: shared by console and agent sign-in. */
-export const authAttempts = {
+export const authRepository = {
   /** Failures counted for key within the current window (0 when none or the window passed). */
   async failures(db: Queryable, key: string, windowSeconds: number): Promise<AttemptCount> {
     const [row] = await db.query<{ failures: number; retry_after: number }>(

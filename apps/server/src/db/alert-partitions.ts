@@ -1,4 +1,4 @@
-import type { Database, Queryable } from '../../db/client.js';
+import type { Database, Queryable } from './client.js';
 
 const DAY_MS = 86_400_000;
 /** Partitions of one UTC day each: device_alerts_pYYYYMMDD (see the partitioning migration). */

@@ -17,7 +17,6 @@ interface AlertAck {
   rejected: { index: number; reason: string }[];
 }
 
-
 /**
  * Real eve.json alerts (most of them HTTP), or the project's sample alerts without the corpus;
  * each is given its own flow id to tell them apart.

@@ -1,5 +1,5 @@
-import { useMemo, useRef, useState } from 'react';
-import { useFieldArray, useForm, useWatch } from 'react-hook-form';
+import { useMemo, useState, type ReactNode } from 'react';
+import { useFieldArray, useForm, useWatch, type Control } from 'react-hook-form';
 import { useQuery } from '@tanstack/react-query';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useTranslation } from 'react-i18next';
@@ -10,16 +10,10 @@ import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
-import IconButton from '@mui/material/IconButton';
 import Stack from '@mui/material/Stack';
-import Switch from '@mui/material/Switch';
 import Typography from '@mui/material/Typography';
 import AddIcon from '@mui/icons-material/Add';
-import DeleteIcon from '@mui/icons-material/Delete';
-import ContentCopyIcon from '@mui/icons-material/ContentCopy';
-import EditIcon from '@mui/icons-material/Edit';
 import HistoryIcon from '@mui/icons-material/History';
-import ErrorOutlineIcon from '@mui/icons-material/ErrorOutlineOutlined';
 import {
   FirewallRule,
   FirewallRulesetWrite,
@@ -28,7 +22,6 @@ import {
 } from '@palisade/contract';
 import type { z } from 'zod';
 import { SortableTable } from '../../../components/data-table/SortableTable';
-import type { DataColumn } from '../../../components/data-table/types';
 import { FormSelect } from '../../../components/form/FormSelect';
 import { FormTextField } from '../../../components/form/FormTextField';
 import { useLockoutRefusal } from '../../../components/lockout/useLockoutRefusal';
@@ -42,19 +35,12 @@ import { previewRuleset } from '../api/preview-ruleset';
 import { rulesetsListKey } from '../api/list-rulesets';
 import { useSaveRuleset } from '../api/save-ruleset';
 import { RuleDialog, NEW_RULE } from './RuleDialog';
-import { ExpiresChip } from '../../../components/expiry/ExpiresChip';
-import { ActionChip, ChainCell, Endpoint, MatchCell } from './RuleCells';
 import { HistoryLink } from '../../../components/page/HistoryLink';
 import { rulesetHitsQueryOptions } from '../api/get-ruleset-hits';
-import { HitsCell, HitsWindow } from './RuleHits';
+import { HitsWindow } from './RuleHits';
+import { ruleColumns, type RuleRow } from './RulesetRuleColumns';
 
 type RulesetValues = z.output<typeof FirewallRulesetWrite>;
-
-interface RuleRow {
-  key: string;
-  index: number;
-  rule: FirewallRule;
-}
 
 interface RulesetEditorProps {
   /** null: a new ruleset. */
@@ -96,13 +82,8 @@ export function RulesetEditor({
   onClose,
 }: RulesetEditorProps) {
   const { t } = useTranslation();
-  const save = useSaveRuleset();
-  const review = useChangeReview();
   const [editing, setEditing] = useState<number | 'new' | null>(null);
   const [history, setHistory] = useState(false);
-  const [problems, setProblems] = useState<ReadonlyMap<number, string>>(new Map());
-  const [otherProblem, setOtherProblem] = useState<string | null>(null);
-  const lockout = useLockoutRefusal<RulesetValues>(canOverrideLockout);
   const { control, handleSubmit, formState } = useForm<
     FirewallRulesetWriteInput,
     unknown,
@@ -116,6 +97,7 @@ export function RulesetEditor({
     name: 'rules',
   });
   const rules = useWatch({ control, name: 'rules' }) as FirewallRule[] | undefined;
+  const saving = useRulesetSave({ ruleset, canOverrideLockout, onSaved: onClose });
   const [hitDays, setHitDays] = useState(30);
   const hits = useQuery({
     ...rulesetHitsQueryOptions(ruleset?.id ?? 0, hitDays),
@@ -123,7 +105,7 @@ export function RulesetEditor({
   });
   // Hits are of the saved rules: a row keeps its saved rule's hits when moved, and an edited
   // (replaced) or new row has none.
-  const savedIndex = useRef(new Map(fields.map((field, index) => [field.id, index])));
+  const [savedIndex] = useState(() => new Map(fields.map((field, index) => [field.id, index])));
   // Unsaved edits (a new order included) are not dropped without asking.
   const guard = useUnsavedChangesGuard(
     formState.isDirty && !readOnly,
@@ -138,167 +120,22 @@ export function RulesetEditor({
       }),
     [fields, rules],
   );
-
-  /** A new ruleset reaches no device; an edit is reviewed first, unless it was already. */
-  const submit = async (values: RulesetValues, reviewed = false) => {
-    setProblems(new Map());
-    setOtherProblem(null);
-    try {
-      if (ruleset === null || reviewed) {
-        await withProgress(
-          ruleset === null
-            ? { progress: 'firewall.notices.create', success: 'firewall.notices.created' }
-            : { progress: 'firewall.notices.update', success: 'firewall.notices.updated' },
-          () => save.mutateAsync({ id: ruleset?.id ?? null, body: values }),
-        );
-      } else {
-        const { id } = ruleset;
-        const saved = await review.reviewThenSave({
-          preview: () => previewRuleset(id, values),
-          save: () => save.mutateAsync({ id, body: values }),
-          labels: { progress: 'firewall.notices.update', success: 'firewall.notices.updated' },
-        });
-        // Back to the editor, the edits as they were.
-        if (saved === null) return;
-      }
-      onClose();
-    } catch (failure) {
-      // The progress notice is gone; the shared handler reports, and the rule is marked.
-      const byRule = new Map<number, string>();
-      for (const [rest, msg] of fieldErrors(failure, 'rules')) {
-        const index = leadingIndex(rest);
-        if (index !== null && !byRule.has(index)) byRule.set(index, msg);
-      }
-      setProblems(byRule);
-      if (lockout.refusedBy(failure, values)) return;
-      if (byRule.size === 0 && fieldErrors(failure, 'policies').size > 0)
-        setOtherProblem([...fieldErrors(failure, 'policies').values()].join('; '));
-      notifyApiError(failure);
-    }
-  };
-
-  const columns: DataColumn<RuleRow>[] = [
-    {
-      id: 'position',
-      header: '#',
-      width: 40,
-      cell: (row) => (
-        <Stack direction="row" sx={{ alignItems: 'center', gap: 0.5 }}>
-          {row.index + 1}
-          {problems.has(row.index) && (
-            <ErrorOutlineIcon
-              color="error"
-              fontSize="small"
-              titleAccess={problems.get(row.index)}
-            />
-          )}
-        </Stack>
-      ),
-    },
-    {
-      id: 'enabled',
-      header: t('firewall.rule.enabled'),
-      width: 72,
-      cell: (row) => (
-        <Switch
-          size="small"
-          checked={row.rule.enabled}
-          disabled={readOnly}
-          onChange={(event) => update(row.index, { ...row.rule, enabled: event.target.checked })}
-          slotProps={{
-            input: { 'aria-label': t('firewall.rule.enableRule', { position: row.index + 1 }) },
-          }}
-        />
-      ),
-    },
-    { id: 'chain', header: t('firewall.rule.chain'), cell: (row) => <ChainCell rule={row.rule} /> },
-    {
-      id: 'action',
-      header: t('firewall.rule.action'),
-      cell: (row) => <ActionChip rule={row.rule} />,
-    },
-    {
-      id: 'source',
-      header: t('firewall.rule.source'),
-      cell: (row) => <Endpoint addresses={row.rule.source} ports={row.rule.source_ports} />,
-    },
-    {
-      id: 'destination',
-      header: t('firewall.rule.destination'),
-      cell: (row) => (
-        <Endpoint addresses={row.rule.destination} ports={row.rule.destination_ports} />
-      ),
-    },
-    { id: 'match', header: t('firewall.rule.match'), cell: (row) => <MatchCell rule={row.rule} /> },
-    ...(ruleset === null
-      ? []
-      : [
-          {
-            id: 'hits',
-            header: t('firewall.hits.header'),
-            cell: (row: RuleRow) => {
-              const saved = savedIndex.current.get(row.key);
-              return <HitsCell hits={saved === undefined ? undefined : hits.data?.rules[saved]} />;
-            },
+  const columns = ruleColumns({
+    t,
+    readOnly,
+    problems: saving.problems,
+    hitsOf:
+      ruleset === null
+        ? null
+        : (row) => {
+            const saved = savedIndex.get(row.key);
+            return saved === undefined ? undefined : hits.data?.rules[saved];
           },
-        ]),
-    {
-      id: 'comment',
-      header: t('firewall.rule.comment'),
-      cell: (row) => (
-        <>
-          <Typography variant="body2" data-testid="rule-comment">
-            {row.rule.comment}
-          </Typography>
-          <ExpiresChip expiresAt={row.rule.expires_at} reason={row.rule.reason} />
-          {problems.has(row.index) && (
-            <Typography variant="caption" color="error" data-testid="rule-problem">
-              {problems.get(row.index)}
-            </Typography>
-          )}
-        </>
-      ),
-    },
-    {
-      id: 'actions',
-      header: '',
-      align: 'right',
-      width: 132,
-      cell: (row) =>
-        readOnly ? null : (
-          <Stack direction="row" sx={{ justifyContent: 'flex-end' }}>
-            <IconButton
-              size="small"
-              aria-label={t('firewall.rule.edit', { position: row.index + 1 })}
-              onClick={() => setEditing(row.index)}
-            >
-              <EditIcon fontSize="small" />
-            </IconButton>
-            <IconButton
-              size="small"
-              aria-label={t('firewall.rule.duplicate', { position: row.index + 1 })}
-              onClick={() => insert(row.index + 1, { ...row.rule, states: [...row.rule.states] })}
-            >
-              <ContentCopyIcon fontSize="small" />
-            </IconButton>
-            <IconButton
-              size="small"
-              aria-label={t('firewall.rule.remove', { position: row.index + 1 })}
-              onClick={() => remove(row.index)}
-            >
-              <DeleteIcon fontSize="small" />
-            </IconButton>
-          </Stack>
-        ),
-    },
-  ];
+    edits: { edit: setEditing, update, insert, remove },
+  });
 
   const cancel = () => guard.askBefore(onClose);
   const editedRule = typeof editing === 'number' ? rules?.[editing] : undefined;
-  const policyOptions = [
-    { value: 'accept', label: t('firewall.action.accept') },
-    { value: 'drop', label: t('firewall.action.drop') },
-  ];
   const title =
     ruleset === null
       ? t('firewall.rulesets.create')
@@ -307,71 +144,20 @@ export function RulesetEditor({
     <Dialog open onClose={cancel} fullScreen aria-labelledby="ruleset-dialog-title">
       <form
         noValidate
-        onSubmit={(event) => void handleSubmit((values) => submit(values))(event)}
+        onSubmit={(event) => void handleSubmit((values) => saving.submit(values))(event)}
         style={{ display: 'contents' }}
       >
         <DialogTitle id="ruleset-dialog-title">{title}</DialogTitle>
         <DialogContent dividers>
-          <Stack direction={{ xs: 'column', md: 'row' }} spacing={{ md: 2 }}>
-            <FormTextField
-              control={control}
-              name="name"
-              label={t('firewall.rulesets.name')}
-              disabled={readOnly}
-              autoFocus={!readOnly}
-            />
-            <FormTextField
-              control={control}
-              name="description"
-              label={t('firewall.rulesets.description')}
-              disabled={readOnly}
-            />
-          </Stack>
-          <Typography variant="subtitle1" component="h3" sx={{ mt: 2 }}>
-            {t('firewall.rulesets.policies')}
-          </Typography>
-          <Stack direction={{ xs: 'column', sm: 'row' }} spacing={{ sm: 2 }} sx={{ maxWidth: 720 }}>
-            <FormSelect
-              control={control}
-              name="policies.input"
-              label={t('firewall.chain.input')}
-              options={policyOptions}
-            />
-            <FormSelect
-              control={control}
-              name="policies.forward"
-              label={t('firewall.chain.forward')}
-              options={policyOptions}
-            />
-            <FormSelect
-              control={control}
-              name="policies.output"
-              label={t('firewall.chain.output')}
-              options={policyOptions}
-            />
-          </Stack>
-          {otherProblem !== null && <Alert severity="error">{otherProblem}</Alert>}
-          <Stack
-            direction="row"
-            sx={{ mt: 3, mb: 1, alignItems: 'center', justifyContent: 'space-between' }}
-          >
-            <Box>
-              <Typography variant="subtitle1" component="h3">
-                {t('firewall.rulesets.rules', { count: rows.length })}
-              </Typography>
-              <Typography variant="caption" color="text.secondary">
-                {t('firewall.rulesets.orderHelp')}
-              </Typography>
-            </Box>
-            <Stack direction="row" sx={{ alignItems: 'center', gap: 1 }}>
-              {ruleset !== null && <HitsWindow days={hitDays} onChange={setHitDays} />}
-              {!readOnly && (
-                <Button startIcon={<AddIcon />} onClick={() => setEditing('new')}>
-                  {t('firewall.rule.add')}
-                </Button>
-              )}
-            </Stack>
-          </Stack>
+          <RulesetFields control={control} readOnly={readOnly} />
+          {saving.otherProblem !== null && <Alert severity="error">{saving.otherProblem}</Alert>}
+          <RulesHeading
+            count={rows.length}
+            hitsWindow={
+              ruleset === null ? null : <HitsWindow days={hitDays} onChange={setHitDays} />
+            }
+            onAdd={readOnly ? null : () => setEditing('new')}
+          />
           <SortableTable
             label={t('firewall.rulesets.rulesTable')}
             columns={columns}
@@ -411,13 +197,12 @@ export function RulesetEditor({
           onClose={() => setHistory(false)}
         />
       )}
-      {lockout.dialog((values) => void submit({ ...values, override_lockout: true }, true))}
-      {review.dialog}
+      {saving.dialogs}
       {editing !== null && (
         <RuleDialog
           position={editing === 'new' ? null : editing + 1}
           rule={editedRule ?? NEW_RULE}
-          problem={typeof editing === 'number' ? problems.get(editing) : undefined}
+          problem={typeof editing === 'number' ? saving.problems.get(editing) : undefined}
           onClose={() => setEditing(null)}
           onSave={(rule) => {
             if (editing === 'new') append(rule);
@@ -427,5 +212,161 @@ export function RulesetEditor({
         />
       )}
     </Dialog>
+  );
+}
+
+/**
+ * Saving a ruleset: a new one reaches no device; an edit is reviewed first, unless it was
+ * already. The server's complaints are kept by rule, and a lock-out refusal is asked about.
+ */
+function useRulesetSave({
+  ruleset,
+  canOverrideLockout,
+  onSaved,
+}: {
+  ruleset: FirewallRuleset | null;
+  canOverrideLockout: boolean;
+  onSaved: () => void;
+}) {
+  const save = useSaveRuleset();
+  const review = useChangeReview();
+  const lockout = useLockoutRefusal<RulesetValues>(canOverrideLockout);
+  const [problems, setProblems] = useState<ReadonlyMap<number, string>>(new Map());
+  const [otherProblem, setOtherProblem] = useState<string | null>(null);
+  const submit = async (values: RulesetValues, reviewed = false) => {
+    setProblems(new Map());
+    setOtherProblem(null);
+    try {
+      if (ruleset === null || reviewed) {
+        await withProgress(
+          ruleset === null
+            ? { progress: 'firewall.notices.create', success: 'firewall.notices.created' }
+            : { progress: 'firewall.notices.update', success: 'firewall.notices.updated' },
+          () => save.mutateAsync({ id: ruleset?.id ?? null, body: values }),
+        );
+      } else {
+        const { id } = ruleset;
+        const saved = await review.reviewThenSave({
+          preview: () => previewRuleset(id, values),
+          save: () => save.mutateAsync({ id, body: values }),
+          labels: { progress: 'firewall.notices.update', success: 'firewall.notices.updated' },
+        });
+        // Back to the editor, the edits as they were.
+        if (saved === null) return;
+      }
+      onSaved();
+    } catch (failure) {
+      // The progress notice is gone; the shared handler reports, and the rule is marked.
+      const byRule = new Map<number, string>();
+      for (const [rest, msg] of fieldErrors(failure, 'rules')) {
+        const index = leadingIndex(rest);
+        if (index !== null && !byRule.has(index)) byRule.set(index, msg);
+      }
+      setProblems(byRule);
+      if (lockout.refusedBy(failure, values)) return;
+      if (byRule.size === 0 && fieldErrors(failure, 'policies').size > 0)
+        setOtherProblem([...fieldErrors(failure, 'policies').values()].join('; '));
+      notifyApiError(failure);
+    }
+  };
+  const dialogs = (
+    <>
+      {lockout.dialog((values) => void submit({ ...values, override_lockout: true }, true))}
+      {review.dialog}
+    </>
+  );
+  return { submit, problems, otherProblem, dialogs };
+}
+
+/** Name, description and the chains' default policies. */
+function RulesetFields({
+  control,
+  readOnly,
+}: {
+  control: Control<FirewallRulesetWriteInput, unknown, RulesetValues>;
+  readOnly: boolean;
+}) {
+  const { t } = useTranslation();
+  const policyOptions = [
+    { value: 'accept', label: t('firewall.action.accept') },
+    { value: 'drop', label: t('firewall.action.drop') },
+  ];
+  return (
+    <>
+      <Stack direction={{ xs: 'column', md: 'row' }} spacing={{ md: 2 }}>
+        <FormTextField
+          control={control}
+          name="name"
+          label={t('firewall.rulesets.name')}
+          disabled={readOnly}
+          autoFocus={!readOnly}
+        />
+        <FormTextField
+          control={control}
+          name="description"
+          label={t('firewall.rulesets.description')}
+          disabled={readOnly}
+        />
+      </Stack>
+      <Typography variant="subtitle1" component="h3" sx={{ mt: 2 }}>
+        {t('firewall.rulesets.policies')}
+      </Typography>
+      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={{ sm: 2 }} sx={{ maxWidth: 720 }}>
+        <FormSelect
+          control={control}
+          name="policies.input"
+          label={t('firewall.chain.input')}
+          options={policyOptions}
+        />
+        <FormSelect
+          control={control}
+          name="policies.forward"
+          label={t('firewall.chain.forward')}
+          options={policyOptions}
+        />
+        <FormSelect
+          control={control}
+          name="policies.output"
+          label={t('firewall.chain.output')}
+          options={policyOptions}
+        />
+      </Stack>
+    </>
+  );
+}
+
+/** The rules' heading, with the hits window and, for a writer, the add button. */
+function RulesHeading({
+  count,
+  hitsWindow,
+  onAdd,
+}: {
+  count: number;
+  hitsWindow: ReactNode;
+  onAdd: (() => void) | null;
+}) {
+  const { t } = useTranslation();
+  return (
+    <Stack
+      direction="row"
+      sx={{ mt: 3, mb: 1, alignItems: 'center', justifyContent: 'space-between' }}
+    >
+      <Box>
+        <Typography variant="subtitle1" component="h3">
+          {t('firewall.rulesets.rules', { count })}
+        </Typography>
+        <Typography variant="caption" color="text.secondary">
+          {t('firewall.rulesets.orderHelp')}
+        </Typography>
+      </Box>
+      <Stack direction="row" sx={{ alignItems: 'center', gap: 1 }}>
+        {hitsWindow}
+        {onAdd !== null && (
+          <Button startIcon={<AddIcon />} onClick={onAdd}>
+            {t('firewall.rule.add')}
+          </Button>
+        )}
+      </Stack>
+    </Stack>
   );
 }

@@ -1,5 +1,6 @@
-import { useCallback, useMemo, useState } from 'react';
+import { useCallback, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
+import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import Button from '@mui/material/Button';
 import Dialog from '@mui/material/Dialog';
@@ -7,20 +8,19 @@ import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import IconButton from '@mui/material/IconButton';
 import LinearProgress from '@mui/material/LinearProgress';
-import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import AddIcon from '@mui/icons-material/Add';
 import DeleteIcon from '@mui/icons-material/Delete';
 import EditIcon from '@mui/icons-material/Edit';
 import HistoryIcon from '@mui/icons-material/History';
 import VisibilityIcon from '@mui/icons-material/Visibility';
 import type { FirewallRuleset } from '@palisade/contract';
-import { DataTable } from '../../../components/data-table/DataTable';
-import { initialTableState } from '../../../components/data-table/list-params';
-import { localPage } from '../../../components/data-table/local-page';
 import type { DataColumn } from '../../../components/data-table/types';
-import { useConfirmedDelete } from '../../../components/page/useConfirmedDelete';
-import { useOpenFromAddress } from '../../../components/page/useOpenFromAddress';
+import {
+  ListTab,
+  type AddressOpener,
+  type ListTabActions,
+} from '../../../components/list-tab/ListTab';
+import type { ConfirmedDeleteTexts } from '../../../components/page/useConfirmedDelete';
 import { apiErrorMessage, errorText } from '../../../lib/errors';
 import { DateText } from '../../../components/page/DateText';
 import { VersionHistoryDialog } from '../../../components/version-history/VersionHistoryDialog';
@@ -29,9 +29,14 @@ import { rulesetQueryOptions } from '../api/get-ruleset';
 import { rulesetsListKey, rulesetsListQueryOptions } from '../api/list-rulesets';
 import { ACTION_KEY } from './labels';
 import { RulesetEditor } from './RulesetEditor';
-import { tableQueryStatus } from '../../../components/data-table/query-status';
 
 const searchTexts = (r: FirewallRuleset) => [r.name, r.description];
+
+const openFromAddress: AddressOpener<FirewallRuleset, number> = {
+  // `?ruleset=7` (an expiring rule's link) opens that ruleset's editor, the list not needed.
+  param: 'ruleset',
+  resolve: (id) => id,
+};
 
 /** Firewall rulesets: list with search, editor, delete. */
 export function RulesetsTab({
@@ -43,166 +48,47 @@ export function RulesetsTab({
   canOverrideLockout: boolean;
 }) {
   const { t } = useTranslation();
-  const [state, setState] = useState(() => initialTableState(25, [{ id: 'name', desc: false }]));
-  const [editing, setEditing] = useState<number | 'new' | null>(null);
-  // `?ruleset=7` (an expiring rule's link) opens that ruleset's editor.
-  useOpenFromAddress(
-    'ruleset',
-    useCallback((id: number) => {
-      setEditing(id);
-      return true;
-    }, []),
-  );
   const [history, setHistory] = useState<FirewallRuleset | null>(null);
   const list = useQuery(rulesetsListQueryOptions);
   const remove = useDeleteRuleset();
-  const { ask: askToDelete, dialog: deleteDialog } = useConfirmedDelete<FirewallRuleset>(
-    {
-      title: 'firewall.rulesets.deleteTitle',
-      body: 'firewall.rulesets.deleteBody',
-      deleting: 'firewall.notices.deleting',
-      deleted: 'firewall.notices.deleted',
-      conflict: 'firewall.notices.inUse',
-    },
-    (id) => remove.mutateAsync(id),
+  const columns = useCallback(
+    (actions: ListTabActions<FirewallRuleset, number>) =>
+      rulesetColumns({ t, canWrite, actions, showHistory: setHistory }),
+    [t, canWrite],
   );
-  const page = localPage(list.data?.data ?? [], state, searchTexts);
-
-  const columns = useMemo<DataColumn<FirewallRuleset>[]>(
-    () => [
-      {
-        id: 'name',
-        header: t('firewall.rulesets.name'),
-        sortable: true,
-        cell: (r) => (
-          <>
-            <Typography variant="body2" sx={{ fontWeight: 500 }}>
-              {r.name}
-            </Typography>
-            {r.description !== '' && (
-              <Typography variant="caption" color="text.secondary">
-                {r.description}
-              </Typography>
-            )}
-          </>
-        ),
-      },
-      {
-        id: 'rules',
-        header: t('firewall.rulesets.ruleCount'),
-        align: 'right',
-        width: 96,
-        cell: (r) => r.rules.length,
-      },
-      {
-        id: 'policies',
-        header: t('firewall.rulesets.policies'),
-        cell: (r) =>
-          t('firewall.rulesets.policySummary', {
-            input: t(ACTION_KEY[r.policies.input]),
-            forward: t(ACTION_KEY[r.policies.forward]),
-            output: t(ACTION_KEY[r.policies.output]),
-          }),
-      },
-      {
-        id: 'device_count',
-        header: t('firewall.rulesets.devices'),
-        sortable: true,
-        align: 'right',
-        width: 96,
-        cell: (r) => r.device_count,
-      },
-      {
-        id: 'updated_at',
-        header: t('firewall.rulesets.updated'),
-        sortable: true,
-        width: 140,
-        cell: (r) => <DateText value={r.updated_at} />,
-      },
-      {
-        id: 'actions',
-        header: t('firewall.rulesets.actions'),
-        align: 'right',
-        width: 144,
-        cell: (r) => (
-          <>
-            {canWrite ? (
-              <>
-                <IconButton
-                  size="small"
-                  aria-label={t('firewall.rulesets.edit', { name: r.name })}
-                  onClick={() => setEditing(r.id)}
-                >
-                  <EditIcon fontSize="small" />
-                </IconButton>
-                <IconButton
-                  size="small"
-                  aria-label={t('firewall.rulesets.delete', { name: r.name })}
-                  onClick={() => askToDelete(r)}
-                >
-                  <DeleteIcon fontSize="small" />
-                </IconButton>
-              </>
-            ) : (
-              <IconButton
-                size="small"
-                aria-label={t('firewall.rulesets.view', { name: r.name })}
-                onClick={() => setEditing(r.id)}
-              >
-                <VisibilityIcon fontSize="small" />
-              </IconButton>
-            )}
-            <IconButton
-              size="small"
-              aria-label={t('versions.historyOf', { name: r.name })}
-              onClick={() => setHistory(r)}
-            >
-              <HistoryIcon fontSize="small" />
-            </IconButton>
-          </>
-        ),
-      },
-    ],
-    [t, canWrite, askToDelete],
-  );
-
   return (
-    <>
-      {canWrite && (
-        <Stack direction="row" sx={{ justifyContent: 'flex-end', mb: 2 }}>
-          <Button variant="contained" startIcon={<AddIcon />} onClick={() => setEditing('new')}>
-            {t('firewall.rulesets.create')}
-          </Button>
-        </Stack>
-      )}
-      <DataTable
-        label={t('firewall.rulesets.title')}
-        columns={columns}
-        rows={page.rows}
-        total={page.total}
-        getRowId={(r) => String(r.id)}
-        state={state}
-        onStateChange={setState}
-        {...tableQueryStatus(list, t)}
-        emptyText={t('firewall.rulesets.empty')}
-        height="calc(100vh - 380px)"
-      />
-      {editing === 'new' && (
-        <RulesetEditor
-          ruleset={null}
-          readOnly={false}
-          canOverrideLockout={canOverrideLockout}
-          onClose={() => setEditing(null)}
-        />
-      )}
-      {typeof editing === 'number' && (
-        <LoadedEditor
-          id={editing}
-          readOnly={!canWrite}
-          canOverrideLockout={canOverrideLockout}
-          onClose={() => setEditing(null)}
-        />
-      )}
+    <ListTab
+      label={t('firewall.rulesets.title')}
+      list={list}
+      columns={columns}
+      searchTexts={searchTexts}
+      emptyText={t('firewall.rulesets.empty')}
+      height="calc(100vh - 380px)"
+      createLabel={canWrite ? t('firewall.rulesets.create') : undefined}
+      deleteTexts={deleteTexts}
+      remove={(id) => remove.mutateAsync(id)}
+      openFromAddress={openFromAddress}
+      editor={(editing, close) => {
+        if (editing === 'new')
+          return (
+            <RulesetEditor
+              ruleset={null}
+              readOnly={false}
+              canOverrideLockout={canOverrideLockout}
+              onClose={close}
+            />
+          );
+        if (editing === null) return null;
+        return (
+          <LoadedEditor
+            id={editing}
+            readOnly={!canWrite}
+            canOverrideLockout={canOverrideLockout}
+            onClose={close}
+          />
+        );
+      }}
+    >
       <VersionHistoryDialog
         open={history !== null}
         name={history?.name ?? ''}
@@ -212,9 +98,123 @@ export function RulesetsTab({
         invalidate={[rulesetsListKey]}
         onClose={() => setHistory(null)}
       />
-      {deleteDialog}
-    </>
+    </ListTab>
   );
+}
+
+const deleteTexts: ConfirmedDeleteTexts = {
+  title: 'firewall.rulesets.deleteTitle',
+  body: 'firewall.rulesets.deleteBody',
+  deleting: 'firewall.notices.deleting',
+  deleted: 'firewall.notices.deleted',
+  conflict: 'firewall.notices.inUse',
+};
+
+function rulesetColumns({
+  t,
+  canWrite,
+  actions,
+  showHistory,
+}: {
+  t: TFunction;
+  canWrite: boolean;
+  actions: ListTabActions<FirewallRuleset, number>;
+  showHistory: (ruleset: FirewallRuleset) => void;
+}): DataColumn<FirewallRuleset>[] {
+  return [
+    {
+      id: 'name',
+      header: t('firewall.rulesets.name'),
+      sortable: true,
+      cell: (r) => (
+        <>
+          <Typography variant="body2" sx={{ fontWeight: 500 }}>
+            {r.name}
+          </Typography>
+          {r.description !== '' && (
+            <Typography variant="caption" color="text.secondary">
+              {r.description}
+            </Typography>
+          )}
+        </>
+      ),
+    },
+    {
+      id: 'rules',
+      header: t('firewall.rulesets.ruleCount'),
+      align: 'right',
+      width: 96,
+      cell: (r) => r.rules.length,
+    },
+    {
+      id: 'policies',
+      header: t('firewall.rulesets.policies'),
+      cell: (r) =>
+        t('firewall.rulesets.policySummary', {
+          input: t(ACTION_KEY[r.policies.input]),
+          forward: t(ACTION_KEY[r.policies.forward]),
+          output: t(ACTION_KEY[r.policies.output]),
+        }),
+    },
+    {
+      id: 'device_count',
+      header: t('firewall.rulesets.devices'),
+      sortable: true,
+      align: 'right',
+      width: 96,
+      cell: (r) => r.device_count,
+    },
+    {
+      id: 'updated_at',
+      header: t('firewall.rulesets.updated'),
+      sortable: true,
+      width: 140,
+      cell: (r) => <DateText value={r.updated_at} />,
+    },
+    {
+      id: 'actions',
+      header: t('firewall.rulesets.actions'),
+      align: 'right',
+      width: 144,
+      cell: (r) => (
+        <>
+          {canWrite ? (
+            <>
+              <IconButton
+                size="small"
+                aria-label={t('firewall.rulesets.edit', { name: r.name })}
+                onClick={() => actions.open(r.id)}
+              >
+                <EditIcon fontSize="small" />
+              </IconButton>
+              <IconButton
+                size="small"
+                aria-label={t('firewall.rulesets.delete', { name: r.name })}
+                onClick={() => actions.askToDelete(r)}
+              >
+                <DeleteIcon fontSize="small" />
+              </IconButton>
+            </>
+          ) : (
+            <IconButton
+              size="small"
+              aria-label={t('firewall.rulesets.view', { name: r.name })}
+              onClick={() => actions.open(r.id)}
+            >
+              <VisibilityIcon fontSize="small" />
+            </IconButton>
+          )}
+          <IconButton
+            size="small"
+            aria-label={t('versions.historyOf', { name: r.name })}
+            onClick={() => showHistory(r)}
+          >
+            <HistoryIcon fontSize="small" />
+          </IconButton>
+        </>
+      ),
+    },
+  ];
 }
 
 /** Reads the ruleset (GET /fwruleset/{id}) before the editor opens on it. */

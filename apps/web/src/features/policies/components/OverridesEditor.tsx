@@ -97,94 +97,21 @@ export function OverridesEditor(props: OverridesEditorProps) {
                 </TableCell>
               </TableRow>
             )}
-            {overrides.map((override) => {
-              const rule = ruleOf(override.rule_id);
-              return (
-                <TableRow key={override.rule_id} data-testid="override-row">
-                  <TableCell>{rule?.sid ?? `#${override.rule_id}`}</TableCell>
-                  <TableCell>
-                    {rule?.msg ?? (loaded.isFetching ? t('common.loading') : '')}
-                  </TableCell>
-                  <TableCell>
-                    <TextField
-                      select
-                      size="small"
-                      fullWidth
-                      disabled={readOnly}
-                      value={override.action}
-                      slotProps={{
-                        htmlInput: {
-                          'aria-label': t('policies.overrides.actionOf', { sid: rule?.sid ?? '' }),
-                        },
-                      }}
-                      onChange={(event) =>
-                        onChange(
-                          withOverrides(
-                            overrides,
-                            [override.rule_id],
-                            event.target.value as OverrideAction,
-                          ),
-                        )
-                      }
-                    >
-                      {ACTIONS.map((action) => (
-                        <MenuItem key={action} value={action}>
-                          {label(action)}
-                        </MenuItem>
-                      ))}
-                    </TextField>
-                  </TableCell>
-                  <TableCell>
-                    <TextField
-                      type="datetime-local"
-                      size="small"
-                      fullWidth
-                      disabled={readOnly}
-                      value={toLocalInput(override.expires_at)}
-                      slotProps={{
-                        htmlInput: {
-                          dir: 'ltr',
-                          'aria-label': t('expiry.expiresOf', { sid: rule?.sid ?? '' }),
-                        },
-                      }}
-                      onChange={(event) =>
-                        change(override.rule_id, {
-                          expires_at: fromLocalInput(event.target.value),
-                        })
-                      }
-                    />
-                  </TableCell>
-                  <TableCell>
-                    <TextField
-                      size="small"
-                      fullWidth
-                      disabled={readOnly}
-                      value={override.reason ?? ''}
-                      slotProps={{
-                        htmlInput: {
-                          maxLength: 500,
-                          'aria-label': t('expiry.reasonOf', { sid: rule?.sid ?? '' }),
-                        },
-                      }}
-                      onChange={(event) => change(override.rule_id, { reason: event.target.value })}
-                    />
-                  </TableCell>
-                  <TableCell>
-                    {!readOnly && (
-                      <IconButton
-                        size="small"
-                        aria-label={t('policies.overrides.remove', { sid: rule?.sid ?? '' })}
-                        onClick={() =>
-                          onChange(overrides.filter((o) => o.rule_id !== override.rule_id))
-                        }
-                      >
-                        <DeleteIcon fontSize="small" />
-                      </IconButton>
-                    )}
-                  </TableCell>
-                </TableRow>
-              );
-            })}
+            {overrides.map((override) => (
+              <OverrideRow
+                key={override.rule_id}
+                override={override}
+                rule={ruleOf(override.rule_id)}
+                loading={loaded.isFetching}
+                readOnly={readOnly}
+                label={label}
+                onAction={(action) =>
+                  onChange(withOverrides(overrides, [override.rule_id], action))
+                }
+                onFields={(fields) => change(override.rule_id, fields)}
+                onRemove={() => onChange(overrides.filter((o) => o.rule_id !== override.rule_id))}
+              />
+            ))}
           </TableBody>
         </Table>
       </TableContainer>
@@ -221,5 +148,94 @@ export function OverridesEditor(props: OverridesEditorProps) {
         </>
       )}
     </>
+  );
+}
+
+interface OverrideRowProps {
+  override: Overrides[number];
+  /** The overridden rule, once read. */
+  rule: RuleSummary | undefined;
+  loading: boolean;
+  readOnly: boolean;
+  label: (action: OverrideAction) => string;
+  onAction: (action: OverrideAction) => void;
+  /** Sets the end date or reason. */
+  onFields: (fields: Partial<Overrides[number]>) => void;
+  onRemove: () => void;
+}
+
+/** One override: the rule, its action, until when, why, and its remove button. */
+function OverrideRow({
+  override,
+  rule,
+  loading,
+  readOnly,
+  label,
+  onAction,
+  onFields,
+  onRemove,
+}: OverrideRowProps) {
+  const { t } = useTranslation();
+  const sid = rule?.sid ?? '';
+  return (
+    <TableRow data-testid="override-row">
+      <TableCell>{rule?.sid ?? `#${override.rule_id}`}</TableCell>
+      <TableCell>{rule?.msg ?? (loading ? t('common.loading') : '')}</TableCell>
+      <TableCell>
+        <TextField
+          select
+          size="small"
+          fullWidth
+          disabled={readOnly}
+          value={override.action}
+          slotProps={{
+            htmlInput: { 'aria-label': t('policies.overrides.actionOf', { sid }) },
+          }}
+          onChange={(event) => onAction(event.target.value as OverrideAction)}
+        >
+          {ACTIONS.map((action) => (
+            <MenuItem key={action} value={action}>
+              {label(action)}
+            </MenuItem>
+          ))}
+        </TextField>
+      </TableCell>
+      <TableCell>
+        <TextField
+          type="datetime-local"
+          size="small"
+          fullWidth
+          disabled={readOnly}
+          value={toLocalInput(override.expires_at)}
+          slotProps={{
+            htmlInput: { dir: 'ltr', 'aria-label': t('expiry.expiresOf', { sid }) },
+          }}
+          onChange={(event) => onFields({ expires_at: fromLocalInput(event.target.value) })}
+        />
+      </TableCell>
+      <TableCell>
+        <TextField
+          size="small"
+          fullWidth
+          disabled={readOnly}
+          value={override.reason ?? ''}
+          slotProps={{
+            htmlInput: { maxLength: 500, 'aria-label': t('expiry.reasonOf', { sid }) },
+          }}
+          onChange={(event) => onFields({ reason: event.target.value })}
+        />
+      </TableCell>
+      <TableCell>
+        {!readOnly && (
+          <IconButton
+            size="small"
+            aria-label={t('policies.overrides.remove', { sid })}
+            onClick={onRemove}
+          >
+            <DeleteIcon fontSize="small" />
+          </IconButton>
+        )}
+      </TableCell>
+    </TableRow>
   );
 }

@@ -1,24 +1,17 @@
 import { useState } from 'react';
-import { Controller, useForm, useWatch } from 'react-hook-form';
+import { useForm, useWatch } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useTranslation } from 'react-i18next';
-import Alert from '@mui/material/Alert';
-import Autocomplete from '@mui/material/Autocomplete';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import Checkbox from '@mui/material/Checkbox';
 import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
-import FormControlLabel from '@mui/material/FormControlLabel';
-import FormHelperText from '@mui/material/FormHelperText';
 import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
-import TextField from '@mui/material/TextField';
 import HistoryIcon from '@mui/icons-material/History';
 import type { Policy } from '@palisade/contract';
-import { FormTextField } from '../../../components/form/FormTextField';
 import { notifyApiError } from '../../../components/notifications/notify';
 import { withProgress } from '../../../components/notifications/queue';
 import { useChangeReview } from '../../../components/change-review/useChangeReview';
@@ -32,6 +25,7 @@ import { useSavePolicy } from '../api/save-policy';
 import { AccessEditor } from './AccessEditor';
 import { MatchersList } from './MatchersList';
 import { OverridesEditor } from './OverridesEditor';
+import { PolicyGeneralFields } from './PolicyGeneralFields';
 import {
   PolicyForm,
   policyFormValues,
@@ -123,97 +117,14 @@ function PolicyEditor({ policy, tools, access, onClose }: PolicyEditorDialogProp
         noValidate
         onSubmit={(event) => void handleSubmit(submit, () => setSection('general'))(event)}
       >
-        <Tabs
-          value={section}
-          onChange={(_event, next: Section) => setSection(next)}
-          variant="scrollable"
-          sx={{ px: 3, borderBottom: 1, borderColor: 'divider' }}
-        >
-          <Tab value="general" label={t('policies.sections.general')} />
-          <Tab
-            value="overrides"
-            label={t('policies.sections.overrides', { n: values.overrides.length })}
-          />
-          <Tab
-            value="thresholds"
-            label={t('policies.sections.thresholds', { n: values.thresholds.length })}
-          />
-          <Tab value="access" label={t('policies.sections.access')} />
-          {values.matchers.length > 0 && (
-            <Tab
-              value="matchers"
-              label={t('policies.sections.matchers', { n: values.matchers.length })}
-            />
-          )}
-        </Tabs>
+        <SectionTabs section={section} values={values} onChange={setSection} />
         <DialogContent sx={{ minHeight: 420 }}>
           <Box hidden={section !== 'general'}>
-            {policy !== undefined && policy.removed_count > 0 && (
-              <Alert severity="warning" sx={{ mt: 2 }}>
-                {t('policies.removedRules', { n: policy.removed_count })}
-              </Alert>
-            )}
-            <FormTextField
+            <PolicyGeneralFields
               control={control}
-              name="name"
-              label={t('policies.name')}
-              disabled={readOnly}
-            />
-            <FormTextField
-              control={control}
-              name="description"
-              label={t('policies.description')}
-              multiline
-              minRows={2}
-              disabled={readOnly}
-            />
-            <Controller
-              control={control}
-              name="group_ids"
-              render={({ field }) => (
-                <Autocomplete
-                  multiple
-                  disabled={readOnly}
-                  loading={tools.groupsLoading}
-                  options={tools.groups}
-                  getOptionLabel={(group) => group.name}
-                  isOptionEqualToValue={(a, b) => a.id === b.id}
-                  value={tools.groups.filter((g) => (field.value ?? []).includes(g.id))}
-                  onChange={(_event, chosen) => field.onChange(chosen.map((g) => g.id))}
-                  renderInput={(params) => (
-                    <TextField
-                      {...params}
-                      margin="normal"
-                      label={t('policies.groups')}
-                      helperText={t('policies.groupsHelp')}
-                    />
-                  )}
-                />
-              )}
-            />
-            <Controller
-              control={control}
-              name="resolve_flowbits"
-              render={({ field }) => (
-                <>
-                  <FormControlLabel
-                    sx={{ mt: 1 }}
-                    label={t('policies.resolveFlowbits')}
-                    disabled={readOnly}
-                    control={
-                      <Checkbox
-                        name={field.name}
-                        checked={field.value !== false}
-                        onChange={(event) => field.onChange(event.target.checked)}
-                        onBlur={field.onBlur}
-                      />
-                    }
-                  />
-                  <FormHelperText sx={{ mt: 0 }}>
-                    {t('policies.resolveFlowbitsHelp')}
-                  </FormHelperText>
-                </>
-              )}
+              policy={policy}
+              readOnly={readOnly}
+              tools={tools}
             />
           </Box>
           {section === 'overrides' && (
@@ -288,5 +199,43 @@ function PolicyEditor({ policy, tools, access, onClose }: PolicyEditorDialogProp
       )}
       {review.dialog}
     </Dialog>
+  );
+}
+
+/** The editor's sections; the matchers only when the policy has some. */
+function SectionTabs({
+  section,
+  values,
+  onChange,
+}: {
+  section: Section;
+  values: PolicyFormValues;
+  onChange: (next: Section) => void;
+}) {
+  const { t } = useTranslation();
+  return (
+    <Tabs
+      value={section}
+      onChange={(_event, next: Section) => onChange(next)}
+      variant="scrollable"
+      sx={{ px: 3, borderBottom: 1, borderColor: 'divider' }}
+    >
+      <Tab value="general" label={t('policies.sections.general')} />
+      <Tab
+        value="overrides"
+        label={t('policies.sections.overrides', { n: values.overrides.length })}
+      />
+      <Tab
+        value="thresholds"
+        label={t('policies.sections.thresholds', { n: values.thresholds.length })}
+      />
+      <Tab value="access" label={t('policies.sections.access')} />
+      {values.matchers.length > 0 && (
+        <Tab
+          value="matchers"
+          label={t('policies.sections.matchers', { n: values.matchers.length })}
+        />
+      )}
+    </Tabs>
   );
 }

@@ -1,4 +1,4 @@
-import { useFieldArray, useForm, useWatch } from 'react-hook-form';
+import { useFieldArray, useForm, useWatch, type Control } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useTranslation } from 'react-i18next';
 import Box from '@mui/material/Box';
@@ -64,8 +64,6 @@ function SourceFormBody({ target, onClose }: { target: SourceDialogTarget; onClo
     resolver: zodResolver(SourceForm),
     defaultValues: initialValues('custom' in target ? null : target),
   });
-  const headers = useFieldArray({ control, name: 'headers' });
-  const scheduleKind = useWatch({ control, name: 'schedule_kind' });
   const needsSecret = 'entry' in target && target.entry.requires_secret;
   // A URL, a secret or headers typed are not dropped by Cancel, Esc or leaving without asking.
   const guard = useUnsavedChangesGuard(formState.isDirty);
@@ -135,78 +133,8 @@ function SourceFormBody({ target, onClose }: { target: SourceDialogTarget; onClo
               label={t('ruleSources.clearSecret')}
             />
           )}
-          <Typography variant="subtitle2" sx={{ mt: 2 }}>
-            {t('ruleSources.headers')}
-          </Typography>
-          {stored !== null && stored.header_names.length > 0 && (
-            <Typography variant="body2" color="text.secondary">
-              {t('ruleSources.headersStored', { names: stored.header_names.join(', ') })}
-            </Typography>
-          )}
-          {headers.fields.map((field, index) => (
-            <Box key={field.id} sx={{ display: 'flex', gap: 1, alignItems: 'center' }}>
-              <FormTextField
-                control={control}
-                name={`headers.${index}.name`}
-                label={t('ruleSources.headerName')}
-              />
-              <FormTextField
-                control={control}
-                name={`headers.${index}.value`}
-                label={t('ruleSources.headerValue')}
-                type="password"
-                autoComplete="new-password"
-              />
-              <IconButton
-                aria-label={t('ruleSources.removeHeader')}
-                onClick={() => headers.remove(index)}
-              >
-                <DeleteIcon fontSize="small" />
-              </IconButton>
-            </Box>
-          ))}
-          <Button
-            size="small"
-            startIcon={<AddIcon />}
-            onClick={() => headers.append({ name: '', value: '' })}
-          >
-            {t('ruleSources.addHeader')}
-          </Button>
-          {stored !== null && stored.header_names.length > 0 && (
-            <FormSwitch
-              control={control}
-              name="clear_headers"
-              label={t('ruleSources.clearHeaders')}
-            />
-          )}
-          <FormSelect
-            control={control}
-            name="schedule_kind"
-            label={t('ruleSources.schedule')}
-            options={[
-              { value: 'manual', label: t('ruleSources.scheduleKind.manual') },
-              { value: 'interval', label: t('ruleSources.scheduleKind.interval') },
-              { value: 'daily', label: t('ruleSources.scheduleKind.daily') },
-            ]}
-          />
-          {scheduleKind === 'interval' && (
-            <FormTextField
-              control={control}
-              name="hours"
-              type="number"
-              label={t('ruleSources.everyHours')}
-              slotProps={{ htmlInput: { min: 1, max: 720 } }}
-            />
-          )}
-          {scheduleKind === 'daily' && (
-            <FormTextField
-              control={control}
-              name="time"
-              label={t('ruleSources.dailyAt')}
-              placeholder="03:00"
-              slotProps={{ htmlInput: { dir: 'ltr' } }}
-            />
-          )}
+          <HeaderFields control={control} stored={stored} />
+          <ScheduleFields control={control} />
           <FormSwitch control={control} name="enabled" label={t('ruleSources.enabled')} />
         </DialogContent>
         <DialogActions>
@@ -217,5 +145,95 @@ function SourceFormBody({ target, onClose }: { target: SourceDialogTarget; onClo
         </DialogActions>
       </form>
     </Dialog>
+  );
+}
+
+type SourceControl = Control<SourceFormInput, unknown, SourceFormValues>;
+
+/** Request headers: new ones typed here; stored ones only named, and clearable. */
+function HeaderFields({ control, stored }: { control: SourceControl; stored: RuleSource | null }) {
+  const { t } = useTranslation();
+  const headers = useFieldArray({ control, name: 'headers' });
+  return (
+    <>
+      <Typography variant="subtitle2" sx={{ mt: 2 }}>
+        {t('ruleSources.headers')}
+      </Typography>
+      {stored !== null && stored.header_names.length > 0 && (
+        <Typography variant="body2" color="text.secondary">
+          {t('ruleSources.headersStored', { names: stored.header_names.join(', ') })}
+        </Typography>
+      )}
+      {headers.fields.map((field, index) => (
+        <Box key={field.id} sx={{ display: 'flex', gap: 1, alignItems: 'center' }}>
+          <FormTextField
+            control={control}
+            name={`headers.${index}.name`}
+            label={t('ruleSources.headerName')}
+          />
+          <FormTextField
+            control={control}
+            name={`headers.${index}.value`}
+            label={t('ruleSources.headerValue')}
+            type="password"
+            autoComplete="new-password"
+          />
+          <IconButton
+            aria-label={t('ruleSources.removeHeader')}
+            onClick={() => headers.remove(index)}
+          >
+            <DeleteIcon fontSize="small" />
+          </IconButton>
+        </Box>
+      ))}
+      <Button
+        size="small"
+        startIcon={<AddIcon />}
+        onClick={() => headers.append({ name: '', value: '' })}
+      >
+        {t('ruleSources.addHeader')}
+      </Button>
+      {stored !== null && stored.header_names.length > 0 && (
+        <FormSwitch control={control} name="clear_headers" label={t('ruleSources.clearHeaders')} />
+      )}
+    </>
+  );
+}
+
+/** When the source is fetched: by hand, every so many hours, or daily at a time. */
+function ScheduleFields({ control }: { control: SourceControl }) {
+  const { t } = useTranslation();
+  const scheduleKind = useWatch({ control, name: 'schedule_kind' });
+  return (
+    <>
+      <FormSelect
+        control={control}
+        name="schedule_kind"
+        label={t('ruleSources.schedule')}
+        options={[
+          { value: 'manual', label: t('ruleSources.scheduleKind.manual') },
+          { value: 'interval', label: t('ruleSources.scheduleKind.interval') },
+          { value: 'daily', label: t('ruleSources.scheduleKind.daily') },
+        ]}
+      />
+      {scheduleKind === 'interval' && (
+        <FormTextField
+          control={control}
+          name="hours"
+          type="number"
+          label={t('ruleSources.everyHours')}
+          slotProps={{ htmlInput: { min: 1, max: 720 } }}
+        />
+      )}
+      {scheduleKind === 'daily' && (
+        <FormTextField
+          control={control}
+          name="time"
+          label={t('ruleSources.dailyAt')}
+          placeholder="03:00"
+          slotProps={{ htmlInput: { dir: 'ltr' } }}
+        />
+      )}
+    </>
   );
 }

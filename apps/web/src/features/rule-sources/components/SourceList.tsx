@@ -1,6 +1,7 @@
 import { useMemo, useState } from 'react';
 import { Link as RouterLink, useSearchParams } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
+import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -78,102 +79,14 @@ export function SourceList({ canWrite }: { canWrite: boolean }) {
     [rows],
   );
 
-  const columns = useMemo<DataColumn<RuleSource>[]>(
-    () => [
-      {
-        id: 'name',
-        header: t('ruleSources.name'),
-        sortable: true,
-        cell: (s) => (
-          <Link component={RouterLink} to={historyPath(s.id)}>
-            {s.name}
-          </Link>
-        ),
-      },
-      {
-        id: 'status',
-        header: t('ruleSources.lastUpdate'),
-        width: 150,
-        cell: (s) => <UpdateStatusChip update={s.last_update} />,
-      },
-      {
-        id: 'last_checked_at',
-        header: t('ruleSources.lastChecked'),
-        sortable: true,
-        width: 130,
-        hideBelow: 700,
-        cell: (s) => (s.last_checked_at === null ? '—' : <DateText value={s.last_checked_at} />),
-      },
-      {
-        id: 'next_update_at',
-        header: t('ruleSources.nextUpdate'),
-        sortable: true,
-        width: 130,
-        hideBelow: 800,
-        cell: (s) =>
-          s.next_update_at === null ? (
-            t('ruleSources.scheduleKind.manual')
-          ) : (
-            <DateText value={s.next_update_at} />
-          ),
-      },
-      {
-        id: 'rule_count',
-        header: t('ruleSources.ruleCount'),
-        sortable: true,
-        align: 'right',
-        width: 90,
-        cell: (s) => s.rule_count,
-      },
-      {
-        id: 'enabled',
-        header: t('ruleSources.enabled'),
-        sortable: true,
-        width: 100,
-        cell: (s) => (
-          <Chip
-            size="small"
-            variant="outlined"
-            color={s.enabled ? 'success' : 'default'}
-            label={s.enabled ? t('common.yes') : t('common.no')}
-          />
-        ),
-      },
-      {
-        id: 'actions',
-        header: t('rules.columns.actions'),
-        align: 'right',
-        width: canWrite ? 250 : 60,
-        pinned: 'end',
-        cell: (s) => (
-          <Box sx={{ display: 'inline-flex', gap: 0.5, alignItems: 'center' }}>
-            {canWrite && <UpdateNowButton source={s} />}
-            {canWrite && (
-              <>
-                <Tooltip title={t('ruleSources.edit')}>
-                  <IconButton
-                    size="small"
-                    aria-label={t('ruleSources.editName', { name: s.name })}
-                    onClick={() => setEditing({ source: s })}
-                  >
-                    <EditIcon fontSize="small" />
-                  </IconButton>
-                </Tooltip>
-                <Tooltip title={t('common.delete')}>
-                  <IconButton
-                    size="small"
-                    aria-label={t('ruleSources.deleteName', { name: s.name })}
-                    onClick={() => askToDelete(s)}
-                  >
-                    <DeleteIcon fontSize="small" />
-                  </IconButton>
-                </Tooltip>
-              </>
-            )}
-          </Box>
-        ),
-      },
-    ],
+  const columns = useMemo(
+    () =>
+      sourceColumns({
+        t,
+        canWrite,
+        onEdit: (source) => setEditing({ source }),
+        onDelete: askToDelete,
+      }),
     [t, canWrite, askToDelete],
   );
 
@@ -241,4 +154,112 @@ export function SourceList({ canWrite }: { canWrite: boolean }) {
       {deleteDialog}
     </>
   );
+}
+
+function sourceColumns({
+  t,
+  canWrite,
+  onEdit,
+  onDelete,
+}: {
+  t: TFunction;
+  canWrite: boolean;
+  onEdit: (source: RuleSource) => void;
+  onDelete: (source: RuleSource) => void;
+}): DataColumn<RuleSource>[] {
+  return [
+    {
+      id: 'name',
+      header: t('ruleSources.name'),
+      sortable: true,
+      cell: (s) => (
+        <Link component={RouterLink} to={historyPath(s.id)}>
+          {s.name}
+        </Link>
+      ),
+    },
+    {
+      id: 'status',
+      header: t('ruleSources.lastUpdate'),
+      width: 150,
+      cell: (s) => <UpdateStatusChip update={s.last_update} />,
+    },
+    {
+      id: 'last_checked_at',
+      header: t('ruleSources.lastChecked'),
+      sortable: true,
+      width: 130,
+      hideBelow: 700,
+      cell: (s) => (s.last_checked_at === null ? '—' : <DateText value={s.last_checked_at} />),
+    },
+    {
+      id: 'next_update_at',
+      header: t('ruleSources.nextUpdate'),
+      sortable: true,
+      width: 130,
+      hideBelow: 800,
+      cell: (s) =>
+        s.next_update_at === null ? (
+          t('ruleSources.scheduleKind.manual')
+        ) : (
+          <DateText value={s.next_update_at} />
+        ),
+    },
+    {
+      id: 'rule_count',
+      header: t('ruleSources.ruleCount'),
+      sortable: true,
+      align: 'right',
+      width: 90,
+      cell: (s) => s.rule_count,
+    },
+    {
+      id: 'enabled',
+      header: t('ruleSources.enabled'),
+      sortable: true,
+      width: 100,
+      cell: (s) => (
+        <Chip
+          size="small"
+          variant="outlined"
+          color={s.enabled ? 'success' : 'default'}
+          label={s.enabled ? t('common.yes') : t('common.no')}
+        />
+      ),
+    },
+    {
+      id: 'actions',
+      header: t('rules.columns.actions'),
+      align: 'right',
+      width: canWrite ? 250 : 60,
+      pinned: 'end',
+      cell: (s) => (
+        <Box sx={{ display: 'inline-flex', gap: 0.5, alignItems: 'center' }}>
+          {canWrite && <UpdateNowButton source={s} />}
+          {canWrite && (
+            <>
+              <Tooltip title={t('ruleSources.edit')}>
+                <IconButton
+                  size="small"
+                  aria-label={t('ruleSources.editName', { name: s.name })}
+                  onClick={() => onEdit(s)}
+                >
+                  <EditIcon fontSize="small" />
+                </IconButton>
+              </Tooltip>
+              <Tooltip title={t('common.delete')}>
+                <IconButton
+                  size="small"
+                  aria-label={t('ruleSources.deleteName', { name: s.name })}
+                  onClick={() => onDelete(s)}
+                >
+                  <DeleteIcon fontSize="small" />
+                </IconButton>
+              </Tooltip>
+            </>
+          )}
+        </Box>
+      ),
+    },
+  ];
 }

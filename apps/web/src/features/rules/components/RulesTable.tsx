@@ -1,5 +1,6 @@
 import { useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useQuery } from '@tanstack/react-query';
+import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import Box from '@mui/material/Box';
 import type { SxProps, Theme } from '@mui/material/styles';
@@ -211,25 +212,26 @@ export function useRuleColumns(
         ),
       },
     ];
-    if (selection === undefined) return all;
-    return [
-      {
-        id: 'select',
-        header: '',
-        width: 48,
-        cell: (r) => (
-          <input
-            type="checkbox"
-            className="rule-select"
-            checked={selection.isSelected(r)}
-            onChange={(event) => selection.toggle([r], event.target.checked)}
-            aria-label={t('rules.selectSid', { sid: r.sid })}
-          />
-        ),
-      },
-      ...all,
-    ];
+    return selection === undefined ? all : [selectColumn(t, selection), ...all];
   }, [t, editable, selection]);
+}
+
+/** The checkbox that picks a rule for a bulk action. */
+function selectColumn(t: TFunction, selection: RuleSelection): DataColumn<RuleSummary> {
+  return {
+    id: 'select',
+    header: '',
+    width: 48,
+    cell: (r) => (
+      <input
+        type="checkbox"
+        className="rule-select"
+        checked={selection.isSelected(r)}
+        onChange={(event) => selection.toggle([r], event.target.checked)}
+        aria-label={t('rules.selectSid', { sid: r.sid })}
+      />
+    ),
+  };
 }
 
 /** A rule's address and port as its text has them (`$HOME_NET any`), left to right. */

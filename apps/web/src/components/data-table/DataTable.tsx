@@ -1,9 +1,9 @@
-import { memo, useEffect, useMemo, useRef, type ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useEffect, useMemo, useRef, type RefObject } from 'react';
 import {
   getCoreRowModel,
   useReactTable,
   type ColumnDef,
+  type Row,
   type SortingState,
   type Updater,
 } from '@tanstack/react-table';
@@ -13,17 +13,15 @@ import LinearProgress from '@mui/material/LinearProgress';
 import Paper from '@mui/material/Paper';
 import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
-import TableCell from '@mui/material/TableCell';
 import TableContainer from '@mui/material/TableContainer';
-import TableHead from '@mui/material/TableHead';
-import TablePagination from '@mui/material/TablePagination';
-import TableRow from '@mui/material/TableRow';
-import TableSortLabel from '@mui/material/TableSortLabel';
-import { alpha, lighten, type SxProps, type Theme } from '@mui/material/styles';
 import { useColumnChoice } from './column-choice';
-import { TABLE_CONTAINER, tableWidthStyles, type WidthStyles } from './column-widths';
+import { TABLE_CONTAINER, tableWidthStyles } from './column-widths';
 import { ColumnsMenu } from './ColumnsMenu';
-import { ALL_ROWS, PAGE_SIZE_OPTIONS, type TableState } from './list-params';
+import { DataRow } from './DataRow';
+import { DataTableHead } from './DataTableHead';
+import { DataTablePagination } from './DataTablePagination';
+import { tableStylesWith } from './data-table-styles';
+import type { TableState } from './list-params';
 import { SearchField } from './SearchField';
 import { StatusRow } from './StatusRow';
 import type { DataColumn } from './types';
@@ -71,7 +69,6 @@ export interface DataTableProps<T> {
  */
 export function DataTable<T>(props: DataTableProps<T>) {
   const { rows, total, state, onStateChange, rowHeight = 48 } = props;
-  const { t } = useTranslation();
   const { shown: columns, choice, choose } = useColumnChoice(props.columns, props.columnsKey);
   const chooser =
     props.columnsKey !== undefined && props.columns.some((c) => c.optional !== undefined);
@@ -83,59 +80,28 @@ export function DataTable<T>(props: DataTableProps<T>) {
     }
   };
   const scrollRef = useRef<HTMLDivElement>(null);
-
-  const columnDefs = useMemo<ColumnDef<T>[]>(
-    () =>
-      columns.map((column) => ({
-        id: column.id,
-        // Sorting is done by the server; an accessor only makes the column sortable here.
-        accessorFn: () => column.id,
-        header: column.header,
-        enableSorting: column.sortable ?? false,
-        cell: ({ row }) => column.cell(row.original),
-      })),
-    [columns],
-  );
-
-  const onSortingChange = (updater: Updater<SortingState>) => {
-    const sorting = typeof updater === 'function' ? updater(state.sorting) : updater;
-    onStateChange({ ...state, sorting, pageIndex: 0 });
-  };
-
-  // eslint-disable-next-line react-hooks/incompatible-library -- TanStack Table is not memo-safe; this component does not memoise its output.
-  const table = useReactTable({
-    data: rows,
-    columns: columnDefs,
+  const table = useServerSortedTable({
+    columns,
+    rows,
     getRowId: props.getRowId,
-    getCoreRowModel: getCoreRowModel(),
-    manualSorting: true,
-    manualPagination: true,
-    enableMultiSort: true,
-    state: { sorting: state.sorting },
-    onSortingChange,
+    state,
+    onStateChange,
   });
   const tableRows = table.getRowModel().rows;
-
-  const virtualizer = useVirtualizer({
+  const activeIndex = props.activeIndex ?? null;
+  const rowWindow = useRowWindow({
     count: tableRows.length,
-    getScrollElement: () => scrollRef.current,
-    estimateSize: () => rowHeight,
+    scrollRef,
+    rowHeight,
     overscan: props.overscan ?? 8,
+    activeIndex,
   });
-  const items = virtualizer.getVirtualItems();
-  const padTop = items[0]?.start ?? 0;
-  const padBottom = virtualizer.getTotalSize() - (items.at(-1)?.end ?? 0);
-  const width = columns.length;
   const status = statusOf(props, rows);
   const dense = props.dense === true;
   const tableStyles = useMemo(
     () => tableStylesWith(tableWidthStyles(columns, dense), dense),
     [columns, dense],
   );
-  const activeIndex = props.activeIndex ?? null;
-  useEffect(() => {
-    if (activeIndex !== null) virtualizer.scrollToIndex(activeIndex, { align: 'auto' });
-  }, [activeIndex, virtualizer]);
 
   return (
     <Paper variant="outlined" sx={{ overflow: 'hidden' }}>
@@ -178,209 +144,148 @@ export function DataTable<T>(props: DataTableProps<T>) {
           aria-rowcount={total}
           sx={tableStyles}
         >
-          <TableHead>
-            {table.getHeaderGroups().map((group) => (
-              <TableRow key={group.id}>
-                {group.headers.map((header) => {
-                  const column = columns.find((c) => c.id === header.id);
-                  const sorted = header.column.getIsSorted();
-                  return (
-                    <TableCell
-                      key={header.id}
-                      align={column?.align}
-                      className={column === undefined ? undefined : columnClass(column)}
-                      sx={(theme) => ({
-                        width: column?.width,
-                        fontWeight: 600,
-                        // A header on two lines would only make the table taller.
-                        whiteSpace: 'nowrap',
-                        // Above the pinned body cells and the other sticky header cells.
-                        ...(column?.pinned === 'end' && { ...pinnedCell(theme), zIndex: 3 }),
-                      })}
-                    >
-                      {header.column.getCanSort() ? (
-                        <TableSortLabel
-                          active={sorted !== false}
-                          direction={sorted === false ? 'asc' : sorted}
-                          onClick={header.column.getToggleSortingHandler()}
-                        >
-                          {column?.header}
-                        </TableSortLabel>
-                      ) : (
-                        column?.header
-                      )}
-                    </TableCell>
-                  );
-                })}
-              </TableRow>
-            ))}
-          </TableHead>
+          <DataTableHead table={table} columns={columns} />
           <TableBody>
             {status !== null ? (
               <StatusRow
-                colSpan={width}
+                colSpan={columns.length}
                 status={status}
                 error={props.error}
                 emptyText={props.emptyText}
                 onRetry={props.onRetry}
               />
             ) : (
-              <>
-                {padTop > 0 && <tr aria-hidden style={{ height: padTop }} />}
-                {items.map((item) => {
-                  const row = tableRows[item.index];
-                  if (row === undefined) return null;
-                  return (
-                    <DataRow
-                      key={row.id}
-                      row={row.original}
-                      columns={columns}
-                      height={rowHeight}
-                      active={item.index === activeIndex}
-                      onClick={props.onRowClick}
-                    />
-                  );
-                })}
-                {padBottom > 0 && <tr aria-hidden style={{ height: padBottom }} />}
-              </>
+              <VirtualRows
+                rows={tableRows}
+                window={rowWindow}
+                columns={columns}
+                rowHeight={rowHeight}
+                activeIndex={activeIndex}
+                onRowClick={props.onRowClick}
+              />
             )}
           </TableBody>
         </Table>
       </TableContainer>
-      <TablePagination
-        component="div"
-        count={total}
-        page={state.pageSize === ALL_ROWS ? 0 : state.pageIndex}
-        rowsPerPage={state.pageSize}
-        rowsPerPageOptions={[...PAGE_SIZE_OPTIONS, { label: t('table.all'), value: ALL_ROWS }]}
-        labelRowsPerPage={t('table.rowsPerPage')}
-        labelDisplayedRows={({ from, to, count }) => t('table.displayedRows', { from, to, count })}
-        getItemAriaLabel={(type) => t(PAGE_LABELS[type])}
-        onPageChange={(_event, pageIndex) => onStateChange({ ...state, pageIndex })}
-        onRowsPerPageChange={(event) =>
-          onStateChange({ ...state, pageSize: Number(event.target.value), pageIndex: 0 })
-        }
-      />
+      <DataTablePagination total={total} state={state} onStateChange={onStateChange} />
     </Paper>
   );
 }
 
-/**
- * One body row. Memoised: scrolling re-renders the table for its new window, and the rows that
- * stay in it (all but a few) are not drawn again; a row changes only with its data or columns.
- * Plain `tr`/`td` styled once by the table (`bodyCellStyles`), not a MUI component per cell:
- * rows are mounted at every scroll step. Its height is fixed, as the virtualiser counts on it.
- */
-type DataRowProps<T> = {
-  row: T;
+interface ServerSortedTableOptions<T> {
   columns: DataColumn<T>[];
-  height: number;
-  active: boolean;
-  onClick: ((row: T) => void) | undefined;
-};
+  rows: T[];
+  getRowId: (row: T) => string;
+  state: TableState;
+  onStateChange: (next: TableState) => void;
+}
 
-const DataRow = memo(function DataRow<T>(props: DataRowProps<T>) {
-  const { row, columns, height, active, onClick } = props;
-  return (
-    <tr
-      className={active ? 'data-row data-row-active' : 'data-row'}
-      style={{ height }}
-      aria-selected={onClick === undefined ? undefined : active}
-      onClick={onClick === undefined ? undefined : () => onClick(row)}
-    >
-      {columns.map((column) => (
-        <td key={column.id} className={cellClass(column)}>
-          {column.cell(row)}
-        </td>
-      ))}
-    </tr>
+/** A TanStack table over one page of rows that the server has already sorted. */
+function useServerSortedTable<T>(options: ServerSortedTableOptions<T>) {
+  const { columns, rows, getRowId, state, onStateChange } = options;
+  const columnDefs = useMemo<ColumnDef<T>[]>(
+    () =>
+      columns.map((column) => ({
+        id: column.id,
+        // Sorting is done by the server; an accessor only makes the column sortable here.
+        accessorFn: () => column.id,
+        header: column.header,
+        enableSorting: column.sortable ?? false,
+        cell: ({ row }) => column.cell(row.original),
+      })),
+    [columns],
   );
-}) as <T>(props: DataRowProps<T>) => ReactNode;
 
-const CELL_CLASS = {
-  left: 'data-cell',
-  right: 'data-cell data-cell-right',
-  center: 'data-cell data-cell-center',
-} as const;
+  const onSortingChange = (updater: Updater<SortingState>) => {
+    const sorting = typeof updater === 'function' ? updater(state.sorting) : updater;
+    onStateChange({ ...state, sorting, pageIndex: 0 });
+  };
 
-/** Classes a column's header and body cells share: pinned, and its own for hiding it. */
-function columnClass<T>(column: DataColumn<T>): string {
-  const pinned = column.pinned === 'end' ? ' data-cell-pinned' : '';
-  const hideable = column.hideBelow === undefined ? '' : ` data-col-${column.id}`;
-  return `${pinned}${hideable}`.trimStart();
+  // eslint-disable-next-line react-hooks/incompatible-library -- TanStack Table is not memo-safe; this component does not memoise its output.
+  return useReactTable({
+    data: rows,
+    columns: columnDefs,
+    getRowId,
+    getCoreRowModel: getCoreRowModel(),
+    manualSorting: true,
+    manualPagination: true,
+    enableMultiSort: true,
+    state: { sorting: state.sorting },
+    onSortingChange,
+  });
 }
 
-function cellClass<T>(column: DataColumn<T>): string {
-  return `${CELL_CLASS[column.align ?? 'left']} ${columnClass(column)}`.trimEnd();
+interface RowWindowOptions {
+  count: number;
+  scrollRef: RefObject<HTMLDivElement | null>;
+  rowHeight: number;
+  overscan: number;
+  activeIndex: number | null;
 }
-
-/** The row actions stay at the end edge; logical insets follow the writing direction. */
-const pinnedCell = (theme: Theme) => ({
-  position: 'sticky' as const,
-  insetInlineEnd: 0,
-  borderInlineStart: `1px solid ${theme.palette.divider}`,
-});
 
 /**
- * What MUI's small body TableCell and hover TableRow look like, for the plain body rows; plus
- * the width rules (columns hidden on a narrow table, the flexible column's floor).
+ * Which rows are in the scrolled window, and the space the rows above and below it take; keeps
+ * the active row in view. Called by the table itself, which owns the scroll element's ref.
  */
-const tableStylesWith =
-  (widths: WidthStyles, dense: boolean): SxProps<Theme> =>
-  (theme) => ({
-    ...widths,
-    ...(dense && {
-      tableLayout: 'fixed',
-      '& thead th': {
-        padding: '4px 8px',
-        overflow: 'hidden',
-        textOverflow: 'ellipsis',
-      },
-      // More specific than the cells' own rule below, which it narrows.
-      '& tr.data-row td.data-cell': {
-        padding: '0 8px',
-        whiteSpace: 'nowrap',
-        overflow: 'hidden',
-        textOverflow: 'ellipsis',
-      },
-    }),
-    '& tr.data-row-active': {
-      backgroundColor: alpha(theme.palette.primary.main, 0.12),
-      outline: `2px solid ${theme.palette.primary.main}`,
-      outlineOffset: -2,
-    },
-    '& tr.data-row:hover': { backgroundColor: theme.palette.action.hover },
-    '& td.data-cell': {
-      ...theme.typography.body2,
-      color: theme.palette.text.primary,
-      padding: '6px 16px',
-      textAlign: 'start',
-      verticalAlign: 'middle',
-      borderBottom: `1px solid ${
-        theme.palette.mode === 'light'
-          ? lighten(alpha(theme.palette.divider, 1), 0.88)
-          : theme.palette.divider
-      }`,
-    },
-    '& td.data-cell-right': { textAlign: 'end' },
-    '& td.data-cell-center': { textAlign: 'center' },
-    '& td.data-cell-pinned': {
-      ...pinnedCell(theme),
-      zIndex: 1,
-      // Opaque, so the columns scrolling under it do not show through.
-      backgroundColor: theme.palette.background.paper,
-    },
-    '& tr.data-row:hover td.data-cell-pinned': {
-      backgroundImage: `linear-gradient(${theme.palette.action.hover}, ${theme.palette.action.hover})`,
-    },
+function useRowWindow({ count, scrollRef, rowHeight, overscan, activeIndex }: RowWindowOptions) {
+  // eslint-disable-next-line react-hooks/incompatible-library -- TanStack Virtual is not memo-safe; the table does not memoise its output.
+  const virtualizer = useVirtualizer({
+    count,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => rowHeight,
+    overscan,
   });
+  const items = virtualizer.getVirtualItems();
+  useEffect(() => {
+    if (activeIndex !== null) virtualizer.scrollToIndex(activeIndex, { align: 'auto' });
+  }, [activeIndex, virtualizer]);
+  return {
+    items,
+    padTop: items[0]?.start ?? 0,
+    padBottom: virtualizer.getTotalSize() - (items.at(-1)?.end ?? 0),
+  };
+}
 
-const PAGE_LABELS = {
-  first: 'table.page.first',
-  last: 'table.page.last',
-  next: 'table.page.next',
-  previous: 'table.page.previous',
-} as const;
+interface VirtualRowsProps<T> {
+  rows: Row<T>[];
+  window: ReturnType<typeof useRowWindow>;
+  columns: DataColumn<T>[];
+  rowHeight: number;
+  activeIndex: number | null;
+  onRowClick: ((row: T) => void) | undefined;
+}
+
+/** The rows in the scrolled window, with spacers standing for the rows above and below it. */
+function VirtualRows<T>({
+  rows,
+  window,
+  columns,
+  rowHeight,
+  activeIndex,
+  onRowClick,
+}: VirtualRowsProps<T>) {
+  const { items, padTop, padBottom } = window;
+  return (
+    <>
+      {padTop > 0 && <tr aria-hidden style={{ height: padTop }} />}
+      {items.map((item) => {
+        const row = rows[item.index];
+        if (row === undefined) return null;
+        return (
+          <DataRow
+            key={row.id}
+            row={row.original}
+            columns={columns}
+            height={rowHeight}
+            active={item.index === activeIndex}
+            onClick={onRowClick}
+          />
+        );
+      })}
+      {padBottom > 0 && <tr aria-hidden style={{ height: padBottom }} />}
+    </>
+  );
+}
 
 function statusOf<T>(
   props: DataTableProps<T>,

@@ -1,128 +1,141 @@
 // @vitest-environment jsdom
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { act, cleanup, fireEvent, screen, within } from '@testing-library/react';
+import { useState } from 'react';
+import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { renderScreen } from '../../testing/render';
-import { SortableTable, type SortedEvent } from './SortableTable';
+import { SortableTable } from './SortableTable';
 import type { DataColumn } from './types';
 
-interface Fruit {
+interface Step {
   id: string;
   name: string;
 }
 
-const FRUITS: Fruit[] = [
-  { id: 'a', name: 'Apple' },
-  { id: 'b', name: 'Banana' },
-  { id: 'c', name: 'Cherry' },
+const STEPS: Step[] = [
+  { id: 'a', name: 'accept established' },
+  { id: 'b', name: 'allow ssh' },
+  { id: 'c', name: 'drop the rest' },
 ];
-const COLUMNS: DataColumn<Fruit>[] = [{ id: 'name', header: 'Name', cell: (f) => f.name }];
+
+const COLUMNS: DataColumn<Step>[] = [{ id: 'name', header: 'Rule', cell: (row) => row.name }];
+
 const ROW_HEIGHT = 40;
 
-// jsdom lays nothing out; the keyboard drag moves by the rows' boxes, so give each row its own.
+// jsdom lays nothing out: give each row the place a browser would, one under the other, so
+// that the keyboard's moves find the row below.
 beforeEach(() => {
   vi.spyOn(HTMLElement.prototype, 'getBoundingClientRect').mockImplementation(function (
     this: HTMLElement,
   ) {
-    const row = this.closest('tr');
-    const top = row === null ? 0 : row.sectionRowIndex * ROW_HEIGHT;
-    return DOMRect.fromRect({ x: 0, y: top, width: 600, height: ROW_HEIGHT });
+    const row = this.closest<HTMLElement>('[data-row-id]');
+    if (row === null) return DOMRect.fromRect();
+    const index = [...(row.parentElement?.children ?? [])].indexOf(row);
+    return DOMRect.fromRect({ x: 0, y: index * ROW_HEIGHT, width: 600, height: ROW_HEIGHT });
   });
 });
 afterEach(() => {
-  cleanup();
   vi.restoreAllMocks();
+  cleanup();
 });
 
-const shownNames = () =>
-  within(screen.getByRole('table', { name: 'Fruit' }))
+const shownOrder = () =>
+  within(screen.getByRole('table', { name: 'Ruleset' }))
     .getAllByRole('row')
     .slice(1)
-    .map((row) => within(row).getAllByRole('cell')[1]?.textContent);
+    .map((row) => row.getAttribute('data-row-id'));
 
-/**
- * Presses a key on the handle, then lets a task pass: the drag starts listening for its
- * keys in the next task, and measures the rows after a render.
- */
-async function press(handle: HTMLElement, code: string) {
-  await act(async () => {
-    fireEvent.keyDown(handle, { code, key: code === 'Space' ? ' ' : code });
-    await new Promise((resolve) => setTimeout(resolve, 0));
-  });
-}
-
-/** Picks a row up by its handle with the keyboard, moves it `steps` down and drops it. */
-async function dragDown(index: number, steps: number) {
-  const handle = screen.getAllByRole('button', { name: 'Drag to reorder' })[index];
-  if (handle === undefined) throw new Error(`no handle ${index}`);
-  handle.focus();
-  await press(handle, 'Space');
-  for (let step = 0; step < steps; step += 1) await press(handle, 'ArrowDown');
-  await press(handle, 'Space');
-}
+const table = (rows: Step[], onSorted = vi.fn()) => (
+  <SortableTable
+    label="Ruleset"
+    columns={COLUMNS}
+    rows={rows}
+    getRowId={(row) => row.id}
+    onSorted={onSorted}
+    emptyText="No rules yet"
+  />
+);
 
 describe('SortableTable', () => {
-  it('shows the rows in order, each with a drag handle, under its name', () => {
-    renderScreen(
-      <SortableTable
-        label="Fruit"
-        columns={COLUMNS}
-        rows={FRUITS}
-        getRowId={(f) => f.id}
-        onSorted={vi.fn()}
-      />,
-    );
-    expect(screen.getByRole('columnheader', { name: 'Name' })).toBeTruthy();
-    expect(shownNames()).toEqual(['Apple', 'Banana', 'Cherry']);
+  it('shows the rows in their order, each with a drag handle', () => {
+    renderScreen(table(STEPS));
+    expect(screen.getByRole('columnheader', { name: 'Rule' })).toBeTruthy();
+    expect(shownOrder()).toEqual(['a', 'b', 'c']);
     expect(screen.getAllByRole('button', { name: 'Drag to reorder' })).toHaveLength(3);
   });
 
-  it('says it is empty', () => {
-    renderScreen(
-      <SortableTable
-        label="Fruit"
-        columns={COLUMNS}
-        rows={[]}
-        getRowId={(f) => f.id}
-        onSorted={vi.fn()}
-        emptyText="No fruit yet."
-      />,
-    );
-    expect(screen.getByText('No fruit yet.')).toBeTruthy();
-  });
-
-  it('moves a row with the keyboard and tells the new order', async () => {
-    const onSorted = vi.fn<(event: SortedEvent<Fruit>) => void>();
-    renderScreen(
-      <SortableTable
-        label="Fruit"
-        columns={COLUMNS}
-        rows={FRUITS}
-        getRowId={(f) => f.id}
-        onSorted={onSorted}
-      />,
-    );
-    await dragDown(0, 1);
-    expect(onSorted).toHaveBeenCalledTimes(1);
-    const event = onSorted.mock.calls[0]?.[0];
-    expect(event?.from).toBe(0);
-    expect(event?.to).toBe(1);
-    expect(event?.order.map((f) => f.name)).toEqual(['Banana', 'Apple', 'Cherry']);
-    expect(shownNames()).toEqual(['Banana', 'Apple', 'Cherry']);
-  });
-
-  it('keeps the order when a row is dropped where it was picked up', async () => {
+  it('moves a row down with the keyboard and tells the new order', async () => {
     const onSorted = vi.fn();
-    renderScreen(
-      <SortableTable
-        label="Fruit"
-        columns={COLUMNS}
-        rows={FRUITS}
-        getRowId={(f) => f.id}
-        onSorted={onSorted}
-      />,
-    );
-    await dragDown(1, 0);
+    renderScreen(table(STEPS, onSorted));
+    const handle = screen.getAllByRole('button', { name: 'Drag to reorder' })[0];
+    if (handle === undefined) throw new Error('no handle');
+    handle.focus();
+    fireEvent.keyDown(handle, { code: 'Space', key: ' ' });
+    // The sensor listens for the moves from the next tick on.
+    await act(() => new Promise((resolve) => setTimeout(resolve, 0)));
+    fireEvent.keyDown(document, { code: 'ArrowDown', key: 'ArrowDown' });
+    await act(() => new Promise((resolve) => setTimeout(resolve, 0)));
+    fireEvent.keyDown(document, { code: 'Space', key: ' ' });
+
+    await waitFor(() => expect(onSorted).toHaveBeenCalledOnce());
+    expect(onSorted).toHaveBeenCalledWith({
+      order: [STEPS[1], STEPS[0], STEPS[2]],
+      from: 0,
+      to: 1,
+    });
+    expect(shownOrder()).toEqual(['b', 'a', 'c']);
+  });
+
+  it('leaves the order alone when a drag is cancelled', async () => {
+    const onSorted = vi.fn();
+    renderScreen(table(STEPS, onSorted));
+    const handle = screen.getAllByRole('button', { name: 'Drag to reorder' })[0];
+    if (handle === undefined) throw new Error('no handle');
+    handle.focus();
+    fireEvent.keyDown(handle, { code: 'Space', key: ' ' });
+    await act(() => new Promise((resolve) => setTimeout(resolve, 0)));
+    fireEvent.keyDown(document, { code: 'ArrowDown', key: 'ArrowDown' });
+    await act(() => new Promise((resolve) => setTimeout(resolve, 0)));
+    fireEvent.keyDown(document, { code: 'Escape', key: 'Escape' });
+    await act(() => new Promise((resolve) => setTimeout(resolve, 0)));
     expect(onSorted).not.toHaveBeenCalled();
-    expect(shownNames()).toEqual(['Apple', 'Banana', 'Cherry']);
+    expect(shownOrder()).toEqual(['a', 'b', 'c']);
+  });
+
+  it('keeps the order, and tells nothing, when a row is dropped where it was picked up', async () => {
+    const onSorted = vi.fn();
+    renderScreen(table(STEPS, onSorted));
+    const handle = screen.getAllByRole('button', { name: 'Drag to reorder' })[1];
+    if (handle === undefined) throw new Error('no handle');
+    handle.focus();
+    fireEvent.keyDown(handle, { code: 'Space', key: ' ' });
+    await act(() => new Promise((resolve) => setTimeout(resolve, 0)));
+    fireEvent.keyDown(document, { code: 'Space', key: ' ' });
+    await act(() => new Promise((resolve) => setTimeout(resolve, 0)));
+    expect(onSorted).not.toHaveBeenCalled();
+    expect(shownOrder()).toEqual(['a', 'b', 'c']);
+  });
+
+  it('shows the rows the parent sends next, in their order', () => {
+    function Reloading() {
+      const [rows, setRows] = useState(STEPS);
+      return (
+        <>
+          <button type="button" onClick={() => setRows([STEPS[2], STEPS[0]] as Step[])}>
+            Reload
+          </button>
+          {table(rows)}
+        </>
+      );
+    }
+    renderScreen(<Reloading />);
+    expect(shownOrder()).toEqual(['a', 'b', 'c']);
+    fireEvent.click(screen.getByRole('button', { name: 'Reload' }));
+    expect(shownOrder()).toEqual(['c', 'a']);
+  });
+
+  it('says so when there are no rows', () => {
+    renderScreen(table([]));
+    expect(screen.getByText('No rules yet')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Drag to reorder' })).toBeNull();
   });
 });

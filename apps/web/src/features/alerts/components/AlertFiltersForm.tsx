@@ -46,7 +46,6 @@ export function AlertFiltersForm({ form: applied, onApply }: AlertFiltersFormPro
   const { t } = useTranslation();
   const [form, setForm] = useState<FilterForm>(applied);
   const [errors, setErrors] = useState<FilterErrors>({});
-  const devices = useQuery(alertDeviceOptionsQueryOptions);
 
   const set =
     <K extends keyof FilterForm>(key: K) =>
@@ -89,57 +88,7 @@ export function AlertFiltersForm({ form: applied, onApply }: AlertFiltersFormPro
       aria-label={t('alerts.filters.title')}
       sx={{ p: 2, mb: 2, display: 'flex', flexWrap: 'wrap', gap: 1.5, alignItems: 'flex-start' }}
     >
-      <TextField
-        select
-        size="small"
-        label={t('alerts.filters.device')}
-        value={form.device}
-        onChange={(event) => set('device')(event.target.value)}
-        sx={{ width: 180 }}
-      >
-        <MenuItem value="">{t('alerts.filters.anyDevice')}</MenuItem>
-        {(devices.data ?? []).map((d) => (
-          <MenuItem key={d.id} value={String(d.id)}>
-            {d.name}
-          </MenuItem>
-        ))}
-      </TextField>
-      <TextField
-        select
-        size="small"
-        label={t('alerts.filters.range')}
-        value={form.range}
-        onChange={(event) => set('range')(event.target.value as RangeId)}
-        sx={{ width: 160 }}
-      >
-        {RANGES.map((range) => (
-          <MenuItem key={range} value={range}>
-            {t(RANGE_LABELS[range])}
-          </MenuItem>
-        ))}
-      </TextField>
-      {form.range === 'custom' && (
-        <>
-          <TextField
-            size="small"
-            type="datetime-local"
-            label={t('alerts.filters.from')}
-            value={form.from}
-            error={errors.from === true}
-            onChange={(event) => set('from')(event.target.value)}
-            slotProps={{ inputLabel: { shrink: true } }}
-          />
-          <TextField
-            size="small"
-            type="datetime-local"
-            label={t('alerts.filters.to')}
-            value={form.to}
-            error={errors.to === true}
-            onChange={(event) => set('to')(event.target.value)}
-            slotProps={{ inputLabel: { shrink: true } }}
-          />
-        </>
-      )}
+      <DeviceAndRangeFields form={form} errors={errors} set={set} />
       <TextField
         select
         size="small"
@@ -216,5 +165,72 @@ export function AlertFiltersForm({ form: applied, onApply }: AlertFiltersFormPro
         {t('alerts.filters.searchHelp')}
       </Typography>
     </Paper>
+  );
+}
+
+interface DeviceAndRangeFieldsProps {
+  form: FilterForm;
+  errors: FilterErrors;
+  set: <K extends keyof FilterForm>(key: K) => (value: FilterForm[K]) => void;
+}
+
+/** Which device, and when: a preset range, or a custom from and to. */
+function DeviceAndRangeFields({ form, errors, set }: DeviceAndRangeFieldsProps) {
+  const { t } = useTranslation();
+  const devices = useQuery(alertDeviceOptionsQueryOptions);
+  return (
+    <>
+      <TextField
+        select
+        size="small"
+        label={t('alerts.filters.device')}
+        value={form.device}
+        onChange={(event) => set('device')(event.target.value)}
+        sx={{ width: 180 }}
+      >
+        <MenuItem value="">{t('alerts.filters.anyDevice')}</MenuItem>
+        {(devices.data ?? []).map((d) => (
+          <MenuItem key={d.id} value={String(d.id)}>
+            {d.name}
+          </MenuItem>
+        ))}
+      </TextField>
+      <TextField
+        select
+        size="small"
+        label={t('alerts.filters.range')}
+        value={form.range}
+        onChange={(event) => set('range')(event.target.value as RangeId)}
+        sx={{ width: 160 }}
+      >
+        {RANGES.map((range) => (
+          <MenuItem key={range} value={range}>
+            {t(RANGE_LABELS[range])}
+          </MenuItem>
+        ))}
+      </TextField>
+      {form.range === 'custom' && (
+        <>
+          <TextField
+            size="small"
+            type="datetime-local"
+            label={t('alerts.filters.from')}
+            value={form.from}
+            error={errors.from === true}
+            onChange={(event) => set('from')(event.target.value)}
+            slotProps={{ inputLabel: { shrink: true } }}
+          />
+          <TextField
+            size="small"
+            type="datetime-local"
+            label={t('alerts.filters.to')}
+            value={form.to}
+            error={errors.to === true}
+            onChange={(event) => set('to')(event.target.value)}
+            slotProps={{ inputLabel: { shrink: true } }}
+          />
+        </>
+      )}
+    </>
   );
 }

@@ -69,27 +69,7 @@ export function AlertsPage({
   // The grouping lives in the URL too (?group=source), so a reload or Back keeps it.
   const groupParam = params.get('group');
   const grouping: GroupView = isGroupView(groupParam) ? groupParam : 'signature';
-  // The filters live in the URL too (?device=&signature=…), so links and Back keep them.
-  const [form, setForm] = useState<FilterForm>(() => formFromParams(params));
-  const [filters, setFilters] = useState<AlertFilters>(
-    () => toFilters(formFromParams(params), Date.now()).filters,
-  );
-  const [formVersion, setFormVersion] = useState(0);
-  // Back, Forward or a link changed the filters in the URL: show and apply them. The router
-  // writes the URL in a transition, after Apply has already set the form, so only a URL that
-  // moved to filters other than the applied ones is news; the form is not remounted for the
-  // page's own writes (that lost what was typed, and a menu being opened, after an Apply).
-  const urlForm = formFromParams(params);
-  const urlKey = formKey(urlForm);
-  const [seenUrl, setSeenUrl] = useState(urlKey);
-  if (urlKey !== seenUrl) {
-    setSeenUrl(urlKey);
-    if (urlKey !== formKey(form)) {
-      setForm(urlForm);
-      setFilters(() => filtersNow(urlForm));
-      setFormVersion((v) => v + 1);
-    }
-  }
+  const { form, setForm, filters, setFilters, formVersion, remountForm } = useFormInUrl(params);
   const [openId, setOpenId] = useState<number | null>(null);
   // A link may name an alert to open (?alert=41): rule analytics' "Tune" does.
   const openFromAddress = useCallback(
@@ -141,7 +121,7 @@ export function AlertsPage({
   const showSignature = (sid: number) => {
     const nextForm = { ...form, signature: String(sid) };
     apply(nextForm, filtersNow(nextForm), 'list');
-    setFormVersion((v) => v + 1);
+    remountForm();
   };
   const open = useCallback((alert: Alert) => setOpenId(alert.id), [setOpenId]);
   // A value in the list or the drawer: only alerts with it, or (exclude) without it.
@@ -149,7 +129,7 @@ export function AlertsPage({
     const nextForm = pivot(form, field, value, exclude);
     setOpenId(null);
     apply(nextForm, filtersNow(nextForm), 'list');
-    setFormVersion((v) => v + 1);
+    remountForm();
   };
   // A group's row: the list of its alerts (as its pivots, one after the other, would filter).
   const openGroup = (pivots: GroupPivots) => {
@@ -158,7 +138,7 @@ export function AlertsPage({
       form,
     );
     apply(nextForm, filtersNow(nextForm), 'list');
-    setFormVersion((v) => v + 1);
+    remountForm();
   };
   const dropExclusion = (field: Exclusion) => {
     const nextForm = { ...form, [field]: '' };
@@ -166,9 +146,8 @@ export function AlertsPage({
   };
   const applyView = (nextForm: FilterForm) => {
     apply(nextForm, filtersNow(nextForm), 'list');
-    setFormVersion((v) => v + 1);
+    remountForm();
   };
-  const exclusions = EXCLUSIONS.filter((field) => form[field] !== '');
 
   return (
     <PageShell
@@ -180,42 +159,10 @@ export function AlertsPage({
         form={form}
         onApply={(nextForm, nextFilters) => apply(nextForm, nextFilters)}
       />
-      {exclusions.length > 0 && (
-        <Box
-          sx={{ display: 'flex', gap: 1, alignItems: 'center', flexWrap: 'wrap', mb: 1 }}
-          data-testid="alerts-exclusions"
-        >
-          <Typography variant="body2" color="text.secondary">
-            {t('alerts.exclusions.label')}
-          </Typography>
-          {exclusions.map((field) => (
-            <Chip
-              key={field}
-              size="small"
-              label={t('alerts.exclusions.chip', {
-                field: t(EXCLUSION_LABELS[field]),
-                value: form[field],
-              })}
-              onDelete={() => dropExclusion(field)}
-              slotProps={{
-                root: { 'aria-label': t('alerts.exclusions.remove', { value: form[field] }) },
-              }}
-            />
-          ))}
-        </Box>
-      )}
+      <ExclusionChips form={form} onDrop={dropExclusion} />
       <AlertsHistogram filters={filters} />
       <BulkActionBar filters={filters} canWrite={canWrite} />
-      <Box sx={{ borderBottom: 1, borderColor: 'divider', mb: 2 }}>
-        <Tabs
-          value={view}
-          onChange={(_event, next: View) => switchView(next)}
-          aria-label={t('alerts.views.label')}
-        >
-          <Tab value="list" label={t('alerts.views.list')} id="alerts-tab-list" />
-          <Tab value="groups" label={t('alerts.views.groups')} id="alerts-tab-groups" />
-        </Tabs>
-      </Box>
+      <AlertViewTabs view={view} onChange={switchView} />
       <div role="tabpanel" aria-labelledby={`alerts-tab-${view}`}>
         {view === 'list' ? (
           <>
@@ -251,5 +198,87 @@ export function AlertsPage({
         onClose={() => setOpenId(null)}
       />
     </PageShell>
+  );
+}
+
+/**
+ * The filters the form shows and the list applies, following the URL (?device=&signature=…),
+ * so that links and Back keep them. `formVersion` changes when the form must show new values.
+ */
+function useFormInUrl(params: URLSearchParams) {
+  const [form, setForm] = useState<FilterForm>(() => formFromParams(params));
+  const [filters, setFilters] = useState<AlertFilters>(
+    () => toFilters(formFromParams(params), Date.now()).filters,
+  );
+  const [formVersion, setFormVersion] = useState(0);
+  const remountForm = () => setFormVersion((v) => v + 1);
+  // Back, Forward or a link changed the filters in the URL: show and apply them. The router
+  // writes the URL in a transition, after Apply has already set the form, so only a URL that
+  // moved to filters other than the applied ones is news; the form is not remounted for the
+  // page's own writes (that lost what was typed, and a menu being opened, after an Apply).
+  const urlForm = formFromParams(params);
+  const urlKey = formKey(urlForm);
+  const [seenUrl, setSeenUrl] = useState(urlKey);
+  if (urlKey !== seenUrl) {
+    setSeenUrl(urlKey);
+    if (urlKey !== formKey(form)) {
+      setForm(urlForm);
+      setFilters(() => filtersNow(urlForm));
+      remountForm();
+    }
+  }
+  return { form, setForm, filters, setFilters, formVersion, remountForm };
+}
+
+/** The values the list leaves out, each a chip that takes its exclusion back. */
+function ExclusionChips({
+  form,
+  onDrop,
+}: {
+  form: FilterForm;
+  onDrop: (field: Exclusion) => void;
+}) {
+  const { t } = useTranslation();
+  const exclusions = EXCLUSIONS.filter((field) => form[field] !== '');
+  if (exclusions.length === 0) return null;
+  return (
+    <Box
+      sx={{ display: 'flex', gap: 1, alignItems: 'center', flexWrap: 'wrap', mb: 1 }}
+      data-testid="alerts-exclusions"
+    >
+      <Typography variant="body2" color="text.secondary">
+        {t('alerts.exclusions.label')}
+      </Typography>
+      {exclusions.map((field) => (
+        <Chip
+          key={field}
+          size="small"
+          label={t('alerts.exclusions.chip', {
+            field: t(EXCLUSION_LABELS[field]),
+            value: form[field],
+          })}
+          onDelete={() => onDrop(field)}
+          slotProps={{
+            root: { 'aria-label': t('alerts.exclusions.remove', { value: form[field] }) },
+          }}
+        />
+      ))}
+    </Box>
+  );
+}
+
+function AlertViewTabs({ view, onChange }: { view: View; onChange: (next: View) => void }) {
+  const { t } = useTranslation();
+  return (
+    <Box sx={{ borderBottom: 1, borderColor: 'divider', mb: 2 }}>
+      <Tabs
+        value={view}
+        onChange={(_event, next: View) => onChange(next)}
+        aria-label={t('alerts.views.label')}
+      >
+        <Tab value="list" label={t('alerts.views.list')} id="alerts-tab-list" />
+        <Tab value="groups" label={t('alerts.views.groups')} id="alerts-tab-groups" />
+      </Tabs>
+    </Box>
   );
 }

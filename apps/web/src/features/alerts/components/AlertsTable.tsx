@@ -1,46 +1,21 @@
-import {
-  useCallback,
-  useDeferredValue,
-  useEffect,
-  useLayoutEffect,
-  useMemo,
-  useRef,
-  useState,
-} from 'react';
+import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import Box from '@mui/material/Box';
-import { useTheme } from '@mui/material/styles';
-import Button from '@mui/material/Button';
-import Checkbox from '@mui/material/Checkbox';
-import FormControlLabel from '@mui/material/FormControlLabel';
-import ToggleButton from '@mui/material/ToggleButton';
-import Typography from '@mui/material/Typography';
-import DoneAllIcon from '@mui/icons-material/DoneAll';
-import PauseIcon from '@mui/icons-material/Pause';
-import PlayArrowIcon from '@mui/icons-material/PlayArrow';
-import RestartAltIcon from '@mui/icons-material/RestartAlt';
 import type { Alert, AlertFilters } from '@palisade/contract';
 import { DataTable } from '../../../components/data-table/DataTable';
-import { giveWay, textColumnWidth } from '../../../components/data-table/column-widths';
 import { ALL_ROWS, type TableState } from '../../../components/data-table/list-params';
-import type { DataColumn } from '../../../components/data-table/types';
 import { notifyApiError, notifySuccess } from '../../../components/notifications/notify';
 import { apiErrorMessage, errorText } from '../../../lib/errors';
 import { useAcknowledgeAlerts } from '../api/ack-alerts';
 import { alertsKey } from '../api/keys';
 import { alertPageQueryOptions } from '../api/list-alerts';
 import { newerAlertsQueryOptions } from '../api/newer-alerts';
-import { dateTimeSamples, formatDateTime } from '../../../lib/format-date';
 import { beforeOf, firstPage, footerTotal, movePage } from '../keyset';
-import { isTyping, listKeyAction } from '../list-keys';
-import { EndpointPivots, PivotValue, type OnPivot } from './PivotValue';
-import { SeverityChip } from './SeverityChip';
-import { StarToggle } from './StarToggle';
-
-/** The columns that leave a narrow list first, so that it never scrolls sideways. */
-const GIVE_WAY = ['proto', 'device'];
-
+import { AlertsToolbar } from './AlertsToolbar';
+import { type OnPivot } from './PivotValue';
+import { useAlertColumns } from './useAlertColumns';
+import { useAlertListKeys } from './useAlertListKeys';
 /** The most the API returns per page; the footer's 'All' asks for this many. */
 const MAX_PAGE = 5000;
 const DEFAULT_PAGE = 100;
@@ -74,7 +49,7 @@ interface AlertsTableProps {
  */
 export function AlertsTable(props: AlertsTableProps) {
   const { filters, canWrite, onOpen, onPivot, live, onLiveChange, keyboard } = props;
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const client = useQueryClient();
   const [keyset, setKeyset] = useState(() => firstPage(DEFAULT_PAGE));
   const { pageIndex, pageSize } = keyset;
@@ -128,30 +103,21 @@ export function AlertsTable(props: AlertsTableProps) {
   // AUTO_INSERT_INTERVAL_MS: at 200 alerts/s there is always a newer one, and inserting each
   // time the count came back redrew the list back to back (bench/web.bench.ts, live-alerts).
   const insertNow = pageIndex === 0 && (rows.length === 0 || (live.auto && atTop));
-  const lastAutoInsert = useRef(0);
-  useEffect(() => {
-    if (waiting === 0 || live.paused || !insertNow || page.isFetching || page.isError)
-      return undefined;
-    const insert = () => {
-      lastAutoInsert.current = Date.now();
-      refreshList();
-    };
-    const wait = lastAutoInsert.current + AUTO_INSERT_INTERVAL_MS - Date.now();
-    if (wait <= 0) {
-      insert();
-      return undefined;
-    }
-    const timer = setTimeout(insert, wait);
-    return () => clearTimeout(timer);
-  }, [waiting, live.paused, insertNow, page.isFetching, page.isError, refreshList]);
+  useAutoInsert({
+    ready: waiting > 0 && !live.paused && insertNow && !page.isFetching && !page.isError,
+    refreshList,
+  });
 
-  const toggle = (id: number) =>
-    setSelected((previous) => {
-      const next = new Set(previous);
-      if (next.has(id)) next.delete(id);
-      else next.add(id);
-      return next;
-    });
+  const toggle = useCallback(
+    (id: number) =>
+      setSelected((previous) => {
+        const next = new Set(previous);
+        if (next.has(id)) next.delete(id);
+        else next.add(id);
+        return next;
+      }),
+    [],
+  );
 
   const acknowledgeOne = useCallback(
     async (alert: Alert) => {
@@ -165,173 +131,18 @@ export function AlertsTable(props: AlertsTableProps) {
     [ack],
   );
 
-  // A layout effect: the keys act on the rows on screen as soon as they are painted, not after
-  // a passive effect catches up (a j pressed then moved nothing).
-  useLayoutEffect(() => {
-    if (!keyboard) return undefined;
-    const onKey = (event: KeyboardEvent) => {
-      if (isTyping(event)) return;
-      const action = listKeyAction(event.key);
-      if (action === null) return;
-      event.preventDefault();
-      const current = rows[activeIndex];
-      switch (action) {
-        case 'next':
-        case 'previous': {
-          const step = action === 'next' ? 1 : -1;
-          const index = Math.min(rows.length - 1, Math.max(0, activeIndex + step));
-          const next = rows[activeIndex === -1 ? 0 : index];
-          if (next) setActiveId(next.id);
-          break;
-        }
-        case 'open':
-          if (current) onOpen(current);
-          break;
-        case 'acknowledge':
-          if (current && canWrite && !current.acknowledged) void acknowledgeOne(current);
-          break;
-        case 'search':
-          document.querySelector<HTMLInputElement>('input[name="signature"]')?.focus();
-          break;
-      }
-    };
-    document.addEventListener('keydown', onKey);
-    return () => document.removeEventListener('keydown', onKey);
-  }, [keyboard, rows, activeIndex, onOpen, canWrite, acknowledgeOne]);
+  useAlertListKeys({
+    keyboard,
+    rows,
+    activeIndex,
+    setActiveId,
+    onOpen,
+    canWrite,
+    acknowledgeOne,
+  });
 
   const onRowClick = useCallback((alert: Alert) => setActiveId(alert.id), []);
-  const theme = useTheme();
-  // The time is never cut: as wide as the language's widest moment ("12/28/2026, 10:58:58 PM").
-  const timeWidth = useMemo(() => {
-    const { fontWeight, fontSize, fontFamily } = theme.typography.body2;
-    const font = `${String(fontWeight)} ${String(fontSize)} ${String(fontFamily)}`;
-    return textColumnWidth(dateTimeSamples(i18n.language), font, 175);
-  }, [theme, i18n.language]);
-  const columns = useMemo<DataColumn<Alert>[]>(() => {
-    const list: DataColumn<Alert>[] = [
-      {
-        id: 'starred',
-        // Read by screen readers; the column is an icon wide.
-        header: t('alerts.columns.star'),
-        width: 36,
-        cell: (a) => <StarToggle alertId={a.id} starred={a.starred} canWrite={canWrite} />,
-      },
-      {
-        id: 'time',
-        header: t('alerts.columns.time'),
-        width: timeWidth,
-        cell: (a) => {
-          const time = formatDateTime(a.time, i18n.language);
-          return <span title={time}>{time}</span>;
-        },
-      },
-      {
-        id: 'device',
-        header: t('alerts.columns.device'),
-        width: 110,
-        cell: (a) => (
-          <PivotValue
-            field="device"
-            value={String(a.device_id)}
-            label={a.device}
-            onPivot={onPivot}
-          />
-        ),
-      },
-      {
-        id: 'severity',
-        header: t('alerts.columns.severity'),
-        width: 64,
-        cell: (a) => <SeverityChip severity={a.severity} />,
-      },
-      {
-        id: 'msg',
-        header: t('alerts.columns.message'),
-        // No width: it takes what the fixed columns leave, never less than the table's floor
-        // for its flexible column (the table scrolls sideways in a narrower window).
-        // Plain elements styled once by the theme (`.alert-msg`, mui-theme.ts): one a row.
-        cell: (a) => (
-          <span className="alert-msg">
-            <button
-              type="button"
-              className="alert-open"
-              onClick={(event) => {
-                event.stopPropagation();
-                onOpen(a);
-              }}
-              data-testid="alert-open"
-              title={a.msg ?? undefined}
-            >
-              {a.msg ?? t('alerts.noMessage')}
-            </button>
-            {a.sid !== null && (
-              <span className="alert-sid">
-                <PivotValue field="sid" value={String(a.sid)} onPivot={onPivot} />
-              </span>
-            )}
-          </span>
-        ),
-      },
-      {
-        id: 'src',
-        header: t('alerts.columns.source'),
-        width: 150,
-        cell: (a) => (
-          <EndpointPivots side="src" ip={a.src_ip} port={a.src_port} onPivot={onPivot} />
-        ),
-      },
-      {
-        id: 'dest',
-        header: t('alerts.columns.destination'),
-        width: 150,
-        cell: (a) => (
-          <EndpointPivots side="dest" ip={a.dest_ip} port={a.dest_port} onPivot={onPivot} />
-        ),
-      },
-      {
-        id: 'proto',
-        header: t('alerts.columns.proto'),
-        width: 72,
-        cell: (a) =>
-          a.proto === null ? '–' : <PivotValue field="proto" value={a.proto} onPivot={onPivot} />,
-      },
-      {
-        id: 'acknowledged',
-        header: t('alerts.columns.state'),
-        width: 110,
-        cell: (a) =>
-          a.acknowledged ? (
-            <span className="cell-mark outlined">{t('alerts.state.acknowledged')}</span>
-          ) : (
-            <span className="cell-mark info">{t('alerts.state.new')}</span>
-          ),
-      },
-    ];
-    // In a narrow window (1280 px beside the open navigation) the protocol, then the device,
-    // give way rather than the list scrolling sideways; the drawer shows both.
-    if (!canWrite) return giveWay(list, GIVE_WAY);
-    return giveWay(
-      [
-        {
-          id: 'select',
-          header: '',
-          width: 36,
-          cell: (a) => (
-            <input
-              type="checkbox"
-              className="row-check"
-              checked={selected.has(a.id)}
-              onClick={(event) => event.stopPropagation()}
-              onChange={() => toggle(a.id)}
-              aria-label={t('alerts.select', { id: a.id })}
-            />
-          ),
-        },
-        ...list,
-      ],
-      GIVE_WAY,
-    );
-  }, [t, i18n.language, timeWidth, canWrite, selected, onOpen, onPivot]);
+  const columns = useAlertColumns({ canWrite, selected, onToggle: toggle, onOpen, onPivot });
 
   const total = shown?.recordsTotal ?? 0;
   const state: TableState = { pageIndex, pageSize, sorting: [], search: '' };
@@ -359,64 +170,19 @@ export function AlertsTable(props: AlertsTableProps) {
   });
   return (
     <Box>
-      <Box
-        sx={{
-          display: 'flex',
-          alignItems: 'center',
-          gap: 1,
-          flexWrap: 'wrap',
-          mb: 1,
-          minHeight: 40,
-        }}
-      >
-        <LiveControls live={live} onLiveChange={onLiveChange} waiting={waiting} onShow={showNew} />
-        {canWrite && (
-          <>
-            <FormControlLabel
-              control={
-                <Checkbox
-                  size="small"
-                  checked={chosen.length > 0 && chosen.length === visibleIds.length}
-                  indeterminate={chosen.length > 0 && chosen.length < visibleIds.length}
-                  onChange={(event) =>
-                    setSelected(event.target.checked ? new Set(visibleIds) : new Set())
-                  }
-                />
-              }
-              label={t('alerts.selectPage')}
-            />
-            <Button
-              size="small"
-              variant="outlined"
-              startIcon={<DoneAllIcon />}
-              disabled={chosen.length === 0 || ack.isPending}
-              onClick={() => void acknowledge(true)}
-            >
-              {t('alerts.ack.selected', { count: chosen.length })}
-            </Button>
-            <Button
-              size="small"
-              startIcon={<RestartAltIcon />}
-              disabled={chosen.length === 0 || ack.isPending}
-              onClick={() => void acknowledge(false)}
-            >
-              {t('alerts.ack.reopenSelected', { count: chosen.length })}
-            </Button>
-          </>
-        )}
-        <Typography
-          variant="body2"
-          color="text.secondary"
-          sx={{ marginInlineStart: 'auto' }}
-          data-testid="alerts-total"
-        >
-          {shown === undefined
-            ? ''
-            : shown.recordsTotalIsExact
-              ? t('alerts.total', { count: total })
-              : t('alerts.totalAtLeast', { count: total })}
-        </Typography>
-      </Box>
+      <AlertsToolbar
+        live={live}
+        onLiveChange={onLiveChange}
+        waiting={waiting}
+        onShowNew={showNew}
+        canWrite={canWrite}
+        chosen={chosen}
+        visibleIds={visibleIds}
+        onSelectPage={(all) => setSelected(all ? new Set(visibleIds) : new Set())}
+        ackPending={ack.isPending}
+        onAcknowledge={(acknowledged) => void acknowledge(acknowledged)}
+        total={shown === undefined ? undefined : { count: total, exact: shown.recordsTotalIsExact }}
+      />
       <DataTable
         label={t('alerts.listLabel')}
         columns={columns}
@@ -443,52 +209,21 @@ export function AlertsTable(props: AlertsTableProps) {
   );
 }
 
-/** Pause, auto-insert, and the "N new alerts" button; always the same width, so nothing moves. */
-function LiveControls(props: {
-  live: LiveMode;
-  onLiveChange: (live: LiveMode) => void;
-  waiting: number;
-  onShow: () => void;
-}) {
-  const { live, onLiveChange, waiting, onShow } = props;
-  const { t } = useTranslation();
-  return (
-    <>
-      <ToggleButton
-        value="paused"
-        size="small"
-        selected={live.paused}
-        onChange={() => onLiveChange({ ...live, paused: !live.paused })}
-        aria-label={live.paused ? t('alerts.live.resume') : t('alerts.live.pause')}
-        title={live.paused ? t('alerts.live.resume') : t('alerts.live.pause')}
-        sx={{ py: 0.25 }}
-      >
-        {live.paused ? <PlayArrowIcon fontSize="small" /> : <PauseIcon fontSize="small" />}
-      </ToggleButton>
-      <FormControlLabel
-        control={
-          <Checkbox
-            size="small"
-            checked={live.auto}
-            disabled={live.paused}
-            onChange={(event) => onLiveChange({ ...live, auto: event.target.checked })}
-          />
-        }
-        label={t('alerts.live.auto')}
-      />
-      <Box sx={{ minWidth: 150 }} aria-live="polite">
-        {live.paused ? (
-          <Typography variant="body2" color="text.secondary">
-            {t('alerts.live.paused')}
-          </Typography>
-        ) : (
-          waiting > 0 && (
-            <Button size="small" variant="contained" onClick={onShow} data-testid="alerts-new">
-              {t('alerts.live.newAlerts', { count: waiting })}
-            </Button>
-          )
-        )}
-      </Box>
-    </>
-  );
+/** Refreshes the list once `ready`, but not sooner than AUTO_INSERT_INTERVAL_MS after the last. */
+function useAutoInsert({ ready, refreshList }: { ready: boolean; refreshList: () => void }) {
+  const lastAutoInsert = useRef(0);
+  useEffect(() => {
+    if (!ready) return undefined;
+    const insert = () => {
+      lastAutoInsert.current = Date.now();
+      refreshList();
+    };
+    const wait = lastAutoInsert.current + AUTO_INSERT_INTERVAL_MS - Date.now();
+    if (wait <= 0) {
+      insert();
+      return undefined;
+    }
+    const timer = setTimeout(insert, wait);
+    return () => clearTimeout(timer);
+  }, [ready, refreshList]);
 }

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useForm } from 'react-hook-form';
+import { useForm, type Control } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
@@ -145,27 +145,7 @@ export function DeviceDialog({ device, tools, onClose, onSecret }: DeviceDialogP
             <FormTextField control={control} name="address" label={t('devices.fields.address')} />
             <FormTextField control={control} name="city" label={t('devices.fields.city')} />
           </Stack>
-          <FormIdSelect
-            control={control}
-            name="profile_id"
-            label={t('devices.fields.profile')}
-            options={tools.profiles}
-            noneLabel={t('devices.none')}
-          />
-          <FormIdSelect
-            control={control}
-            name="policy_id"
-            label={t('devices.fields.policy')}
-            options={tools.policies}
-            noneLabel={t('devices.none')}
-          />
-          <FormIdSelect
-            control={control}
-            name="firewall_id"
-            label={t('devices.fields.firewall')}
-            options={tools.firewalls}
-            noneLabel={t('devices.none')}
-          />
+          <DeviceToolSelects control={control} tools={tools} />
           <FormTextField
             control={control}
             name="password"
@@ -202,5 +182,41 @@ export function DeviceDialog({ device, tools, onClose, onSecret }: DeviceDialogP
         />
       )}
     </Dialog>
+  );
+}
+
+/** What the device runs: its profile, policy and firewall ruleset, each may be none. */
+function DeviceToolSelects({
+  control,
+  tools,
+}: {
+  control: Control<DeviceFormInput, unknown, DeviceFormValues>;
+  tools: DeviceTools;
+}) {
+  const { t } = useTranslation();
+  return (
+    <>
+      <FormIdSelect
+        control={control}
+        name="profile_id"
+        label={t('devices.fields.profile')}
+        options={tools.profiles}
+        noneLabel={t('devices.none')}
+      />
+      <FormIdSelect
+        control={control}
+        name="policy_id"
+        label={t('devices.fields.policy')}
+        options={tools.policies}
+        noneLabel={t('devices.none')}
+      />
+      <FormIdSelect
+        control={control}
+        name="firewall_id"
+        label={t('devices.fields.firewall')}
+        options={tools.firewalls}
+        noneLabel={t('devices.none')}
+      />
+    </>
   );
 }

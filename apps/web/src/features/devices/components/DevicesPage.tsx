@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient, type QueryKey } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import Button from '@mui/material/Button';
@@ -52,7 +52,6 @@ export function DevicesPage({ tools }: { tools: DeviceTools }) {
   const [selected, setSelected] = useState<ReadonlySet<number>>(new Set());
   const listOptions = devicesListQueryOptions({ filter: state.search, sorting: state.sorting });
   const list = useQuery({ ...listOptions, refetchInterval: REFRESH_MS });
-  const client = useQueryClient();
   const release = useQuery(agentReleaseQueryOptions);
   const { mutateAsync: flushAsync } = useFlushDevice();
   const remove = useDeleteDevice();
@@ -70,16 +69,7 @@ export function DevicesPage({ tools }: { tools: DeviceTools }) {
   // The server searched and sorted; the browser only pages.
   const devices = list.data?.data ?? [];
   const page = localPage(devices, { ...state, search: '', sorting: [] }, () => []);
-  // A device reported: read again the rows in view (state, versions, pending), not the fleet.
-  const inView = useRef({ key: listOptions.queryKey, ids: [] as number[] });
-  useEffect(() => {
-    inView.current = { key: listOptions.queryKey, ids: page.rows.map((d) => d.id) };
-  });
-  useLiveEvent(
-    'devices',
-    () => void refreshDevicesInView(client, inView.current.key, inView.current.ids),
-    { minIntervalMs: LIVE_DEVICES_MS },
-  );
+  useRefreshInView(listOptions.queryKey, page.rows);
   const { canWrite, canUpgrade } = tools;
 
   const flushDevice = useCallback(
@@ -147,28 +137,13 @@ export function DevicesPage({ tools }: { tools: DeviceTools }) {
       }
     >
       {canUpgrade && (
-        <Stack direction="row" sx={{ mb: 1, gap: 1, alignItems: 'center', flexWrap: 'wrap' }}>
-          <Button
-            size="small"
-            variant="outlined"
-            disabled={selected.size === 0}
-            onClick={() => askToUpgrade({ kind: 'selected', ids: [...selected] })}
-          >
-            {t('devices.upgrade.selected', { n: selected.size })}
-          </Button>
-          <Button
-            size="small"
-            variant="outlined"
-            // A search may hide outdated devices; the server finds them all.
-            disabled={state.search.trim() === '' && !devices.some(upgradable)}
-            onClick={() => askToUpgrade({ kind: 'allOutdated' })}
-          >
-            {t('devices.upgrade.allOutdated')}
-          </Button>
-          <Button size="small" disabled={selected.size === 0} onClick={clearSelection}>
-            {t('devices.clearSelection')}
-          </Button>
-        </Stack>
+        <UpgradeBar
+          selected={selected}
+          searching={state.search.trim() !== ''}
+          anyOutdated={devices.some(upgradable)}
+          askToUpgrade={askToUpgrade}
+          onClear={clearSelection}
+        />
       )}
       <DataTable
         label={t('nav.devices')}
@@ -206,5 +181,57 @@ export function DevicesPage({ tools }: { tools: DeviceTools }) {
       {deleteDialog}
       {upgradeDialog}
     </PageShell>
+  );
+}
+
+interface UpgradeBarProps {
+  selected: ReadonlySet<number>;
+  searching: boolean;
+  /** Some device in the list runs an older agent than the server offers. */
+  anyOutdated: boolean;
+  askToUpgrade: ReturnType<typeof useAgentUpgrades>['ask'];
+  onClear: () => void;
+}
+
+/** Agent upgrades over the list: the selected devices, or every outdated one. */
+function UpgradeBar({ selected, searching, anyOutdated, askToUpgrade, onClear }: UpgradeBarProps) {
+  const { t } = useTranslation();
+  return (
+    <Stack direction="row" sx={{ mb: 1, gap: 1, alignItems: 'center', flexWrap: 'wrap' }}>
+      <Button
+        size="small"
+        variant="outlined"
+        disabled={selected.size === 0}
+        onClick={() => askToUpgrade({ kind: 'selected', ids: [...selected] })}
+      >
+        {t('devices.upgrade.selected', { n: selected.size })}
+      </Button>
+      <Button
+        size="small"
+        variant="outlined"
+        // A search may hide outdated devices; the server finds them all.
+        disabled={!searching && !anyOutdated}
+        onClick={() => askToUpgrade({ kind: 'allOutdated' })}
+      >
+        {t('devices.upgrade.allOutdated')}
+      </Button>
+      <Button size="small" disabled={selected.size === 0} onClick={onClear}>
+        {t('devices.clearSelection')}
+      </Button>
+    </Stack>
+  );
+}
+
+/** A device reported: read again the rows in view (state, versions, pending), not the fleet. */
+function useRefreshInView(key: QueryKey, rows: Device[]) {
+  const client = useQueryClient();
+  const inView = useRef({ key, ids: [] as number[] });
+  useEffect(() => {
+    inView.current = { key, ids: rows.map((d) => d.id) };
+  });
+  useLiveEvent(
+    'devices',
+    () => void refreshDevicesInView(client, inView.current.key, inView.current.ids),
+    { minIntervalMs: LIVE_DEVICES_MS },
   );
 }

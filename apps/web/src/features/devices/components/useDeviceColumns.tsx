@@ -1,28 +1,14 @@
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import Box from '@mui/material/Box';
-import Checkbox from '@mui/material/Checkbox';
-import IconButton from '@mui/material/IconButton';
-import Stack from '@mui/material/Stack';
-import Tooltip from '@mui/material/Tooltip';
-import Typography from '@mui/material/Typography';
-import DeleteIcon from '@mui/icons-material/Delete';
-import EditIcon from '@mui/icons-material/Edit';
-import SyncIcon from '@mui/icons-material/Sync';
-import TerminalIcon from '@mui/icons-material/Terminal';
 import { CellText } from '../../../components/data-table/CellText';
 import type { DataColumn } from '../../../components/data-table/types';
-import { formatDate, formatTime } from '../../../lib/format-date';
 import type { Device } from '@palisade/contract';
-import { Link as RouterLink } from 'react-router';
-import Link from '@mui/material/Link';
 import { AgentVersionCell } from './AgentVersionCell';
+import { DeviceActionsCell, DeviceNameCell, LastSeenCell } from './DeviceCells';
 import { AlertRateCell, DropsCell, RulesCell } from './DeviceHealthCells';
 import { DeviceStatusChips } from './DeviceStatusChips';
 import { nameOf, type DeviceTools } from './tools';
 
-/** Widest a name or description gets before it ends in an ellipsis. */
-const NAME_WIDTH = 200;
 /** Widest an address, city or assigned policy/profile/firewall name gets. */
 const TEXT_WIDTH = 150;
 /*
@@ -70,7 +56,7 @@ export function useDeviceColumns({
   selection,
   serverAgentVersion,
 }: DeviceColumnsOptions): DataColumn<Device>[] {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const { canWrite, canUpgrade } = tools;
   return useMemo<DataColumn<Device>[]>(() => {
     const columns: DataColumn<Device>[] = [
@@ -78,33 +64,8 @@ export function useDeviceColumns({
         id: 'name',
         header: t('devices.fields.name'),
         sortable: true,
-        cell: (d) => (
-          // The selection box sits in the name cell: a column of its own costs the actions room.
-          <Stack direction="row" sx={{ alignItems: 'center', gap: 0.5 }}>
-            {selection !== undefined && (
-              <Checkbox
-                size="small"
-                sx={{ p: 0.5, marginInlineStart: -1 }}
-                checked={selection.isSelected(d)}
-                onChange={(event) => selection.toggle(d, event.target.checked)}
-                slotProps={{ input: { 'aria-label': t('devices.select', { name: d.name }) } }}
-              />
-            )}
-            <div>
-              <Link
-                component={RouterLink}
-                to={`/devices/${d.id}`}
-                underline="hover"
-                color="inherit"
-              >
-                <CellText text={d.name} maxWidth={NAME_WIDTH} strong />
-              </Link>
-              {d.description !== '' && (
-                <CellText text={d.description} maxWidth={NAME_WIDTH} secondary />
-              )}
-            </div>
-          </Stack>
-        ),
+        // The selection box sits in the name cell: a column of its own costs the actions room.
+        cell: (d) => <DeviceNameCell device={d} selection={selection} />,
       },
       {
         id: 'status',
@@ -188,16 +149,7 @@ export function useDeviceColumns({
         sortable: true,
         hideBelow: SHOW_LAST_SEEN_FROM,
         cell: (d) =>
-          d.last_seen === null ? (
-            t('devices.never')
-          ) : (
-            <Box sx={{ whiteSpace: 'nowrap' }}>
-              <Typography variant="body2">{formatDate(d.last_seen, i18n.language)}</Typography>
-              <Typography variant="caption" color="text.secondary">
-                {formatTime(d.last_seen, i18n.language)}
-              </Typography>
-            </Box>
-          ),
+          d.last_seen === null ? t('devices.never') : <LastSeenCell lastSeen={d.last_seen} />,
       },
       {
         id: 'actions',
@@ -205,50 +157,11 @@ export function useDeviceColumns({
         align: 'right',
         // Always in reach, however many columns the table shows.
         pinned: 'end',
-        cell: (d) => (
-          <Stack direction="row" sx={{ justifyContent: 'flex-end' }}>
-            {canWrite && (
-              <>
-                <Tooltip title={t('devices.enrol.open')}>
-                  <IconButton
-                    size="small"
-                    aria-label={t('devices.enrol.openFor', { name: d.name })}
-                    onClick={() => actions.enrol(d)}
-                  >
-                    <TerminalIcon fontSize="small" />
-                  </IconButton>
-                </Tooltip>
-                <Tooltip title={t('devices.flush')}>
-                  <IconButton
-                    size="small"
-                    aria-label={t('devices.flushFor', { name: d.name })}
-                    onClick={() => actions.flush(d)}
-                  >
-                    <SyncIcon fontSize="small" />
-                  </IconButton>
-                </Tooltip>
-                <IconButton
-                  size="small"
-                  aria-label={t('devices.edit', { name: d.name })}
-                  onClick={() => actions.edit(d)}
-                >
-                  <EditIcon fontSize="small" />
-                </IconButton>
-                <IconButton
-                  size="small"
-                  aria-label={t('devices.delete', { name: d.name })}
-                  onClick={() => actions.remove(d)}
-                >
-                  <DeleteIcon fontSize="small" />
-                </IconButton>
-              </>
-            )}
-          </Stack>
-        ),
+        cell: (d) => <DeviceActionsCell device={d} canWrite={canWrite} actions={actions} />,
       },
     ];
     // A Viewer has no action on a device.
     if (!canWrite) columns.pop();
     return columns;
-  }, [t, i18n.language, tools, canWrite, canUpgrade, actions, selection, serverAgentVersion]);
+  }, [t, tools, canWrite, canUpgrade, actions, selection, serverAgentVersion]);
 }

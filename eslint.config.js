@@ -66,6 +66,17 @@ export default tseslint.config(
     },
   },
   {
+    // A component or hook a reader takes in at once; split what grows past it (issue 21).
+    files: ['apps/web/src/**/*.{ts,tsx}'],
+    ignores: ['**/*.test.{ts,tsx}', 'apps/web/src/testing/**'],
+    rules: {
+      'max-lines-per-function': [
+        'error',
+        { max: 150, skipBlankLines: true, skipComments: true, IIFEs: true },
+      ],
+    },
+  },
+  {
     // The composition root (src/app) is where features are wired together (STYLE.md §1).
     files: ['apps/web/src/app/**/*.{ts,tsx}'],
     rules: { 'no-restricted-imports': 'off' },

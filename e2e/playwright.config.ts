@@ -1,0 +1,60 @@
+// The browser end-to-end suite: the built console served by the real server (started once by
+// global-setup.ts), driven in Debian's Chromium (never a downloaded browser).
+// Files that only make their own uniquely named objects run two at a time ("parallel"); files
+// that change what the whole organization or server shows run after them one at a time
+// ("serial"), and last.spec.ts (the sign-in rate limit) after everything.
+import { defineConfig } from '@playwright/test';
+import { CHROMIUM, CHROMIUM_ARGS } from './lib/env.ts';
+
+/** Change organization-wide or server-wide state, or measure timings a busy machine skews. */
+const SERIAL = [
+  'web/a11y.spec.ts', // deploy mode staged for a screen, then back
+  'web/deploy.spec.ts', // deploy mode staged and the heartbeat grace
+  'web/layout.spec.ts', // the admin's password, the server's theme and component versions
+  'web/live-devices.spec.ts', // latency limits of the live device list
+  'web/onboarding.spec.ts', // "Upgrade all outdated" over the organization's devices
+];
+const LAST = ['web/last.spec.ts'];
+
+export default defineConfig({
+  testDir: '.',
+  testMatch: '**/*.spec.ts',
+  outputDir: '../test-results',
+  globalSetup: './global-setup.ts',
+  fullyParallel: false,
+  workers: 2,
+  retries: 0,
+  forbidOnly: true,
+  timeout: 60_000,
+  reporter: [['list'], ['html', { open: 'never', outputFolder: '../playwright-report' }]],
+  use: {
+    browserName: 'chromium',
+    launchOptions: {
+      executablePath: CHROMIUM,
+      args: CHROMIUM_ARGS,
+      headless: true,
+    },
+    locale: 'en-US',
+    viewport: { width: 1280, height: 800 },
+    // playwright-core's own defaults, which the tests were written against.
+    actionTimeout: 30_000,
+    navigationTimeout: 30_000,
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+  },
+  projects: [
+    { name: 'parallel', testIgnore: [...SERIAL, ...LAST].map((file) => `**/${file}`) },
+    {
+      name: 'serial',
+      testMatch: SERIAL.map((file) => `**/${file}`),
+      dependencies: ['parallel'],
+      workers: 1,
+    },
+    {
+      name: 'last',
+      testMatch: LAST.map((file) => `**/${file}`),
+      dependencies: ['serial'],
+      workers: 1,
+    },
+  ],
+});

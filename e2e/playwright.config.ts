@@ -1,11 +1,14 @@
 // The browser end-to-end suite: the built console served by the real server (started once by
 // global-setup.ts), driven in Debian's Chromium (never a downloaded browser).
-// Files that only make their own uniquely named objects run two at a time ("parallel"); files
-// that change what the whole organization or server shows run after them one at a time
-// ("serial"), and last.spec.ts (the sign-in rate limit) after everything.
+// monitoring-alerts.spec.ts runs first ("first": it wants an organization without alerts);
+// then files that only make their own uniquely named objects run two at a time ("parallel");
+// files that change what the whole organization or server shows run after them one at a time
+// ("serial"), and last.spec.ts (auth disabled, the sign-in rate limit) after everything.
 import { defineConfig } from '@playwright/test';
 import { CHROMIUM, CHROMIUM_ARGS } from './lib/env.ts';
 
+/** Run first, alone: it expects the organization to have no alert yet. */
+const FIRST = ['web/monitoring-alerts.spec.ts'];
 /** Change organization-wide or server-wide state, or measure timings a busy machine skews. */
 const SERIAL = [
   'web/a11y.spec.ts', // deploy mode staged for a screen, then back
@@ -43,7 +46,12 @@ export default defineConfig({
     screenshot: 'only-on-failure',
   },
   projects: [
-    { name: 'parallel', testIgnore: [...SERIAL, ...LAST].map((file) => `**/${file}`) },
+    { name: 'first', testMatch: FIRST.map((file) => `**/${file}`), workers: 1 },
+    {
+      name: 'parallel',
+      testIgnore: [...FIRST, ...SERIAL, ...LAST].map((file) => `**/${file}`),
+      dependencies: ['first'],
+    },
     {
       name: 'serial',
       testMatch: SERIAL.map((file) => `**/${file}`),

@@ -4,7 +4,7 @@
 // start-up command; the table fits 1280 px with its row actions in view, in ltr and rtl.
 import { ADMIN } from '../lib/env.ts';
 import { apiCall, choose, assert, signIn, uniqueEmail, visible, waitForNotice } from '../lib/ui.ts';
-import { test } from '../fixtures.ts';
+import { expect, test } from '../fixtures.ts';
 
 /** Asserts the control is wholly inside the viewport and nothing covers its middle. */
 async function assertInViewAndOnTop(page, control, what) {
@@ -213,6 +213,8 @@ test('devices: at 1280x800 with the drawer open the row actions are in view (ltr
   // The widest row of this test, found by its name: its actions as well, then one used.
   await page.getByLabel('Search').fill(`name:${name}`);
   const row = table.getByRole('row', { name: new RegExp(name) });
+  // The search has applied (other tests' devices may fill the page until then).
+  await expect(table.locator('tbody tr.data-row')).toHaveCount(1);
   await visible(row);
   await assertNoSidewaysScroll(table);
   const edit = row.getByRole('button', { name: `Edit ${name}` });

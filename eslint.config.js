@@ -17,6 +17,7 @@ export default tseslint.config(
       '**/node_modules/**',
       'data/**',
       'test-results/**',
+      'playwright-report/**',
       '**/*.d.ts',
       '**/*.d.mts',
     ],

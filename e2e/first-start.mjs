@@ -7,9 +7,22 @@ import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { ROOT, freePort } from './lib/env.mjs';
+import { createServer } from 'node:net';
+
+const ROOT = path.resolve(import.meta.dirname, '..');
 
 const STARTUP_TIMEOUT_MS = 120_000;
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address();
+      probe.close(() => resolve(port));
+    });
+  });
+}
 
 /** `npm start` runs `npm run build && <this>`: the node command, its paths made absolute. */
 function startCommand() {

@@ -14,7 +14,13 @@ const steps = [
   ['agent release (built)', 'npx', ['vitest', 'run', '-c', 'vitest.release.config.ts']],
   ['first start as the README says', 'node', ['e2e/first-start.mjs']],
 ];
-if (existsSync('e2e/run.mjs')) steps.push(['end-to-end (Chromium)', 'node', ['e2e/run.mjs']]);
+if (existsSync('e2e/playwright.config.ts')) {
+  steps.push([
+    'end-to-end (Chromium)',
+    'npx',
+    ['playwright', 'test', '-c', 'e2e/playwright.config.ts'],
+  ]);
+}
 
 const results = [];
 for (const [name, command, args] of steps) {

@@ -1,0 +1,92 @@
+/* global document, window, MutationObserver -- used in code that runs in the page */
+// Small helpers of the browser tests (written before they ran on @playwright/test).
+import assert from 'node:assert/strict';
+import { callApi } from './api.ts';
+import { ADMIN } from './env.ts';
+
+export { assert };
+
+/** Waits until the URL's path is `pathname` (history-mode redirects settle asynchronously). */
+export async function waitForPath(page, pathname, timeout = 10_000) {
+  await page.waitForURL((url) => url.pathname === pathname, { timeout });
+}
+
+export async function visible(locator, timeout = 10_000) {
+  await locator.first().waitFor({ state: 'visible', timeout });
+}
+
+/** Waits until `locator` matches exactly `count` elements; fails naming the last count seen. */
+export async function waitForCount(locator, count, timeout = 10_000) {
+  const deadline = Date.now() + timeout;
+  let seen = await locator.count();
+  while (seen !== count) {
+    if (Date.now() > deadline) assert.equal(seen, count, `expected ${count} elements`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    seen = await locator.count();
+  }
+}
+
+export async function signIn(page, { email, password } = ADMIN) {
+  await page.goto('/login');
+  await page.getByLabel('E-mail').fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Login' }).click();
+  await waitForPath(page, '/devices');
+}
+
+/** Texts of every notice shown, in order, recorded in the page from now on. */
+export async function recordNotices(page) {
+  await page.evaluate(() => {
+    const seen = [];
+    window.__notices = seen;
+    const observer = new MutationObserver(() => {
+      for (const node of document.querySelectorAll('[data-testid="notification"]')) {
+        const text = node.textContent ?? '';
+        const last = seen.at(-1);
+        if (!last || last.text !== text) seen.push({ text, at: performance.now() });
+      }
+    });
+    observer.observe(document.body, { childList: true, subtree: true, characterData: true });
+  });
+  return {
+    list: () => page.evaluate(() => window.__notices),
+  };
+}
+
+export async function waitForNotice(page, text, timeout = 10_000) {
+  await page
+    .locator('[data-testid="notification"]', { hasText: text })
+    .first()
+    .waitFor({ state: 'visible', timeout });
+}
+
+let counter = 0;
+/** A unique e-mail for this run. */
+export function uniqueEmail(prefix) {
+  counter += 1;
+  return `${prefix}-${Date.now().toString(36)}-${counter}@example.com`;
+}
+
+/** Arranges state through the API (never to check the UI). */
+export const apiCall = (baseUrl, token, method, path, body?) =>
+  callApi(baseUrl, method, path, token, body);
+
+/** Picks an option of the MUI select with this accessible name. */
+export async function choose(page, label, option) {
+  await page.getByRole('combobox', { name: label }).click();
+  await page.getByRole('option', { name: option, exact: true }).click();
+}
+
+/** Drags a rule by its handle from row `from` to row `to` (0-based), as a mouse does. */
+export async function dragRow(page, table, from, to) {
+  const handles = table.getByRole('button', { name: 'Drag to reorder' });
+  const a = await handles.nth(from).boundingBox();
+  const b = await handles.nth(to).boundingBox();
+  const x = a.x + a.width / 2;
+  await page.mouse.move(x, a.y + a.height / 2);
+  await page.mouse.down();
+  for (let step = 1; step <= 12; step += 1) {
+    await page.mouse.move(x, a.y + a.height / 2 + ((b.y - a.y) * step) / 12);
+  }
+  await page.mouse.up();
+}

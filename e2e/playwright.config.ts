@@ -1,0 +1,72 @@
+// The browser end-to-end suite: the built console served by the real server (started once by
+// global-setup.ts), driven in Debian's Chromium (never a downloaded browser).
+// monitoring-alerts.spec.ts and onboarding.spec.ts run first ("first": they want an
+// organization without alerts and with few devices);
+// then files that only make their own uniquely named objects run two at a time ("parallel");
+// files that change what the whole organization or server shows run after them one at a time
+// ("serial"), and last.spec.ts (auth disabled, the sign-in rate limit) after everything.
+import { defineConfig } from '@playwright/test';
+import { CHROMIUM, CHROMIUM_ARGS } from './lib/env.ts';
+
+/**
+ * Run first, one at a time (in this order, by name): they expect an organization with no alert
+ * yet (monitoring-alerts) and few devices, their new ones on the Devices list's first page
+ * (onboarding).
+ */
+const FIRST = ['web/monitoring-alerts.spec.ts', 'web/onboarding.spec.ts'];
+/** Change organization-wide or server-wide state, or measure timings a busy machine skews. */
+const SERIAL = [
+  'web/a11y.spec.ts', // deploy mode staged for a screen, then back
+  'web/deploy.spec.ts', // deploy mode staged and the heartbeat grace
+  'web/layout.spec.ts', // the admin's password, the server's theme and component versions
+  'web/live-devices.spec.ts', // latency limits of the live device list
+];
+const LAST = ['web/last.spec.ts'];
+
+export default defineConfig({
+  testDir: '.',
+  testMatch: '**/*.spec.ts',
+  outputDir: '../test-results',
+  globalSetup: './global-setup.ts',
+  fullyParallel: false,
+  workers: 2,
+  retries: 0,
+  forbidOnly: true,
+  timeout: 60_000,
+  reporter: [['list'], ['html', { open: 'never', outputFolder: '../playwright-report' }]],
+  use: {
+    browserName: 'chromium',
+    launchOptions: {
+      executablePath: CHROMIUM,
+      args: CHROMIUM_ARGS,
+      headless: true,
+    },
+    locale: 'en-US',
+    viewport: { width: 1280, height: 800 },
+    // playwright-core's own defaults, which the tests were written against.
+    actionTimeout: 30_000,
+    navigationTimeout: 30_000,
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+  },
+  projects: [
+    { name: 'first', testMatch: FIRST.map((file) => `**/${file}`), workers: 1 },
+    {
+      name: 'parallel',
+      testIgnore: [...FIRST, ...SERIAL, ...LAST].map((file) => `**/${file}`),
+      dependencies: ['first'],
+    },
+    {
+      name: 'serial',
+      testMatch: SERIAL.map((file) => `**/${file}`),
+      dependencies: ['parallel'],
+      workers: 1,
+    },
+    {
+      name: 'last',
+      testMatch: LAST.map((file) => `**/${file}`),
+      dependencies: ['serial'],
+      workers: 1,
+    },
+  ],
+});

@@ -163,10 +163,20 @@ describe('the lock-out check of a staged deploy', () => {
       });
     });
 
+    it('checks a save against the deployed routes, not the save before', async () => {
+      // Saved LAN, DEFAULT (with an override); deployed: LAN. Back to what is deployed needs no
+      // override, though against the save before it would move the path to the server.
+      const back = await save(network(LAN));
+      expect(back.statusCode, back.body).toBe(200);
+      // Away from what is deployed again: refused, though it is the save before.
+      const away = await save(network(LAN, DEFAULT));
+      expect(away.statusCode).toBe(422);
+      expect(away.json<{ code: string }>().code).toBe('lockout');
+    });
+
     it('checks two saves between deploys against the deployed routes, not each other', async () => {
-      // Back to what is deployed, then the path moves in two saves: the deploy compares the
-      // last with what the device runs, whatever was checked or overridden in between.
-      expect((await save({ ...network(LAN), override_lockout: true })).statusCode).toBe(200);
+      // The path moves in two saves: the deploy compares the last with what the device runs,
+      // whatever was checked or overridden in between.
       expect((await save({ ...network(LAN, DEFAULT), override_lockout: true })).statusCode).toBe(
         200,
       );
@@ -188,11 +198,11 @@ describe('the lock-out check of a staged deploy', () => {
     });
 
     it('lets a deploy through when the routes end where they were deployed', async () => {
-      // Deployed now: LAN, DEFAULT, NEAR. Saved away and back again: nothing moves.
+      // Deployed now: LAN, DEFAULT, NEAR. Saved away (an override) and back (none needed):
+      // nothing moves.
       expect((await save({ ...network(LAN), override_lockout: true })).statusCode).toBe(200);
-      expect(
-        (await save({ ...network(LAN, DEFAULT, NEAR), override_lockout: true })).statusCode,
-      ).toBe(200);
+      const back = await save(network(LAN, DEFAULT, NEAR));
+      expect(back.statusCode, back.body).toBe(200);
       expect((await call('GET', '/deployments/pending')).json<PendingDeployments>().data).toEqual(
         [],
       );

@@ -145,6 +145,15 @@ export const deploymentsRepository = {
     );
   },
 
+  /** The digest of the configuration a pinned device was last deployed; undefined if unpinned. */
+  async deployedConfigDigest(db: Queryable, deviceId: number): Promise<string | undefined> {
+    const [row] = await db.query<{ config_sha256: string }>(
+      'SELECT config_sha256 FROM device_deployed WHERE device_id = $1',
+      [deviceId],
+    );
+    return row?.config_sha256;
+  },
+
   /** Every device of the organization follows saves again. */
   async unpinAll(db: Queryable, orgId: number): Promise<number> {
     const rows = await db.query(

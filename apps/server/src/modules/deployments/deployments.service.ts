@@ -64,6 +64,19 @@ export async function pinNewDevice(tx: Queryable, orgId: number, deviceId: numbe
   if (settings?.deploy_mode === 'staged') await pin(tx, orgId, [deviceId]);
 }
 
+/**
+ * The routes script a device that waits for deploys was last deployed (null: none was sent);
+ * undefined when the device follows saves, so that what it runs is its last save.
+ */
+export async function deployedRoutesOf(
+  db: Queryable,
+  deviceId: number,
+): Promise<string | null | undefined> {
+  const digest = await repo.deployedConfigDigest(db, deviceId);
+  if (digest === undefined) return undefined;
+  return (await deployedConfig(db, { config_sha256: digest })).routes;
+}
+
 /** For the change preview: whether the organization applies saves at once or stages them. */
 export async function deployModeOf(db: Queryable, orgId: number): Promise<DeployMode> {
   return (await readSettings(db, orgId)).deploy_mode;

@@ -10,7 +10,10 @@ import type { PendingRow, VersionsRow } from './deployments.repository.js';
 const NO_CONFIG: DeviceConfig = { variables: {}, nftables: null, routes: null };
 
 /** The device configuration a pointer names, from the version store. */
-export async function deployedConfig(db: Queryable, pointer: VersionsRow): Promise<DeviceConfig> {
+export async function deployedConfig(
+  db: Queryable,
+  pointer: Pick<VersionsRow, 'config_sha256'>,
+): Promise<DeviceConfig> {
   const text =
     pointer.config_sha256 === '' ? null : await renderedContent(db, pointer.config_sha256);
   return text === null ? NO_CONFIG : (JSON.parse(text) as DeviceConfig);

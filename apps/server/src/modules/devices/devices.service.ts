@@ -23,7 +23,7 @@ import { AppError, notFound } from '../../lib/app-error.js';
 import { hashSecret } from '../../lib/passwords.js';
 import { assertRole, EDITOR_ROLES, type Principal } from '../../plugins/auth.js';
 import { notifyDevices } from '../../plugins/device-events.js';
-import { pinNewDevice } from '../deployments/deployments.service.js';
+import { deployedRoutesOf, pinNewDevice } from '../deployments/deployments.service.js';
 import { changedFields, recordAudit, userActor, type AuditEntry } from '../audit/audit.service.js';
 import { checkNoRouteLockout, lockoutGuard, lockoutOverrideRecords } from '../firewall/lockout.js';
 import {
@@ -33,6 +33,7 @@ import {
   versionAt,
 } from '../versions/versions.service.js';
 import { refreshDeviceConfigs, renderDeviceConfig } from './device-config.js';
+import { routesBeforeSave } from './saved-lockout.js';
 import { DEFAULT_HEALTH_DROP_PERCENT, deviceHealth } from './device-health.js';
 import { deviceRetentionRepository } from './device-retention.repository.js';
 import { readMonitor } from './device-monitor.js';
@@ -248,7 +249,13 @@ export function createDevicesService(
       checkNoRouteLockout(tx, lockout, {
         id,
         name: device.name,
-        before,
+        before: await routesBeforeSave(
+          tx,
+          principal.orgId,
+          id,
+          await deployedRoutesOf(tx, id),
+          before,
+        ),
         after: network,
         endpoint: await repo.serverEndpoint(tx, id),
       });

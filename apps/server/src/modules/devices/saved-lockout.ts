@@ -99,3 +99,21 @@ export async function checkDeployedRoutes(
     });
   }
 }
+
+/**
+ * What a routes save is checked against: for a device waiting for deploys, the routes it was
+ * last deployed (what it runs, however many saves or overrides came since); else, or when
+ * those routes are not among its recent versions, what was saved before.
+ */
+export async function routesBeforeSave(
+  tx: Queryable,
+  orgId: number,
+  deviceId: number,
+  deployedRoutes: string | null | undefined,
+  saved: DeviceNetwork,
+): Promise<DeviceNetwork> {
+  if (deployedRoutes === undefined) return saved;
+  const [row] = await repo.readRoutesCheck(tx, orgId, [deviceId]);
+  if (!row) return saved;
+  return (await deployedNetwork(tx, orgId, deviceId, deployedRoutes, row.routes_managed)) ?? saved;
+}

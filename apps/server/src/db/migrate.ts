@@ -2,7 +2,12 @@ import { readdir, readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import type { Database, Queryable } from './client.js';
 
-const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations/', import.meta.url));
+/**
+ * The SQL files, read where they are kept: from `src/db/migrate.ts` (tsx, tests) and from
+ * `dist/db/migrate.js` (the built server) this is the same folder, so a build made by `tsc -b`
+ * alone starts as well as one made by `npm run build`.
+ */
+const MIGRATIONS_DIR = fileURLToPath(new URL('../../src/db/migrations/', import.meta.url));
 // Any constant: replicas starting together take turns applying migrations.
 const MIGRATION_LOCK = 7_262_001;
 

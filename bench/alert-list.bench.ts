@@ -185,11 +185,7 @@ async function startServer(databaseUrl: string) {
 
 async function main() {
   const build = spawnSync('npx', ['tsc', '-b'], { cwd: ROOT, stdio: 'inherit' });
-  const copy = spawnSync('npm', ['run', 'build', '-w', '@palisade/server'], {
-    cwd: ROOT,
-    stdio: 'ignore',
-  });
-  if (build.status !== 0 || copy.status !== 0) throw new Error('the server did not build');
+  if (build.status !== 0) throw new Error('the server did not build');
   const database = await benchDatabase({
     prefix: 'bench_alert_list',
     reuse: process.env['BENCH_LIST_DB'],

@@ -171,11 +171,7 @@ async function timeRetention(url: string, admin: pg.Client, today: Date) {
 
 async function main() {
   const build = spawnSync('npx', ['tsc', '-b'], { cwd: ROOT, stdio: 'inherit' });
-  const copy = spawnSync('npm', ['run', 'build', '-w', '@palisade/server'], {
-    cwd: ROOT,
-    stdio: 'ignore',
-  });
-  if (build.status !== 0 || copy.status !== 0) throw new Error('the server did not build');
+  if (build.status !== 0) throw new Error('the server did not build');
   const server0 = new pg.Client({ connectionString: ADMIN_URL });
   await server0.connect();
   await server0.query(`CREATE DATABASE ${DB_NAME}`);

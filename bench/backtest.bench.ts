@@ -4,8 +4,9 @@
 // policy, times POST /policies/{id}/backtest over 30 days through the server as `npm start`
 // runs it, for the tunings an analyst tries on the noisiest signature: disable its rule,
 // suppress its busiest source, a `limit` threshold by source, and all three at once. The
-// reference, alternated with them: psql itself running the statement every backtest runs (the
-// window's alerts counted per device), as a user of the database would.
+// reference, alternated with them: psql itself counting the window's alerts per device from
+// device_alerts, as a user of the database would get the totals every backtest answers (the
+// backtest reads them from the per-day and per-hour counts ingest keeps).
 // Prints min/median/max of BENCH_BACKTEST_ROUNDS rounds (default 7) beside the 500 ms target;
 // asserts nothing.
 //
@@ -138,7 +139,7 @@ async function main() {
       });
       return `removed ${String(result['removed'])} of ${String(result['total'])}`;
     };
-    // What every backtest reads at least: the window's alerts counted per device.
+    // The totals every backtest answers: the window's alerts counted per device.
     const totalsSql =
       `SELECT device_id, count(*) FROM device_alerts ` +
       `WHERE org_id = ${orgId} AND time >= now() - interval '${DAYS} days' GROUP BY 1`;

@@ -65,6 +65,10 @@ export async function maintainAlertPartitions(
       // The rollup's day may be missing: a partition attached by hand, without its rollup.
       for (const { table } of DAY_TABLES)
         await tx.query(`DROP TABLE IF EXISTS ${table}_p${daySuffix(day)}`);
+      // Each device's count of that day goes with it (the alerts module's alert_device_days).
+      await tx.query('DELETE FROM alert_device_days WHERE day = $1::date', [
+        day.toISOString().slice(0, 10),
+      ]);
       return true;
     };
     if (await inLockedTransaction(db, options.lock, drop)) dropped += 1;

@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { postFiles } from './corpus.js';
+import type { Queryable } from '../db/client.js';
 import { api, signIn } from './harness.js';
 
 /**
@@ -181,4 +182,31 @@ export async function signInOtherOrganization(
   });
   if (opened.statusCode >= 300) throw new Error(`open failed: ${opened.body}`);
   return signIn(app, email, password);
+}
+
+/**
+ * What ingest keeps beside the alerts it stores (the hourly rollup, each device's alerts per
+ * day and the signature catalogue), computed again from device_alerts: for tests that write
+ * device_alerts directly. The ingest path itself keeps them (alert-rollup.test.ts).
+ */
+export async function recountAlertRollups(db: Queryable): Promise<void> {
+  await db.query('DELETE FROM alert_rollup');
+  await db.query(
+    `INSERT INTO alert_rollup (org_id, device_id, hour, gid, sid, severity, count, first_seen,
+                               last_seen)
+     SELECT org_id, device_id, date_trunc('hour', time, 'UTC'), gid, sid, severity, count(*),
+            min(time), max(time)
+       FROM device_alerts GROUP BY 1, 2, 3, 4, 5, 6`,
+  );
+  await db.query('DELETE FROM alert_device_days');
+  await db.query(
+    `INSERT INTO alert_device_days (org_id, device_id, day, count)
+     SELECT org_id, device_id, (time AT TIME ZONE 'UTC')::date, count(*)
+       FROM device_alerts GROUP BY 1, 2, 3`,
+  );
+  await db.query(
+    `INSERT INTO alert_signatures (org_id, gid, sid, msg)
+     SELECT DISTINCT org_id, gid, sid, msg FROM device_alerts WHERE msg IS NOT NULL
+     ON CONFLICT DO NOTHING`,
+  );
 }

@@ -102,8 +102,8 @@ export const alertRollupRepository = {
   },
 
   /**
-   * Adds one device's stored batch to the rollup and its new signature texts to the catalogue
-   * (alert_signatures): one statement, in the batch's transaction. A device's batches are
+   * Adds one device's stored batch to the rollup, to its alerts per day (alert_device_days)
+   * and its new signature texts to the catalogue (alert_signatures): one statement, in the batch's transaction. A device's batches are
    * stored one at a time (their claim locks the device row), so two transactions never update
    * the same rollup row; catalogue rows, shared by an organization's devices, are inserted in
    * one order so that two batches cannot wait on each other.
@@ -129,6 +129,11 @@ export const alertRollupRepository = {
       }
     }
     const rows = [...groups.values()];
+    const days = new Map<string, number>();
+    for (const alert of alerts) {
+      const day = alert.time.slice(0, 10);
+      days.set(day, (days.get(day) ?? 0) + 1);
+    }
     const texts = [...signatures.values()].sort(
       (a, b) =>
         (a.gid ?? -1) - (b.gid ?? -1) ||
@@ -139,7 +144,11 @@ export const alertRollupRepository = {
       `WITH catalogued AS (
          INSERT INTO alert_signatures (org_id, gid, sid, msg)
          SELECT $1, * FROM unnest($10::int[], $11::bigint[], $12::text[])
-         ON CONFLICT (org_id, coalesce(gid, -1), coalesce(sid, -1), md5(msg)) DO NOTHING)
+         ON CONFLICT (org_id, coalesce(gid, -1), coalesce(sid, -1), md5(msg)) DO NOTHING),
+       device_days AS (
+         INSERT INTO alert_device_days AS d (org_id, device_id, day, count)
+         SELECT $1, $2, * FROM unnest($13::date[], $14::bigint[])
+         ON CONFLICT (org_id, day, device_id) DO UPDATE SET count = d.count + excluded.count)
        INSERT INTO alert_rollup AS r (org_id, device_id, hour, gid, sid, severity, count,
                                       first_seen, last_seen)
        SELECT $1, $2, * FROM unnest($3::timestamptz[], $4::int[], $5::bigint[], $6::int[],
@@ -161,6 +170,8 @@ export const alertRollupRepository = {
         texts.map((t) => t.gid),
         texts.map((t) => t.sid),
         texts.map((t) => t.msg),
+        [...days.keys()],
+        [...days.values()],
       ],
     );
   },

@@ -86,6 +86,19 @@ describe('alert rollup', () => {
     return rows.map(presentGroup).sort(byKey);
   }
 
+  /** Each device's alerts per UTC day as ingest keeps them, and as counted from the alerts. */
+  async function deviceDays() {
+    const kept = await server.db.query<{ key: string }>(
+      `SELECT device_id || ' ' || day || ' ' || count AS key FROM alert_device_days
+        WHERE count > 0 ORDER BY 1`,
+    );
+    const counted = await server.db.query<{ key: string }>(
+      `SELECT device_id || ' ' || (time AT TIME ZONE 'UTC')::date || ' ' || count(*) AS key
+         FROM device_alerts GROUP BY device_id, (time AT TIME ZONE 'UTC')::date ORDER BY 1`,
+    );
+    return { kept: kept.map((r) => r.key), counted: counted.map((r) => r.key) };
+  }
+
   async function apiGroups(filters: Filters): Promise<Group[]> {
     const query = new URLSearchParams({ limit: '1000', ...filters });
     const response = await api(server.app, {
@@ -188,6 +201,9 @@ describe('alert rollup', () => {
 
   it('groups exactly as a direct count, over random windows and filters', async () => {
     expect((await directGroups({})).reduce((n, g) => n + g.count, 0)).toBe(ALERTS);
+    const days = await deviceDays();
+    expect(days.kept.length).toBeGreaterThan(DEVICES);
+    expect(days.kept).toEqual(days.counted);
     for (let run = 0; run < 60; run += 1) {
       const filters: Filters = randomWindow();
       if (random.next() < 0.3) filters.device_id = String(random.pick(deviceIds));
@@ -213,16 +229,24 @@ describe('alert rollup', () => {
     }
   });
 
-  it('drops and trims rollup rows with their alerts, and a deleted device with its own', async () => {
+  it('drops and trims rollup and day rows with their alerts, and a device with its own', async () => {
     // Yesterday and older past retention: the oldest days go from the default, then a day partition.
     await applyRetention(
       server.db,
       { alertRetentionDays: 1, metricRetentionDays: 30 },
       new Date(now),
     );
+    // A day later yesterday's partition goes whole (today's alerts stay).
+    await applyRetention(
+      server.db,
+      { alertRetentionDays: 1, metricRetentionDays: 30 },
+      new Date(now + 24 * HOUR_MS),
+    );
     const after = await directGroups({});
     expect(after.reduce((n, g) => n + g.count, 0)).toBeLessThan(ALERTS);
     expect(await apiGroups({})).toEqual(after);
+    const days = await deviceDays();
+    expect(days.kept).toEqual(days.counted);
 
     const removed = await api(server.app, {
       method: 'DELETE',
@@ -236,5 +260,8 @@ describe('alert rollup', () => {
       [deviceIds[0] ?? 0],
     );
     expect(left?.n).toBe(0);
+    const daysLeft = await deviceDays();
+    expect(daysLeft.kept).toEqual(daysLeft.counted);
+    expect(daysLeft.kept.some((key) => key.startsWith(`${deviceIds[0]} `))).toBe(false);
   });
 });

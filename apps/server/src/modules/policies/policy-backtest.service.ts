@@ -4,10 +4,9 @@ import type { Database } from '../../db/client.js';
 import { invalid, notFound } from '../../lib/app-error.js';
 import type { Principal } from '../../plugins/auth.js';
 import {
-  alertsOfSignatures,
+  alertStreams,
   alertsPerDevice,
   signatureAlertsPerDevice,
-  type WindowAlert,
 } from '../alerts/alert-windows.js';
 import { signaturesOfRules } from '../rules/rules.service.js';
 import { addressMatcher } from './address-match.js';
@@ -24,7 +23,6 @@ const DAY_MS = 86_400_000;
  */
 export const MAX_REPLAYED_ALERTS = 500_000;
 const keyOf = (gid: number, sid: number) => `${gid}:${sid}`;
-type ReplayedAlert = WindowAlert;
 const signatureOf = (key: string) => {
   const [gid = 1, sid = 0] = key.split(':').map(Number);
   return { gid, sid };
@@ -88,7 +86,7 @@ export function createPolicyBacktestService(
       const current = { id: policyId, version: policy.version };
       if (running.size === 0)
         return present(request.days, since, current, devices, [], [], new Map(), 0, []);
-      const [deviceTotals, removedWhole, replayRows] = await Promise.all([
+      const [deviceTotals, removedWhole, replay] = await Promise.all([
         alertsPerDevice(db, principal.orgId, [...running], since),
         plan.removeAll.size === 0
           ? []
@@ -100,16 +98,17 @@ export function createPolicyBacktestService(
               { id: policyId, version: policy.version },
             ),
         replayed.size === 0
-          ? []
-          : alertsOfSignatures(
+          ? { count: 0, streams: [] }
+          : alertStreams(
               db,
               principal.orgId,
               since,
               [...replayed].map(signatureOf),
-              maxReplayed + 1,
+              current,
+              maxReplayed,
             ),
       ]);
-      if (replayRows.length > maxReplayed)
+      if (replay.count > maxReplayed)
         throw invalid(
           'body.days',
           `The signatures replayed hold more than ${maxReplayed} alerts in ${request.days} days: backtest a shorter window`,
@@ -126,29 +125,16 @@ export function createPolicyBacktestService(
       // Of what goes, the alerts raised under an earlier version of this policy: a change made
       // since may already remove them (each alert records the version its device ran).
       let removedEarlier = totals.reduce((sum, row) => sum + row.earlier, 0);
-      const earlier = (alert: ReplayedAlert) =>
-        alert.policy_id === policyId &&
-        alert.policy_version !== null &&
-        alert.policy_version < policy.version;
 
-      /** The replayed alerts, per device and signature, each list still oldest first. */
-      const streams = new Map<string, ReplayedAlert[]>();
-      for (const row of replayRows) {
-        if (!asked(row, replayed)) continue;
-        const stream = `${row.device_id}|${keyOf(row.gid, row.sid)}`;
-        const list = streams.get(stream);
-        if (list === undefined) streams.set(stream, [row]);
-        else list.push(row);
-      }
       const unresolved = new Set<string>();
       const variablesOf = new Map(devices.map((d) => [d.id, d.variables ?? {}]));
-      for (const alerts of streams.values()) {
-        const first = alerts[0];
-        if (first === undefined) continue;
-        const key = keyOf(first.gid, first.sid);
+      for (const stream of replay.streams) {
+        if (!asked(stream, replayed)) continue;
+        const { alerts } = stream;
+        const key = keyOf(stream.gid, stream.sid);
         const suppressions = plan.byAddress.get(key) ?? [];
         const matchers = suppressions.map((t) => {
-          const matcher = addressMatcher(t.ip ?? 'any', variablesOf.get(first.device_id) ?? {});
+          const matcher = addressMatcher(t.ip ?? 'any', variablesOf.get(stream.device_id) ?? {});
           for (const name of matcher.unresolved) unresolved.add(name);
           return matcher;
         });
@@ -166,14 +152,14 @@ export function createPolicyBacktestService(
           );
           kept = kept.filter((_, i) => raised[i]);
         }
-        add(first.device_id, key, alerts.length - kept.length);
+        add(stream.device_id, key, alerts.length - kept.length);
         const stays = new Set(kept);
-        removedEarlier += alerts.filter((alert) => !stays.has(alert) && earlier(alert)).length;
+        removedEarlier += alerts.filter((alert) => !stays.has(alert) && alert.earlier).length;
         totals.push({
-          device_id: first.device_id,
-          gid: first.gid,
-          sid: first.sid,
-          msg: first.msg,
+          device_id: stream.device_id,
+          gid: stream.gid,
+          sid: stream.sid,
+          msg: stream.msg,
           n: alerts.length,
           earlier: 0,
         });

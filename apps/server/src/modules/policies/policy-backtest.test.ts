@@ -9,7 +9,7 @@ import {
   startTestServer,
   type TestServer,
 } from '../../test/harness.js';
-import { signInOtherOrganization } from '../../test/fixtures.js';
+import { recountAlertRollups, signInOtherOrganization } from '../../test/fixtures.js';
 import { createPolicyBacktestService } from './policy-backtest.service.js';
 import { simulateThreshold, type CountingThreshold } from './threshold-simulation.js';
 
@@ -72,6 +72,7 @@ describe('POST /policies/{id}/backtest', () => {
         ],
       );
     }
+    await recountAlertRollups(server.db);
   };
 
   beforeAll(async () => {
@@ -153,6 +154,7 @@ describe('POST /policies/{id}/backtest', () => {
       unresolved_variables: ['$HOME_NET'],
     });
     await server.db.query('DELETE FROM device_alerts WHERE sid = 3000010');
+    await recountAlertRollups(server.db);
   });
 
   it('tells how many of what goes fired under an earlier version of the policy', async () => {
@@ -178,6 +180,7 @@ describe('POST /policies/{id}/backtest', () => {
     await insert(3_000_021, '10.1.0.5', policyId, version - 1);
     await insert(3_000_021, '192.0.2.7', policyId, version - 1);
     await insert(3_000_021, '10.1.0.5', policyId, version);
+    await recountAlertRollups(server.db);
     const response = await post(policyId, {
       days: 1,
       thresholds: [
@@ -192,6 +195,7 @@ describe('POST /policies/{id}/backtest', () => {
       policy_version: version,
     });
     await server.db.query('DELETE FROM device_alerts WHERE sid IN (3000020, 3000021)');
+    await recountAlertRollups(server.db);
   });
 
   it('agrees with a brute-force count over generated alerts', async () => {
@@ -202,10 +206,13 @@ describe('POST /policies/{id}/backtest', () => {
     const sources = ['10.1.0.5', '10.1.9.9', '10.1.7.1', '192.0.2.7', '198.51.100.3'];
     const dests = ['192.0.2.1', '192.0.2.9', '203.0.113.4', '10.1.0.5'];
     const generated: Generated[] = Array.from({ length: 3_000 }, () => {
-      // Inside the 7-day window (up to 6 days old) or well before it (8 to 9 days old).
-      const old = next() < 0.15;
-      const ageMicros =
-        BigInt(Math.floor(next() * 6 * 24 * 3600 * 1e6)) + (old ? 8n * 24n * HOUR : 0n);
+      // Up to 9 days old, a fifth within two hours of the 7-day window's start (its partial
+      // first hour and day are counted apart from its whole days); none within two minutes of
+      // it, where the server's clock, read a little later, may set the start.
+      const start = 7 * 24 * 3600 * 1e6;
+      let age = next() < 0.2 ? start + (next() * 4 - 2) * 3600 * 1e6 : next() * 9 * 24 * 3600 * 1e6;
+      if (Math.abs(age - start) < 120 * 1e6) age += 240 * 1e6;
+      const ageMicros = BigInt(Math.floor(age));
       return {
         device_id: pick(devices),
         sid: 3_000_001 + Math.floor(next() * 6),

@@ -3,9 +3,9 @@ import { useState } from 'react';
 import { MemoryRouter } from 'react-router';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { cleanup, render, screen, within } from '@testing-library/react';
-import type { Device, SensorHealth } from '@palisade/contract';
 import { DataTable } from '../../../components/data-table/DataTable';
 import { initialTableState } from '../../../components/data-table/list-params';
+import { device, sensor } from '../../../testing/devices';
 import { TestProviders } from '../../../testing/providers';
 import { useDeviceColumns } from './useDeviceColumns';
 
@@ -37,52 +37,6 @@ const TOOLS = {
 };
 const NOOP = () => undefined;
 const ACTIONS = { enrol: NOOP, flush: NOOP, edit: NOOP, remove: NOOP, upgrade: NOOP };
-
-const sensor = (over: Partial<SensorHealth>): SensorHealth => ({
-  time: '2026-11-27T08:00:08.000000+0000',
-  kernel_packets: 100_000,
-  kernel_drops: 0,
-  drop_percent: 0.25,
-  alerts_per_min: 12.5,
-  decoder_bytes: 0,
-  flow_memuse: 0,
-  rules_loaded: 35_671,
-  rules_failed: 0,
-  last_reload: null,
-  ...over,
-});
-
-const device = (id: number, name: string, over: Partial<Device>): Device => ({
-  id,
-  name,
-  description: '',
-  address: '',
-  city: '',
-  licensed: false,
-  profile_id: null,
-  policy_id: null,
-  firewall_id: null,
-  online: true,
-  last_seen: '2026-11-27T08:00:08Z',
-  update_pending: false,
-  config_version_local: 1,
-  config_version_remote: 1,
-  policy_version_local: 0,
-  policy_version_remote: 0,
-  last_error: null,
-  state: 'running',
-  agent_version: '0.3.0',
-  metrics: null,
-  sensor: null,
-  policy_rules: null,
-  firewall: null,
-  health: { status: 'unknown', reasons: [] },
-  alerts_rejected: 0,
-  agent_outdated: false,
-  upgrade: null,
-  updated_at: '2026-11-27T08:00:00Z',
-  ...over,
-});
 
 const DEVICES = [
   device(1, 'calm', { sensor: sensor({}), health: { status: 'ok', reasons: [] } }),

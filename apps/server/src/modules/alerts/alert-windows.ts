@@ -60,21 +60,20 @@ export async function alertStreams(
   ]);
   const count = columns?.n ?? 0;
   if (!columns || count === 0 || count > limit) return { count, streams: [] };
-  const split = (text: string | null) => (text ?? '').split(',');
-  const [devices, gids, sids, micros, ids] = [
-    columns.devices,
-    columns.gids,
-    columns.sids,
-    columns.micros,
-    columns.ids,
-  ].map((text) => split(text).map(Number));
-  const sources = split(columns.sources);
-  const destinations = split(columns.destinations);
+  const list = (text: string | null) => (text ?? '').split(',');
+  const numbers = (text: string | null) => list(text).map(Number);
+  const devices = numbers(columns.devices);
+  const gids = numbers(columns.gids);
+  const sids = numbers(columns.sids);
+  const micros = numbers(columns.micros);
+  const ids = numbers(columns.ids);
+  const sources = list(columns.sources);
+  const destinations = list(columns.destinations);
   const earlier = columns.earlier ?? '';
   const msgOf = new Map(texts.map((t) => [`${t.gid}:${t.sid}`, t.msg]));
   const streams = new Map<string, AlertStream>();
   for (let i = 0; i < count; i += 1) {
-    const [device_id = 0, gid = 1, sid = 0] = [devices?.[i], gids?.[i], sids?.[i]];
+    const [device_id = 0, gid = 1, sid = 0] = [devices[i], gids[i], sids[i]];
     const key = `${device_id}|${gid}:${sid}`;
     let stream = streams.get(key);
     if (!stream) {
@@ -82,8 +81,8 @@ export async function alertStreams(
       streams.set(key, stream);
     }
     stream.alerts.push({
-      micros: micros?.[i] ?? 0,
-      id: ids?.[i] ?? 0,
+      micros: micros[i] ?? 0,
+      id: ids[i] ?? 0,
       src_ip: sources[i] || null,
       dest_ip: destinations[i] || null,
       earlier: earlier[i] === '1',

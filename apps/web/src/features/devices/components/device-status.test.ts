@@ -1,37 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import type { Device } from '@palisade/contract';
+import { device as deviceFixture } from '../../../testing/devices';
 import { deviceStatuses, generateDevicePassword, startupCommand } from './device-status';
 
-const device: Device = {
-  id: 7,
-  name: 'edge',
-  description: '',
-  address: '',
-  city: '',
-  licensed: false,
-  profile_id: null,
-  policy_id: null,
-  firewall_id: null,
+// Never seen, its first configuration waiting.
+const device = deviceFixture(7, 'edge', {
   online: false,
   last_seen: null,
   update_pending: true,
   config_version_local: null,
-  config_version_remote: 1,
   policy_version_local: null,
-  policy_version_remote: 0,
-  last_error: null,
   state: null,
   agent_version: null,
-  metrics: null,
-  sensor: null,
-  policy_rules: null,
-  firewall: null,
-  health: { status: 'unknown', reasons: [] },
-  alerts_rejected: 0,
-  agent_outdated: false,
-  upgrade: null,
-  updated_at: '2026-01-01T00:00:00Z',
-};
+});
 
 describe('device status', () => {
   it('a device never seen is Unknown and, when versions differ, Update Pending', () => {

@@ -224,6 +224,18 @@ export const devicesRepository = {
     ).map((r) => r.id);
   },
 
+  /** The organization's devices that run the policy, by id, with their profiles. */
+  async runningPolicy(
+    db: Queryable,
+    orgId: number,
+    policyId: number,
+  ): Promise<{ id: number; name: string; profile_id: number | null }[]> {
+    return db.query<{ id: number; name: string; profile_id: number | null }>(
+      'SELECT id, name, profile_id FROM devices WHERE org_id = $1 AND policy_id = $2 ORDER BY id',
+      [orgId, policyId],
+    );
+  },
+
   /** The demo fleet's devices (DEMO_FLEET), oldest first. */
   async findDemoSensorIds(db: Queryable, orgId: number): Promise<{ id: number }[]> {
     return db.query<{ id: number }>(

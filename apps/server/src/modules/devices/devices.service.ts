@@ -172,6 +172,10 @@ export const deviceIdsUsingProfile = (db: Queryable, profileId: number) =>
 export const deviceIdsUsingRuleset = (db: Queryable, rulesetId: number) =>
   repo.idsUsingRuleset(db, rulesetId);
 
+/** The organization's devices that run the policy, by id, with their profiles' ids. */
+export const devicesRunningPolicy = (db: Queryable, orgId: number, policyId: number) =>
+  repo.runningPolicy(db, orgId, policyId);
+
 export const findDemoSensorIds = (db: Queryable, orgId: number) =>
   repo.findDemoSensorIds(db, orgId);
 

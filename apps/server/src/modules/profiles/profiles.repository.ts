@@ -73,6 +73,18 @@ export const profilesRepository = {
     );
   },
 
+  /** The variables of those of the profiles that are the organization's. */
+  async variables(
+    db: Queryable,
+    orgId: number,
+    ids: number[],
+  ): Promise<{ id: number; variables: Record<string, string> }[]> {
+    return db.query<{ id: number; variables: Record<string, string> }>(
+      'SELECT id, variables FROM device_profiles WHERE org_id = $1 AND id = ANY($2::int[])',
+      [orgId, ids],
+    );
+  },
+
   async delete(db: Queryable, id: number) {
     await db.query('DELETE FROM device_profiles WHERE id = $1', [id]);
   },

@@ -236,6 +236,16 @@ export const devicesRepository = {
     );
   },
 
+  /** The profile of the first device (by id) that runs the ruleset and has one. */
+  async firstProfileUsingRuleset(db: Queryable, rulesetId: number): Promise<number | undefined> {
+    const [row] = await db.query<{ profile_id: number }>(
+      `SELECT profile_id FROM devices WHERE firewall_id = $1 AND profile_id IS NOT NULL
+        ORDER BY id LIMIT 1`,
+      [rulesetId],
+    );
+    return row?.profile_id;
+  },
+
   /** The demo fleet's devices (DEMO_FLEET), oldest first. */
   async findDemoSensorIds(db: Queryable, orgId: number): Promise<{ id: number }[]> {
     return db.query<{ id: number }>(

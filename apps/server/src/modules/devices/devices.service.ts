@@ -176,6 +176,10 @@ export const deviceIdsUsingRuleset = (db: Queryable, rulesetId: number) =>
 export const devicesRunningPolicy = (db: Queryable, orgId: number, policyId: number) =>
   repo.runningPolicy(db, orgId, policyId);
 
+/** The profile of the first device (by id) that runs the ruleset and has one. */
+export const firstProfileUsingRuleset = (db: Queryable, rulesetId: number) =>
+  repo.firstProfileUsingRuleset(db, rulesetId);
+
 export const findDemoSensorIds = (db: Queryable, orgId: number) =>
   repo.findDemoSensorIds(db, orgId);
 

@@ -106,14 +106,4 @@ export const firewallRepository = {
   async delete(db: Queryable, id: number) {
     await db.query('DELETE FROM firewall_rulesets WHERE id = $1', [id]);
   },
-
-  /** The variables of the profile of the first device using the ruleset (to render it as one). */
-  async variablesOfADevice(db: Queryable, id: number): Promise<Record<string, string> | undefined> {
-    const [row] = await db.query<{ variables: Record<string, string> }>(
-      `SELECT f.variables FROM devices d JOIN device_profiles f ON f.id = d.profile_id
-        WHERE d.firewall_id = $1 ORDER BY d.id LIMIT 1`,
-      [id],
-    );
-    return row?.variables;
-  },
 };

@@ -33,3 +33,7 @@ export const alertsOfSignatures = (
 ) => repo.alertsOf(db, orgId, since, signatures, limit);
 
 export type WindowAlert = Awaited<ReturnType<typeof repo.alertsOf>>[number];
+
+/** A device's latest stored alerts (its alert log), newest first, at most `limit`. */
+export const latestDeviceAlerts = (db: Queryable, deviceId: number, limit: number) =>
+  repo.latestOfDevice(db, deviceId, limit);

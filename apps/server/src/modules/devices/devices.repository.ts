@@ -1,7 +1,6 @@
 import type { DeviceMetrics, DeviceNetwork, FirewallDrift, SensorHealth } from '@palisade/contract';
 import type { Queryable } from '../../db/client.js';
 import type { ServerEndpoint } from '@palisade/firewall';
-import { epochMicrosSql } from '../../db/microsecond-time.js';
 import { pagedList, type ListSql, type ListSpec } from '../../db/list-query.js';
 import { DEFAULT_HEALTH_DROP_PERCENT } from './device-health.js';
 
@@ -470,15 +469,6 @@ export const devicesRepository = {
       [deviceId, limit],
     );
   },
-
-  async alerts(db: Queryable, deviceId: number, limit: number) {
-    return db.query<DeviceAlertRow>(
-      `SELECT id, ${epochMicrosSql('time')} AS time_us, gid, sid, rev, msg, category, severity, action, proto,
-              app_proto, src_ip, src_port, dest_ip, dest_port, flow_id
-         FROM device_alerts WHERE device_id = $1 ORDER BY time DESC, id DESC LIMIT $2`,
-      [deviceId, limit],
-    );
-  },
 };
 
 export type MetricRow = { time: Date } & DeviceMetrics & HealthSeries;
@@ -488,24 +478,4 @@ export interface HealthSeries {
   alerts_per_min: number | null;
   rules_loaded: number | null;
   rules_failed: number | null;
-}
-
-export interface DeviceAlertRow {
-  id: number;
-  /** Microseconds since the epoch: the time as the sensor wrote it. */
-  time_us: string;
-  gid: number | null;
-  sid: number | null;
-  rev: number | null;
-  msg: string | null;
-  category: string | null;
-  severity: number | null;
-  action: string | null;
-  proto: string | null;
-  app_proto: string | null;
-  src_ip: string | null;
-  src_port: number | null;
-  dest_ip: string | null;
-  dest_port: number | null;
-  flow_id: number | null;
 }

@@ -23,6 +23,7 @@ import { AppError, notFound } from '../../lib/app-error.js';
 import { hashSecret } from '../../lib/passwords.js';
 import { assertRole, EDITOR_ROLES, type Principal } from '../../plugins/auth.js';
 import { notifyDevices } from '../../plugins/device-events.js';
+import { latestDeviceAlerts } from '../alerts/alert-windows.js';
 import { deployedRoutesOf, pinNewDevice } from '../deployments/deployments.service.js';
 import { changedFields, recordAudit, userActor, type AuditEntry } from '../audit/audit.service.js';
 import { checkNoRouteLockout, lockoutGuard, lockoutOverrideRecords } from '../firewall/lockout.js';
@@ -551,7 +552,7 @@ export function createDevicesService(
 
     async alerts(principal: Principal, id: number) {
       await load(db, principal.orgId, id);
-      const rows = await repo.alerts(db, id, DEVICE_ALERTS_SHOWN);
+      const rows = await latestDeviceAlerts(db, id, DEVICE_ALERTS_SHOWN);
       return {
         device_id: id,
         data: rows.map(({ time_us, ...r }) => ({

@@ -405,19 +405,6 @@ export const devicesRepository = {
     ]);
   },
 
-  async countOwned(
-    db: Queryable,
-    table: 'device_profiles' | 'policies' | 'firewall_rulesets',
-    orgId: number,
-    id: number,
-  ) {
-    const [row] = await db.query<{ n: number }>(
-      `SELECT count(*)::int AS n FROM ${table} WHERE org_id = $1 AND id = $2`,
-      [orgId, id],
-    );
-    return row?.n ?? 0;
-  },
-
   /** The newest `limit` samples since `since`, newest first. */
   async metrics(db: Queryable, deviceId: number, since: Date, limit: number) {
     return db.query<MetricRow>(

@@ -26,7 +26,10 @@ import { notifyDevices } from '../../plugins/device-events.js';
 import { latestDeviceAlerts } from '../alerts/alert-windows.js';
 import { deployedRoutesOf, pinNewDevice } from '../deployments/deployments.service.js';
 import { changedFields, recordAudit, userActor, type AuditEntry } from '../audit/audit.service.js';
+import { isOwnRuleset } from '../firewall/firewall.service.js';
 import { checkNoRouteLockout, lockoutGuard, lockoutOverrideRecords } from '../firewall/lockout.js';
+import { isOwnPolicy } from '../policies/policies.service.js';
+import { isOwnProfile } from '../profiles/profiles.service.js';
 import {
   latestVersion,
   recordVersions,
@@ -227,12 +230,12 @@ export function createDevicesService(
     body: { profile_id?: number | null; policy_id?: number | null; firewall_id?: number | null },
   ) {
     const checks = [
-      ['device_profiles', body.profile_id, 'Profile'],
-      ['policies', body.policy_id, 'Policy'],
-      ['firewall_rulesets', body.firewall_id, 'Ruleset'],
+      [isOwnProfile, body.profile_id, 'Profile'],
+      [isOwnPolicy, body.policy_id, 'Policy'],
+      [isOwnRuleset, body.firewall_id, 'Ruleset'],
     ] as const;
-    for (const [table, id, what] of checks) {
-      if (id && (await repo.countOwned(tx, table, orgId, id)) === 0) throw notFound(what);
+    for (const [isOwn, id, what] of checks) {
+      if (id && !(await isOwn(tx, orgId, id))) throw notFound(what);
     }
   }
 

@@ -37,6 +37,15 @@ export const firewallRepository = {
     );
   },
 
+  /** Whether the ruleset is the organization's. */
+  async isOwned(db: Queryable, orgId: number, id: number): Promise<boolean> {
+    const rows = await db.query('SELECT 1 FROM firewall_rulesets WHERE org_id = $1 AND id = $2', [
+      orgId,
+      id,
+    ]);
+    return rows.length > 0;
+  },
+
   async find(db: Queryable, orgId: number, id: number): Promise<RulesetRow | undefined> {
     const [row] = await db.query<RulesetRow>(
       `${SELECT_RULESET} WHERE s.org_id = $1 AND s.id = $2`,

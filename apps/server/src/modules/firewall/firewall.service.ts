@@ -120,6 +120,10 @@ export async function removeExpiredFirewallRules(
   return removed;
 }
 
+/** For other modules: whether the ruleset is the organization's (a device may use it). */
+export const isOwnRuleset = (db: Queryable, orgId: number, id: number) =>
+  repo.isOwned(db, orgId, id);
+
 /** The profile variables of the first device using the ruleset (to render it as one). */
 async function variablesOfADevice(db: Queryable, orgId: number, rulesetId: number) {
   const profile = await firstProfileUsingRuleset(db, rulesetId);

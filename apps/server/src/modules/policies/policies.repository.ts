@@ -148,6 +148,15 @@ export const policiesRepository = {
     );
   },
 
+  /** Whether the policy is the organization's. */
+  async isOwned(db: Queryable, orgId: number, id: number): Promise<boolean> {
+    const rows = await db.query('SELECT 1 FROM policies WHERE org_id = $1 AND id = $2', [
+      orgId,
+      id,
+    ]);
+    return rows.length > 0;
+  },
+
   async find(db: Queryable, orgId: number, id: number): Promise<PolicyRow | undefined> {
     const [row] = await db.query<PolicyRow>(`${SELECT_POLICY} WHERE p.org_id = $1 AND p.id = $2`, [
       orgId,

@@ -154,6 +154,10 @@ export async function renderStored(
  * when a version moved. Answers how many policies got a new version.
  */
 /** Names of the policies built on the group. */
+/** For other modules: whether the policy is the organization's (a device may run it). */
+export const isOwnPolicy = (db: Queryable, orgId: number, id: number) =>
+  repo.isOwned(db, orgId, id);
+
 export const policyNamesUsingGroup = (db: Queryable, groupId: number) =>
   repo.namesUsingGroup(db, groupId);
 

@@ -35,6 +35,15 @@ export const profilesRepository = {
     );
   },
 
+  /** Whether the profile is the organization's. */
+  async isOwned(db: Queryable, orgId: number, id: number): Promise<boolean> {
+    const rows = await db.query('SELECT 1 FROM device_profiles WHERE org_id = $1 AND id = $2', [
+      orgId,
+      id,
+    ]);
+    return rows.length > 0;
+  },
+
   async find(db: Queryable, orgId: number, id: number): Promise<ProfileRow | undefined> {
     const [row] = await db.query<ProfileRow>(
       `${SELECT_PROFILE} WHERE f.org_id = $1 AND f.id = $2`,

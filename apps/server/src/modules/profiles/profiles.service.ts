@@ -57,6 +57,10 @@ export const profileVersion = (
   actor,
 });
 
+/** For other modules: whether the profile is the organization's (a device may use it). */
+export const isOwnProfile = (db: Queryable, orgId: number, id: number) =>
+  repo.isOwned(db, orgId, id);
+
 /** For other modules: the variables of the organization's profiles, by profile id. */
 export async function profileVariables(
   db: Queryable,

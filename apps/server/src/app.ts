@@ -38,6 +38,7 @@ import { previewRoutes } from './modules/preview/preview.routes.js';
 import { rerenderAfterMigrations } from './modules/policies/policies.service.js';
 import { UploadStage } from './modules/rules/rule-archive.js';
 import { ruleSourcesRoutes } from './modules/rule-sources/rule-sources.routes.js';
+import { ruleSourceUpdatesPlugin } from './modules/rule-sources/source-runner.js';
 import { rulesRoutes } from './modules/rules/rules.routes.js';
 import { systemRoutes } from './modules/system/system.routes.js';
 import { usersRoutes } from './modules/users/users.routes.js';
@@ -150,6 +151,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   await app.register(retentionPlugin);
   await app.register(deployGatePlugin);
   await app.register(expiryJob);
+  await app.register(ruleSourceUpdatesPlugin);
 
   await app.register(
     async (api) => {

@@ -1,5 +1,6 @@
 import type { Queryable } from '../../db/client.js';
 import { epochMicrosSql } from '../../db/microsecond-time.js';
+import type { AlertRow } from './alerts.repository.js';
 
 /** A rule's signature as a backtest matches alerts by it (gid 1 when the alert named none). */
 export interface Signature {
@@ -155,4 +156,19 @@ export const alertWindowsRepository = {
       [orgId, signatures.map((s) => s.sid)],
     );
   },
+
+  /** A device's latest stored alerts, newest first, at most `limit`. */
+  async latestOfDevice(db: Queryable, deviceId: number, limit: number) {
+    return db.query<DeviceAlertRow>(
+      `SELECT id, ${epochMicrosSql('time')} AS time_us, gid, sid, rev, msg, category, severity, action, proto,
+              app_proto, src_ip, src_port, dest_ip, dest_port, flow_id
+         FROM device_alerts WHERE device_id = $1 ORDER BY time DESC, id DESC LIMIT $2`,
+      [deviceId, limit],
+    );
+  },
+};
+
+/** An alert of a device's alert log: a list's alert without the triage, with its flow. */
+export type DeviceAlertRow = Omit<AlertRow, 'device_id' | 'device' | 'acknowledged' | 'starred'> & {
+  flow_id: number | null;
 };

@@ -92,3 +92,7 @@ export async function alertStreams(
     alerts.sort((a, b) => a.micros - b.micros || a.id - b.id);
   return { count, streams: [...streams.values()] };
 }
+
+/** A device's latest stored alerts (its alert log), newest first, at most `limit`. */
+export const latestDeviceAlerts = (db: Queryable, deviceId: number, limit: number) =>
+  repo.latestOfDevice(db, deviceId, limit);

@@ -1,7 +1,6 @@
 import type { DeviceMetrics, DeviceNetwork, FirewallDrift, SensorHealth } from '@palisade/contract';
 import type { Queryable } from '../../db/client.js';
 import type { ServerEndpoint } from '@palisade/firewall';
-import { epochMicrosSql } from '../../db/microsecond-time.js';
 import { pagedList, type ListSql, type ListSpec } from '../../db/list-query.js';
 import { DEFAULT_HEALTH_DROP_PERCENT } from './device-health.js';
 
@@ -224,6 +223,28 @@ export const devicesRepository = {
     ).map((r) => r.id);
   },
 
+  /** The organization's devices that run the policy, by id, with their profiles. */
+  async runningPolicy(
+    db: Queryable,
+    orgId: number,
+    policyId: number,
+  ): Promise<{ id: number; name: string; profile_id: number | null }[]> {
+    return db.query<{ id: number; name: string; profile_id: number | null }>(
+      'SELECT id, name, profile_id FROM devices WHERE org_id = $1 AND policy_id = $2 ORDER BY id',
+      [orgId, policyId],
+    );
+  },
+
+  /** The profile of the first device (by id) that runs the ruleset and has one. */
+  async firstProfileUsingRuleset(db: Queryable, rulesetId: number): Promise<number | undefined> {
+    const [row] = await db.query<{ profile_id: number }>(
+      `SELECT profile_id FROM devices WHERE firewall_id = $1 AND profile_id IS NOT NULL
+        ORDER BY id LIMIT 1`,
+      [rulesetId],
+    );
+    return row?.profile_id;
+  },
+
   /** The demo fleet's devices (DEMO_FLEET), oldest first. */
   async findDemoSensorIds(db: Queryable, orgId: number): Promise<{ id: number }[]> {
     return db.query<{ id: number }>(
@@ -384,19 +405,6 @@ export const devicesRepository = {
     ]);
   },
 
-  async countOwned(
-    db: Queryable,
-    table: 'device_profiles' | 'policies' | 'firewall_rulesets',
-    orgId: number,
-    id: number,
-  ) {
-    const [row] = await db.query<{ n: number }>(
-      `SELECT count(*)::int AS n FROM ${table} WHERE org_id = $1 AND id = $2`,
-      [orgId, id],
-    );
-    return row?.n ?? 0;
-  },
-
   /** The newest `limit` samples since `since`, newest first. */
   async metrics(db: Queryable, deviceId: number, since: Date, limit: number) {
     return db.query<MetricRow>(
@@ -448,15 +456,6 @@ export const devicesRepository = {
       [deviceId, limit],
     );
   },
-
-  async alerts(db: Queryable, deviceId: number, limit: number) {
-    return db.query<DeviceAlertRow>(
-      `SELECT id, ${epochMicrosSql('time')} AS time_us, gid, sid, rev, msg, category, severity, action, proto,
-              app_proto, src_ip, src_port, dest_ip, dest_port, flow_id
-         FROM device_alerts WHERE device_id = $1 ORDER BY time DESC, id DESC LIMIT $2`,
-      [deviceId, limit],
-    );
-  },
 };
 
 export type MetricRow = { time: Date } & DeviceMetrics & HealthSeries;
@@ -466,24 +465,4 @@ export interface HealthSeries {
   alerts_per_min: number | null;
   rules_loaded: number | null;
   rules_failed: number | null;
-}
-
-export interface DeviceAlertRow {
-  id: number;
-  /** Microseconds since the epoch: the time as the sensor wrote it. */
-  time_us: string;
-  gid: number | null;
-  sid: number | null;
-  rev: number | null;
-  msg: string | null;
-  category: string | null;
-  severity: number | null;
-  action: string | null;
-  proto: string | null;
-  app_proto: string | null;
-  src_ip: string | null;
-  src_port: number | null;
-  dest_ip: string | null;
-  dest_port: number | null;
-  flow_id: number | null;
 }

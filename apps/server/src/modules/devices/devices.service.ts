@@ -23,9 +23,13 @@ import { AppError, notFound } from '../../lib/app-error.js';
 import { hashSecret } from '../../lib/passwords.js';
 import { assertRole, EDITOR_ROLES, type Principal } from '../../plugins/auth.js';
 import { notifyDevices } from '../../plugins/device-events.js';
+import { latestDeviceAlerts } from '../alerts/alert-windows.js';
 import { deployedRoutesOf, pinNewDevice } from '../deployments/deployments.service.js';
 import { changedFields, recordAudit, userActor, type AuditEntry } from '../audit/audit.service.js';
+import { isOwnRuleset } from '../firewall/firewall.service.js';
 import { checkNoRouteLockout, lockoutGuard, lockoutOverrideRecords } from '../firewall/lockout.js';
+import { isOwnPolicy } from '../policies/policies.service.js';
+import { isOwnProfile } from '../profiles/profiles.service.js';
 import {
   latestVersion,
   recordVersions,
@@ -172,6 +176,14 @@ export const deviceIdsUsingProfile = (db: Queryable, profileId: number) =>
 export const deviceIdsUsingRuleset = (db: Queryable, rulesetId: number) =>
   repo.idsUsingRuleset(db, rulesetId);
 
+/** The organization's devices that run the policy, by id, with their profiles' ids. */
+export const devicesRunningPolicy = (db: Queryable, orgId: number, policyId: number) =>
+  repo.runningPolicy(db, orgId, policyId);
+
+/** The profile of the first device (by id) that runs the ruleset and has one. */
+export const firstProfileUsingRuleset = (db: Queryable, rulesetId: number) =>
+  repo.firstProfileUsingRuleset(db, rulesetId);
+
 export const findDemoSensorIds = (db: Queryable, orgId: number) =>
   repo.findDemoSensorIds(db, orgId);
 
@@ -218,12 +230,12 @@ export function createDevicesService(
     body: { profile_id?: number | null; policy_id?: number | null; firewall_id?: number | null },
   ) {
     const checks = [
-      ['device_profiles', body.profile_id, 'Profile'],
-      ['policies', body.policy_id, 'Policy'],
-      ['firewall_rulesets', body.firewall_id, 'Ruleset'],
+      [isOwnProfile, body.profile_id, 'Profile'],
+      [isOwnPolicy, body.policy_id, 'Policy'],
+      [isOwnRuleset, body.firewall_id, 'Ruleset'],
     ] as const;
-    for (const [table, id, what] of checks) {
-      if (id && (await repo.countOwned(tx, table, orgId, id)) === 0) throw notFound(what);
+    for (const [isOwn, id, what] of checks) {
+      if (id && !(await isOwn(tx, orgId, id))) throw notFound(what);
     }
   }
 
@@ -543,7 +555,7 @@ export function createDevicesService(
 
     async alerts(principal: Principal, id: number) {
       await load(db, principal.orgId, id);
-      const rows = await repo.alerts(db, id, DEVICE_ALERTS_SHOWN);
+      const rows = await latestDeviceAlerts(db, id, DEVICE_ALERTS_SHOWN);
       return {
         device_id: id,
         data: rows.map(({ time_us, ...r }) => ({

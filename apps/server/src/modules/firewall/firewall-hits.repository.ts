@@ -103,20 +103,21 @@ export const firewallHitsRepository = {
   },
 
   /**
-   * The rule keys a device running the ruleset reported in the last 30 days, each with whether
-   * such a device has reported it for 30 days or more (long enough to call it idle).
+   * The rule keys any of the devices (those running the ruleset) reported in the last 30 days,
+   * each with whether such a device has reported it for 30 days or more (long enough to call
+   * it idle).
    */
   async reported(
     db: Queryable,
     rulesetId: number,
+    deviceIds: number[],
   ): Promise<{ rule_key: string; watched_30: boolean }[]> {
     return db.query<{ rule_key: string; watched_30: boolean }>(
-      `SELECT c.rule_key, bool_or(c.first_seen <= now() - interval '30 days') AS watched_30
-         FROM firewall_rule_counters c
-         JOIN devices d ON d.id = c.device_id AND d.firewall_id = c.ruleset_id
-        WHERE c.ruleset_id = $1 AND c.seen_at > now() - interval '30 days'
-        GROUP BY c.rule_key`,
-      [rulesetId],
+      `SELECT rule_key, bool_or(first_seen <= now() - interval '30 days') AS watched_30
+         FROM firewall_rule_counters
+        WHERE ruleset_id = $1 AND device_id = ANY($2::int[]) AND seen_at > now() - interval '30 days'
+        GROUP BY rule_key`,
+      [rulesetId, deviceIds],
     );
   },
 

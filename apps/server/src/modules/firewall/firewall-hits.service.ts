@@ -15,6 +15,7 @@ import { renderFirewall } from '@palisade/firewall';
 import type { Database, Queryable } from '../../db/client.js';
 import { notFound } from '../../lib/app-error.js';
 import type { Principal } from '../../plugins/auth.js';
+import { deviceIdsUsingRuleset } from '../devices/devices.service.js';
 import { firewallRepository } from './firewall.repository.js';
 import {
   firewallHitsRepository as repo,
@@ -117,7 +118,10 @@ export async function firewallHits(
 ): Promise<FirewallHits> {
   const ruleset = await firewallRepository.find(db, principal.orgId, id);
   if (!ruleset) throw notFound('Ruleset');
-  const [sums, reported] = await Promise.all([repo.sums(db, id, days), repo.reported(db, id)]);
+  const [sums, reported] = await Promise.all([
+    repo.sums(db, id, days),
+    deviceIdsUsingRuleset(db, id).then((devices) => repo.reported(db, id, devices)),
+  ]);
   const byKey = new Map(sums.map((s) => [s.rule_key, s]));
   const seen = new Map(reported.map((r) => [r.rule_key, r.watched_30]));
   const rules = ruleset.rules.map((rule): FirewallRuleHits => {

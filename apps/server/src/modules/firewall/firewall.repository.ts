@@ -37,6 +37,15 @@ export const firewallRepository = {
     );
   },
 
+  /** Whether the ruleset is the organization's. */
+  async isOwned(db: Queryable, orgId: number, id: number): Promise<boolean> {
+    const rows = await db.query('SELECT 1 FROM firewall_rulesets WHERE org_id = $1 AND id = $2', [
+      orgId,
+      id,
+    ]);
+    return rows.length > 0;
+  },
+
   async find(db: Queryable, orgId: number, id: number): Promise<RulesetRow | undefined> {
     const [row] = await db.query<RulesetRow>(
       `${SELECT_RULESET} WHERE s.org_id = $1 AND s.id = $2`,
@@ -105,15 +114,5 @@ export const firewallRepository = {
 
   async delete(db: Queryable, id: number) {
     await db.query('DELETE FROM firewall_rulesets WHERE id = $1', [id]);
-  },
-
-  /** The variables of the profile of the first device using the ruleset (to render it as one). */
-  async variablesOfADevice(db: Queryable, id: number): Promise<Record<string, string> | undefined> {
-    const [row] = await db.query<{ variables: Record<string, string> }>(
-      `SELECT f.variables FROM devices d JOIN device_profiles f ON f.id = d.profile_id
-        WHERE d.firewall_id = $1 ORDER BY d.id LIMIT 1`,
-      [id],
-    );
-    return row?.variables;
   },
 };

@@ -16,7 +16,8 @@ import { AppError, notFound } from '../../lib/app-error.js';
 import { assertRole, EDITOR_ROLES, type Principal } from '../../plugins/auth.js';
 import { changedFields, recordAudit, userActor } from '../audit/audit.service.js';
 import { refreshDeviceConfigs } from '../devices/device-config.js';
-import { deviceIdsUsingRuleset } from '../devices/devices.service.js';
+import { deviceIdsUsingRuleset, firstProfileUsingRuleset } from '../devices/devices.service.js';
+import { profileVariables } from '../profiles/profiles.service.js';
 import {
   latestVersion,
   recordVersions,
@@ -117,6 +118,17 @@ export async function removeExpiredFirewallRules(
     removed.push(...gone);
   }
   return removed;
+}
+
+/** For other modules: whether the ruleset is the organization's (a device may use it). */
+export const isOwnRuleset = (db: Queryable, orgId: number, id: number) =>
+  repo.isOwned(db, orgId, id);
+
+/** The profile variables of the first device using the ruleset (to render it as one). */
+async function variablesOfADevice(db: Queryable, orgId: number, rulesetId: number) {
+  const profile = await firstProfileUsingRuleset(db, rulesetId);
+  if (profile === undefined) return undefined;
+  return (await profileVariables(db, orgId, [profile])).get(profile);
 }
 
 export function createFirewallService(
@@ -275,7 +287,7 @@ export function createFirewallService(
     /** Checks the ruleset is the caller's organization's; devices using it; their variables. */
     async versionContext(principal: Principal, id: number) {
       const row = await load(db, principal.orgId, id);
-      const variables = await repo.variablesOfADevice(db, id);
+      const variables = await variablesOfADevice(db, principal.orgId, id);
       return { deviceCount: row.device_count, ...(variables ? { variables } : {}) };
     },
 

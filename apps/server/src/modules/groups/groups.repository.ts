@@ -99,12 +99,30 @@ export const groupsRepository = {
     ]);
   },
 
-  /** Which of ids are groups of the organization. */
+  /** Which of ids are groups of the organization, by id. */
   async findOwnedIds(db: Queryable, orgId: number, ids: number[]): Promise<{ id: number }[]> {
     return db.query<{ id: number }>(
-      'SELECT id FROM rule_groups WHERE org_id = $1 AND id = ANY($2::int[])',
+      'SELECT id FROM rule_groups WHERE org_id = $1 AND id = ANY($2::int[]) ORDER BY id',
       [orgId, ids],
     );
+  },
+
+  /** How many of ids are groups of the organization. */
+  async countOwned(db: Queryable, orgId: number, ids: number[]): Promise<number> {
+    const [row] = await db.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM rule_groups WHERE org_id = $1 AND id = ANY($2::int[])',
+      [orgId, ids],
+    );
+    return row?.n ?? 0;
+  },
+
+  /** The organization's groups of these names (any case), by lower-case name. */
+  async idsByName(db: Queryable, orgId: number, names: string[]): Promise<Map<string, number>> {
+    const rows = await db.query<{ id: number; name: string }>(
+      'SELECT id, name FROM rule_groups WHERE org_id = $1 AND lower(name) = ANY($2::text[])',
+      [orgId, names.map((n) => n.toLowerCase())],
+    );
+    return new Map(rows.map((r) => [r.name.toLowerCase(), r.id]));
   },
 
   async addRuleToGroups(db: Queryable, groupIds: number[], ruleId: number): Promise<void> {

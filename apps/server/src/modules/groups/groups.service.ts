@@ -42,6 +42,18 @@ export function ensureCustomGroup(tx: Queryable, orgId: number, name: string): P
   return repo.upsertCustom(tx, orgId, name);
 }
 
+/** How many of ids are groups of the organization. */
+export const countOwnGroups = (db: Queryable, orgId: number, ids: number[]) =>
+  repo.countOwned(db, orgId, ids);
+
+/** Those of the ids that are groups of the organization, sorted. */
+export const existingGroupIds = async (db: Queryable, orgId: number, ids: number[]) =>
+  ids.length === 0 ? [] : (await repo.findOwnedIds(db, orgId, ids)).map((row) => row.id);
+
+/** The organization's groups of these names (any case), by lower-case name. */
+export const groupIdsByName = (db: Queryable, orgId: number, names: string[]) =>
+  repo.idsByName(db, orgId, names);
+
 /** The organization's group of rules written in the console, if there is one yet. */
 export const findCustomGroupId = (db: Queryable, orgId: number) => repo.findCustomId(db, orgId);
 

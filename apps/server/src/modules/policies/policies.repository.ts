@@ -148,6 +148,15 @@ export const policiesRepository = {
     );
   },
 
+  /** Whether the policy is the organization's. */
+  async isOwned(db: Queryable, orgId: number, id: number): Promise<boolean> {
+    const rows = await db.query('SELECT 1 FROM policies WHERE org_id = $1 AND id = $2', [
+      orgId,
+      id,
+    ]);
+    return rows.length > 0;
+  },
+
   async find(db: Queryable, orgId: number, id: number): Promise<PolicyRow | undefined> {
     const [row] = await db.query<PolicyRow>(`${SELECT_POLICY} WHERE p.org_id = $1 AND p.id = $2`, [
       orgId,
@@ -463,66 +472,5 @@ export const policiesRepository = {
 
   async delete(db: Queryable, id: number) {
     await db.query('DELETE FROM policies WHERE id = $1', [id]);
-  },
-
-  async countOwned(
-    db: Queryable,
-    table: 'rule_groups' | 'rules' | 'users',
-    orgId: number,
-    ids: number[],
-  ): Promise<number> {
-    const [row] = await db.query<{ n: number }>(
-      `SELECT count(*)::int AS n FROM ${table} WHERE org_id = $1 AND id = ANY($2::int[])`,
-      [orgId, ids],
-    );
-    return row?.n ?? 0;
-  },
-
-  /** Those of the ids that still exist in the organization (sorted). */
-  async existingIds(
-    db: Queryable,
-    table: 'rule_groups' | 'rules',
-    orgId: number,
-    ids: number[],
-  ): Promise<number[]> {
-    if (ids.length === 0) return [];
-    const rows = await db.query<{ id: number }>(
-      `SELECT id FROM ${table} WHERE org_id = $1 AND id = ANY($2::int[]) ORDER BY id`,
-      [orgId, ids],
-    );
-    return rows.map((r) => r.id);
-  },
-
-  async groupIdsByName(
-    db: Queryable,
-    orgId: number,
-    names: string[],
-  ): Promise<Map<string, number>> {
-    const rows = await db.query<{ id: number; name: string }>(
-      'SELECT id, name FROM rule_groups WHERE org_id = $1 AND lower(name) = ANY($2::text[])',
-      [orgId, names.map((n) => n.toLowerCase())],
-    );
-    return new Map(rows.map((r) => [r.name.toLowerCase(), r.id]));
-  },
-
-  async ruleIdsByKey(
-    db: Queryable,
-    orgId: number,
-    keys: { gid: number; sid: number }[],
-  ): Promise<Map<string, number>> {
-    const rows = await db.query<{ id: number; gid: number; sid: number }>(
-      `SELECT r.id, r.gid, r.sid FROM rules r JOIN unnest($2::int[], $3::bigint[]) AS k(gid, sid)
-           ON r.gid = k.gid AND r.sid = k.sid WHERE r.org_id = $1`,
-      [orgId, keys.map((k) => k.gid), keys.map((k) => k.sid)],
-    );
-    return new Map(rows.map((r) => [`${r.gid}:${r.sid}`, r.id]));
-  },
-
-  async ruleKeys(db: Queryable, ids: number[]): Promise<Map<number, { gid: number; sid: number }>> {
-    const rows = await db.query<{ id: number; gid: number; sid: number }>(
-      'SELECT id, gid, sid FROM rules WHERE id = ANY($1::int[])',
-      [ids],
-    );
-    return new Map(rows.map((r) => [r.id, { gid: r.gid, sid: r.sid }]));
   },
 };

@@ -23,6 +23,14 @@ import { policyFiles, renderedContent, versionAt } from '../versions/versions.se
 import { notifyDevices } from '../../plugins/device-events.js';
 import { changedFields, recordAudit, userActor } from '../audit/audit.service.js';
 import { countDevicesUsingPolicy, deviceIdsUsingPolicy } from '../devices/devices.service.js';
+import { countOwnGroups, existingGroupIds, groupIdsByName } from '../groups/groups.service.js';
+import {
+  countOwnRules,
+  existingRuleIds,
+  ruleIdsBySignature,
+  ruleKeysOf,
+} from '../rules/rules.service.js';
+import { countOwnUsers } from '../users/users.service.js';
 import { compileMatcher, modifyError, parseConfFile, regexError } from './policy-matchers.js';
 import {
   policyContent,
@@ -146,6 +154,10 @@ export async function renderStored(
  * when a version moved. Answers how many policies got a new version.
  */
 /** Names of the policies built on the group. */
+/** For other modules: whether the policy is the organization's (a device may run it). */
+export const isOwnPolicy = (db: Queryable, orgId: number, id: number) =>
+  repo.isOwned(db, orgId, id);
+
 export const policyNamesUsingGroup = (db: Queryable, groupId: number) =>
   repo.namesUsingGroup(db, groupId);
 
@@ -333,17 +345,15 @@ export function createPoliciesService(db: Database) {
   }
 
   async function assertOwned(tx: Queryable, principal: Principal, changes: Changes) {
-    const checks: ['rule_groups' | 'rules' | 'users', number[] | undefined, string][] = [
-      ['rule_groups', changes.group_ids, 'Group'],
-      ['rules', changes.overrides?.map((o) => o.rule_id), 'Rule'],
-      ['users', changes.editors, 'User'],
+    type CountOwn = (db: Queryable, orgId: number, ids: number[]) => Promise<number>;
+    const checks: [CountOwn, number[] | undefined, string][] = [
+      [countOwnGroups, changes.group_ids, 'Group'],
+      [countOwnRules, changes.overrides?.map((o) => o.rule_id), 'Rule'],
+      [countOwnUsers, changes.editors, 'User'],
     ];
-    for (const [table, ids, what] of checks) {
+    for (const [countOwn, ids, what] of checks) {
       const unique = [...new Set(ids ?? [])];
-      if (
-        unique.length > 0 &&
-        (await repo.countOwned(tx, table, principal.orgId, unique)) !== unique.length
-      ) {
+      if (unique.length > 0 && (await countOwn(tx, principal.orgId, unique)) !== unique.length) {
         throw notFound(what);
       }
     }
@@ -456,16 +466,10 @@ export function createPoliciesService(db: Database) {
         const target = await versionAt(tx, 'policy', principal.orgId, id, version);
         if (!target) throw notFound(`Version ${version}`);
         const definition = target.definition as PolicyDefinition;
-        const groups = await repo.existingIds(
-          tx,
-          'rule_groups',
-          principal.orgId,
-          definition.group_ids,
-        );
+        const groups = await existingGroupIds(tx, principal.orgId, definition.group_ids);
         const rules = new Set(
-          await repo.existingIds(
+          await existingRuleIds(
             tx,
-            'rules',
             principal.orgId,
             definition.overrides.map((o) => o.rule_id),
           ),
@@ -561,7 +565,7 @@ export function createPoliciesService(db: Database) {
 
     async export(principal: Principal, id: number): Promise<PolicyExport> {
       const policy = await view(db, principal, id);
-      const keys = await repo.ruleKeys(
+      const keys = await ruleKeysOf(
         db,
         policy.overrides.map((o) => o.rule_id),
       );
@@ -628,8 +632,8 @@ export function createPoliciesService(db: Database) {
             added[kind] += fresh.length;
           } else if (base.endsWith('.json')) {
             const exported = parseExport(file);
-            const groups = await repo.groupIdsByName(tx, principal.orgId, exported.groups);
-            const rules = await repo.ruleIdsByKey(tx, principal.orgId, exported.overrides);
+            const groups = await groupIdsByName(tx, principal.orgId, exported.groups);
+            const rules = await ruleIdsBySignature(tx, principal.orgId, exported.overrides);
             report.unknown_groups = exported.groups.filter(
               (name) => !groups.has(name.toLowerCase()),
             );

@@ -1,6 +1,6 @@
 import type { BacktestRequest, BacktestResult, Threshold } from '@palisade/contract';
 import type { z } from 'zod';
-import type { Database } from '../../db/client.js';
+import type { Database, Queryable } from '../../db/client.js';
 import { invalid, notFound } from '../../lib/app-error.js';
 import type { Principal } from '../../plugins/auth.js';
 import {
@@ -8,10 +8,11 @@ import {
   alertsPerDevice,
   signatureAlertsPerDevice,
 } from '../alerts/alert-windows.js';
+import { devicesRunningPolicy } from '../devices/devices.service.js';
+import { profileVariables } from '../profiles/profiles.service.js';
 import { signaturesOfRules } from '../rules/rules.service.js';
 import { addressMatcher } from './address-match.js';
 import { policiesRepository as policies } from './policies.repository.js';
-import { policyBacktestRepository as repo } from './policy-backtest.repository.js';
 import { isCounting, simulateThreshold, type CountingThreshold } from './threshold-simulation.js';
 
 type Request = z.output<typeof BacktestRequest>;
@@ -27,6 +28,18 @@ const signatureOf = (key: string) => {
   const [gid = 1, sid = 0] = key.split(':').map(Number);
   return { gid, sid };
 };
+
+/** The devices running the policy, each with its profile's variables (null without one). */
+async function devicesRunning(db: Queryable, orgId: number, policyId: number) {
+  const devices = await devicesRunningPolicy(db, orgId, policyId);
+  const profiles = devices.flatMap((d) => (d.profile_id === null ? [] : [d.profile_id]));
+  const variables = await profileVariables(db, orgId, [...new Set(profiles)]);
+  return devices.map((d) => ({
+    id: d.id,
+    name: d.name,
+    variables: d.profile_id === null ? null : (variables.get(d.profile_id) ?? null),
+  }));
+}
 
 /** The entries of a change, sorted by what each asks of the stored alerts. */
 function planOf(request: Request, disabledSignatures: { gid: number; sid: number }[]) {
@@ -68,7 +81,7 @@ export function createPolicyBacktestService(
       const policy = await policies.find(db, principal.orgId, policyId);
       if (!policy) throw notFound('Policy');
       const since = new Date(Date.now() - request.days * DAY_MS);
-      const devices = await repo.devicesRunning(db, principal.orgId, policyId);
+      const devices = await devicesRunning(db, principal.orgId, policyId);
       const disabledRules = request.overrides
         .filter((o) => o.action === 'disable')
         .map((o) => o.rule_id);

@@ -35,6 +35,15 @@ export const profilesRepository = {
     );
   },
 
+  /** Whether the profile is the organization's. */
+  async isOwned(db: Queryable, orgId: number, id: number): Promise<boolean> {
+    const rows = await db.query('SELECT 1 FROM device_profiles WHERE org_id = $1 AND id = $2', [
+      orgId,
+      id,
+    ]);
+    return rows.length > 0;
+  },
+
   async find(db: Queryable, orgId: number, id: number): Promise<ProfileRow | undefined> {
     const [row] = await db.query<ProfileRow>(
       `${SELECT_PROFILE} WHERE f.org_id = $1 AND f.id = $2`,
@@ -70,6 +79,18 @@ export const profilesRepository = {
         fields.description ?? null,
         fields.variables ? JSON.stringify(fields.variables) : null,
       ],
+    );
+  },
+
+  /** The variables of those of the profiles that are the organization's. */
+  async variables(
+    db: Queryable,
+    orgId: number,
+    ids: number[],
+  ): Promise<{ id: number; variables: Record<string, string> }[]> {
+    return db.query<{ id: number; variables: Record<string, string> }>(
+      'SELECT id, variables FROM device_profiles WHERE org_id = $1 AND id = ANY($2::int[])',
+      [orgId, ids],
     );
   },
 

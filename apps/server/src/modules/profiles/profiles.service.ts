@@ -57,6 +57,21 @@ export const profileVersion = (
   actor,
 });
 
+/** For other modules: whether the profile is the organization's (a device may use it). */
+export const isOwnProfile = (db: Queryable, orgId: number, id: number) =>
+  repo.isOwned(db, orgId, id);
+
+/** For other modules: the variables of the organization's profiles, by profile id. */
+export async function profileVariables(
+  db: Queryable,
+  orgId: number,
+  ids: number[],
+): Promise<Map<number, Record<string, string>>> {
+  if (ids.length === 0) return new Map();
+  const rows = await repo.variables(db, orgId, ids);
+  return new Map(rows.map((row) => [row.id, row.variables]));
+}
+
 export function createProfilesService(
   db: Database,
   /** PUBLIC_URL: the server for devices whose agent reports no endpoint of it. */

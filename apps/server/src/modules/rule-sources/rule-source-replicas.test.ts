@@ -65,7 +65,16 @@ describe('rule sources on two server replicas with one schedule', () => {
     );
   const archiveRequests = () =>
     source.hits.filter((hit) => hit.path === '/shared/emerging.rules.tar.gz').length;
-  const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+  /** Waits until each replica has finished two more looks, the second begun after this call. */
+  const bothLookedTwice = async () => {
+    const replicas = [a.app, b];
+    const since = replicas.map((app) => app.ruleSourceUpdates.looks());
+    await until('both replicas to look twice more', () =>
+      replicas.every((app, i) => app.ruleSourceUpdates.looks() >= (since[i] ?? 0) + 2)
+        ? true
+        : undefined,
+    );
+  };
 
   it('runs a due update exactly once, on whichever replica claims it; a restart does not repeat it', async () => {
     // Created disabled, then made due for both replicas at once (creating it due would let the
@@ -84,8 +93,8 @@ describe('rule sources on two server replicas with one schedule', () => {
       const rows = await updatesOf(created.id);
       return rows.some((row) => row.status === 'succeeded') ? rows : undefined;
     });
-    // Both replicas looked at least twice more since.
-    await pause(2500);
+    // Both replicas looked again since, and neither started the update a second time.
+    await bothLookedTwice();
     expect(await updatesOf(created.id)).toEqual([{ status: 'succeeded', trigger: 'schedule' }]);
     expect(archiveRequests()).toBe(1);
     const [next] = await a.db.query<{ hours: number }>(
@@ -98,7 +107,7 @@ describe('rule sources on two server replicas with one schedule', () => {
     await b.close();
     b = await replica();
     await b.ready();
-    await pause(2500);
+    await bothLookedTwice();
     expect(await updatesOf(created.id)).toHaveLength(1);
   });
 

@@ -20,7 +20,6 @@ import { z } from 'zod';
 import { principalOf } from '../../plugins/auth.js';
 import { errorResponses } from '../../plugins/errors.js';
 import { createRuleSourcesService } from './rule-sources.service.js';
-import { startSourceUpdates } from './source-runner.js';
 
 const errors = errorResponses(401, 403, 404, 409, 422);
 
@@ -28,7 +27,7 @@ export const ruleSourcesRoutes: FastifyPluginAsyncZod = async (app) => {
   const sources = createRuleSourcesService({
     db: app.ctx.db,
     secrets: app.ctx.secrets,
-    runner: startSourceUpdates(app),
+    runner: app.ruleSourceUpdates,
   });
   const signedIn = { onRequest: app.requireUser };
   const tags = ['rule sources'];

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
 import { sourceUpdatesRepository as updates } from './rule-source-updates.repository.js';
 import { ruleSourcesRepository as sources } from './rule-sources.repository.js';
 import { SourceFetcher } from './source-fetch.js';
@@ -14,6 +15,17 @@ const LEASE_MS = 15 * 60_000;
 export interface SourceUpdateRunner {
   /** Looks for due sources and queued updates now (after `POST …/update`), on this replica. */
   kick(): void;
+  /**
+   * How many looks this replica has finished: a test waits for two more (the second begun
+   * after it started waiting) to know what a look would do, rather than sleeping.
+   */
+  looks(): number;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    ruleSourceUpdates: SourceUpdateRunner;
+  }
 }
 
 /**
@@ -41,6 +53,7 @@ export function startSourceUpdates(app: FastifyInstance): SourceUpdateRunner {
   let running: Promise<void> | undefined;
   let again = false;
   let closed = false;
+  let looks = 0;
 
   const drain = async () => {
     await sources.enqueueDue(db);
@@ -61,6 +74,7 @@ export function startSourceUpdates(app: FastifyInstance): SourceUpdateRunner {
       .catch((error: unknown) => app.log.warn({ err: error }, 'rule source updates: look failed'))
       .finally(() => {
         running = undefined;
+        looks += 1;
         if (again) {
           again = false;
           kick();
@@ -77,5 +91,10 @@ export function startSourceUpdates(app: FastifyInstance): SourceUpdateRunner {
     await running;
     await engine.fetcher.close();
   });
-  return { kick };
+  return { kick, looks: () => looks };
 }
+
+/** The replica's rule source updates (`app.ruleSourceUpdates`), started with the server. */
+export const ruleSourceUpdatesPlugin = fp(async (app: FastifyInstance) => {
+  app.decorate('ruleSourceUpdates', startSourceUpdates(app));
+});

@@ -407,6 +407,39 @@ export const rulesRepository = {
     return row?.n ?? 0;
   },
 
+  /** Those of the ids that are rules of the organization, by id. */
+  async ownedIds(db: Queryable, orgId: number, ids: number[]): Promise<number[]> {
+    if (ids.length === 0) return [];
+    const rows = await db.query<{ id: number }>(
+      'SELECT id FROM rules WHERE org_id = $1 AND id = ANY($2::int[]) ORDER BY id',
+      [orgId, ids],
+    );
+    return rows.map((r) => r.id);
+  },
+
+  /** The organization's rules of these signatures, by `gid:sid`. */
+  async idsBySignature(
+    db: Queryable,
+    orgId: number,
+    keys: { gid: number; sid: number }[],
+  ): Promise<Map<string, number>> {
+    const rows = await db.query<{ id: number; gid: number; sid: number }>(
+      `SELECT r.id, r.gid, r.sid FROM rules r JOIN unnest($2::int[], $3::bigint[]) AS k(gid, sid)
+           ON r.gid = k.gid AND r.sid = k.sid WHERE r.org_id = $1`,
+      [orgId, keys.map((k) => k.gid), keys.map((k) => k.sid)],
+    );
+    return new Map(rows.map((r) => [`${r.gid}:${r.sid}`, r.id]));
+  },
+
+  /** The signatures of the rules, by id. */
+  async keysOf(db: Queryable, ids: number[]): Promise<Map<number, { gid: number; sid: number }>> {
+    const rows = await db.query<{ id: number; gid: number; sid: number }>(
+      'SELECT id, gid, sid FROM rules WHERE id = ANY($1::int[])',
+      [ids],
+    );
+    return new Map(rows.map((r) => [r.id, { gid: r.gid, sid: r.sid }]));
+  },
+
   /** Gives a rule a new (gid, sid) in place, so its id and memberships stay. */
   async rekey(db: Queryable, id: number, key: { gid: number; sid: number }): Promise<void> {
     await db.query('UPDATE rules SET gid = $2, sid = $3 WHERE id = $1', [id, key.gid, key.sid]);

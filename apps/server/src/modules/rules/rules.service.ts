@@ -45,7 +45,6 @@ function importName(uploads: UnpackedUpload[]): string {
   return names.length > 5 ? `${shown} and ${names.length - 5} more` : shown;
 }
 
-/** The signatures of the organization's rules given (for the policy backtest). */
 /** The organization's rule of a signature, if it has one. */
 export const findRuleBySignature = (db: Queryable, orgId: number, gid: number, sid: number) =>
   repo.findBySignature(db, orgId, gid, sid);
@@ -54,6 +53,21 @@ export const findRuleBySignature = (db: Queryable, orgId: number, gid: number, s
 export const countOwnRules = (db: Queryable, orgId: number, ids: number[]) =>
   repo.countOwned(db, orgId, ids);
 
+/** Those of the ids that are rules of the organization, sorted. */
+export const existingRuleIds = (db: Queryable, orgId: number, ids: number[]) =>
+  repo.ownedIds(db, orgId, ids);
+
+/** The organization's rules of these signatures, by `gid:sid`. */
+export const ruleIdsBySignature = (
+  db: Queryable,
+  orgId: number,
+  keys: { gid: number; sid: number }[],
+) => repo.idsBySignature(db, orgId, keys);
+
+/** The signatures of the rules, by id (a policy export's overrides). */
+export const ruleKeysOf = (db: Queryable, ids: number[]) => repo.keysOf(db, ids);
+
+/** The signatures of the organization's rules given (for the policy backtest). */
 export const signaturesOfRules = (db: Queryable, orgId: number, ruleIds: number[]) =>
   repo.signaturesOf(db, orgId, ruleIds);
 

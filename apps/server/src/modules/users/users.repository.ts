@@ -140,6 +140,15 @@ export const usersRepository = {
     );
   },
 
+  /** How many of ids are users of the organization. */
+  async countInOrg(db: Queryable, orgId: number, ids: number[]): Promise<number> {
+    const [row] = await db.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM users WHERE org_id = $1 AND id = ANY($2::int[])',
+      [orgId, ids],
+    );
+    return row?.n ?? 0;
+  },
+
   async delete(db: Queryable, id: number): Promise<void> {
     await db.query('DELETE FROM users WHERE id = $1', [id]);
   },

@@ -47,6 +47,10 @@ export const EMAIL_TAKEN = 'User already exist';
 const LAST_ADMINISTRATOR = 'An organization needs at least one active Administrator';
 
 /** The default organization's first active Administrator, if any. */
+/** For other modules: how many of ids are users of the organization. */
+export const countOwnUsers = (db: Queryable, orgId: number, ids: number[]) =>
+  repo.countInOrg(db, orgId, ids);
+
 export const findDefaultAdministrator = (db: Queryable) => repo.findDefaultAdministrator(db);
 
 export function createUsersService(db: Database) {

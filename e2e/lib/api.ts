@@ -1,7 +1,8 @@
 // Direct API calls the browser tests use to arrange state (never to check the UI).
-export function apiClient(baseUrl) {
-  const url = (path) => `${baseUrl}/api/v1/${path}`;
-  async function json(response) {
+export function apiClient(baseUrl: string) {
+  const url = (path: string) => `${baseUrl}/api/v1/${path}`;
+  // Answers stay untyped here: the browser tests read what they arrange loosely.
+  async function json(response: Response) {
     const text = await response.text();
     const body = text === '' ? null : JSON.parse(text);
     if (!response.ok) {
@@ -12,7 +13,7 @@ export function apiClient(baseUrl) {
     return body;
   }
   return {
-    async token(email, password) {
+    async token(email: string, password: string): Promise<string> {
       const response = await fetch(url('login/access-token'), {
         method: 'POST',
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
@@ -20,7 +21,7 @@ export function apiClient(baseUrl) {
       });
       return (await json(response)).access_token;
     },
-    async createUser(token, user) {
+    async createUser(token: string, user: Record<string, unknown>) {
       const response = await fetch(url('users/'), {
         method: 'POST',
         headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
@@ -28,7 +29,7 @@ export function apiClient(baseUrl) {
       });
       return json(response);
     },
-    async register(user) {
+    async register(user: Record<string, unknown>) {
       const response = await fetch(url('users/open'), {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
@@ -36,7 +37,7 @@ export function apiClient(baseUrl) {
       });
       return json(response);
     },
-    async get(token, path) {
+    async get(token: string, path: string) {
       return json(await fetch(url(path), { headers: { authorization: `Bearer ${token}` } }));
     },
   };

@@ -84,11 +84,17 @@ type ApiPerTest = {
   admin: APIRequestContext;
   /**
    * A new active user of the Administrator's organization with `role` (a unique e-mail), and
-   * the API as that user. Its contexts are disposed after the test.
+   * the API as that user. Its contexts are disposed and the user deleted after the test.
    */
   userWithRole: (
     role: UserRole,
   ) => Promise<{ email: string; password: string; as: APIRequestContext }>;
+  /**
+   * Deletes (as the Administrator) after the test what it was given: `devices/42`. The tests
+   * of the `api` project run before `serial`, whose browser tests expect their new devices and
+   * users on the first page of lists sorted by name.
+   */
+  removeAfter: (route: string) => void;
 };
 
 /** The password of every user `userWithRole` makes (the contract's rules: 8+, upper, digit, !). */
@@ -108,11 +114,24 @@ export const apiTest = shared.extend<ApiPerTest, ApiWorker>({
     await use(context);
     await context.dispose();
   },
-  userWithRole: async ({ playwright, baseURL, api, adminToken }, use) => {
+  removeAfter: async ({ admin }, use) => {
+    const routes: string[] = [];
+    await use((route) => routes.push(route));
+    for (const route of routes.reverse()) {
+      const response = await admin.delete(route);
+      if (!response.ok()) throw new Error(`DELETE ${route}: ${response.status()}`);
+    }
+  },
+  userWithRole: async ({ playwright, baseURL, api, adminToken, removeAfter }, use) => {
     const contexts: APIRequestContext[] = [];
     await use(async (role) => {
       const email = uniqueEmail(role.toLowerCase());
-      await api.createUser(adminToken, { email, password: USER_PASSWORD, role });
+      const user = (await api.createUser(adminToken, {
+        email,
+        password: USER_PASSWORD,
+        role,
+      })) as { id: number };
+      removeAfter(`users/${user.id}`);
       const token = await api.token(email, USER_PASSWORD);
       const as = await playwright.request.newContext({
         baseURL,

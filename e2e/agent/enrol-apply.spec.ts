@@ -17,12 +17,14 @@ const ONLINE_TIMEOUT = 45_000;
 test('agent: enrolled by token, Online, applies a policy change, stops cleanly', async ({
   admin,
   baseUrl,
+  removeAfter,
 }) => {
   const dir = await mkdtemp(path.join(tmpdir(), 'palisade-e2e-agent-'));
   let agent: RunningAgent | undefined;
   try {
     const sensor = await enrolledSensor(admin, { baseUrl, dir, name: uniqueName('e2e-agent') });
     const { device, policy } = sensor;
+    removeAfter(`devices/${device.id}`);
     const applied = path.join(dir, 'applied.rules');
     agent = startAgent(
       [...sensor.args, '--reload-cmd', `cp palisade.rules ${applied}`],

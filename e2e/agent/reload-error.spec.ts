@@ -14,12 +14,14 @@ const TIMEOUT = 45_000;
 test('agent: a failing reload is the device’s last error until a change applies', async ({
   admin,
   baseUrl,
+  removeAfter,
 }) => {
   const dir = await mkdtemp(path.join(tmpdir(), 'palisade-e2e-agent-'));
   let agent: RunningAgent | undefined;
   try {
     const sensor = await enrolledSensor(admin, { baseUrl, dir, name: uniqueName('e2e-reload') });
     const { device, policy } = sensor;
+    removeAfter(`devices/${device.id}`);
     // Fails, as Suricata's reload does, while the file `fail` exists.
     const fail = path.join(dir, 'fail');
     const reload = path.join(dir, 'reload.sh');

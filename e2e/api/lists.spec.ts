@@ -8,14 +8,18 @@ import { ok, refusal, uniqueName } from '../lib/rest.ts';
 const query = (params: Record<string, string>) =>
   new URLSearchParams({ limit: '100', offset: '0', ...params }).toString();
 
-test('lists: sorted and filtered by whitelisted fields, in the order asked', async ({ admin }) => {
+test('lists: sorted and filtered by whitelisted fields, in the order asked', async ({
+  admin,
+  removeAfter,
+}) => {
   const prefix = uniqueName('e2e-sorted');
   for (const suffix of ['b', 'c', 'a']) {
-    await ok(
+    const device = await ok<Device>(
       admin.post('devices/', {
         data: { name: `${prefix}-${suffix}`, password: 'Sensor-secret#2026' },
       }),
     );
+    removeAfter(`devices/${device.id}`);
   }
   const names = async (sortDesc: string) => {
     const list = await ok<ListResponse<Device>>(

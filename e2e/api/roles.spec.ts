@@ -18,6 +18,7 @@ const forbidden = (body: ErrorResponse) => expect(body.code).toBe('forbidden');
 test('roles: a Viewer reads devices but is refused creating, changing or deleting one', async ({
   admin,
   userWithRole,
+  removeAfter,
 }) => {
   const viewer = (await userWithRole('Viewer')).as;
   const existing = await ok<Device>(
@@ -25,6 +26,7 @@ test('roles: a Viewer reads devices but is refused creating, changing or deletin
       data: { name: uniqueName('e2e-viewed'), password: 'Sensor-secret#2026' },
     }),
   );
+  removeAfter(`devices/${existing.id}`);
   expect(await devicesNamed(viewer, existing.name)).toHaveLength(1);
 
   const name = uniqueName('e2e-viewer-made');
@@ -45,6 +47,7 @@ test('roles: a Viewer reads devices but is refused creating, changing or deletin
 test('roles: an Operator creates devices but is refused user management', async ({
   admin,
   userWithRole,
+  removeAfter,
 }) => {
   const operator = (await userWithRole('Operator')).as;
   const device = await ok<Device>(
@@ -52,6 +55,7 @@ test('roles: an Operator creates devices but is refused user management', async 
       data: { name: uniqueName('e2e-operated'), password: 'Sensor-secret#2026' },
     }),
   );
+  removeAfter(`devices/${device.id}`);
   expect(await devicesNamed(admin, device.name)).toHaveLength(1);
 
   const email = `${uniqueName('e2e-not-made')}@example.com`;

@@ -44,7 +44,13 @@ export function apiClient(baseUrl: string) {
 }
 
 /** One JSON call to the API as `token` (none for an agent's sign-in); the parsed answer. */
-export async function callApi(baseUrl, method, route, token?, body?) {
+export async function callApi(
+  baseUrl: string,
+  method: string,
+  route: string,
+  token?: string,
+  body?: unknown,
+) {
   const response = await fetch(`${baseUrl}/api/v1/${route}`, {
     method,
     headers: {
@@ -68,7 +74,12 @@ export const eveTime = (seconds = 0) =>
  * health, server_endpoint…). Answers the device as created, its agent's token, and
  * `sendAlerts(events)`, which ships eve.json events as its agent does.
  */
-export async function reportingDevice(baseUrl, token, device, heartbeat = {}) {
+export async function reportingDevice(
+  baseUrl: string,
+  token: string,
+  device: { name: string; password: string } & Record<string, unknown>,
+  heartbeat: Record<string, unknown> = {},
+) {
   const created = await callApi(baseUrl, 'POST', 'devices/', token, device);
   const login = await callApi(baseUrl, 'POST', 'agent/login', undefined, {
     device_id: created.id,
@@ -86,7 +97,7 @@ export async function reportingDevice(baseUrl, token, device, heartbeat = {}) {
   return {
     device: created,
     agentToken,
-    sendAlerts: (events) =>
+    sendAlerts: (events: unknown[]) =>
       callApi(baseUrl, 'POST', 'agent/alerts', agentToken, { seq: (seq += 1), events }),
   };
 }
@@ -96,7 +107,18 @@ export async function reportingDevice(baseUrl, token, device, heartbeat = {}) {
  * `device` (name, password, …) and reporting `serverEndpoint` (the server's address and port
  * as its agent reaches it, which the firewall lock-out check protects) when given.
  */
-export async function simulatedDevice(baseUrl, token, { serverEndpoint, ...device }) {
+export async function simulatedDevice(
+  baseUrl: string,
+  token: string,
+  {
+    serverEndpoint,
+    ...device
+  }: {
+    name: string;
+    password: string;
+    serverEndpoint?: { address: string; port: number };
+  } & Record<string, unknown>,
+) {
   const sensor = await reportingDevice(
     baseUrl,
     token,
@@ -110,7 +132,13 @@ export async function simulatedDevice(baseUrl, token, { serverEndpoint, ...devic
  * Imports `text` as the rules file `fileName` and makes a policy `name` of the group it became;
  * answers the policy.
  */
-export async function policyOfRules(baseUrl, token, fileName, text, name) {
+export async function policyOfRules(
+  baseUrl: string,
+  token: string,
+  fileName: string,
+  text: string,
+  name: string,
+) {
   const form = new FormData();
   form.append('file', new Blob([text]), fileName);
   const response = await fetch(`${baseUrl}/api/v1/rules/import`, {
@@ -121,6 +149,6 @@ export async function policyOfRules(baseUrl, token, fileName, text, name) {
   const report = await response.json();
   if (!response.ok) throw new Error(`rules/import: ${response.status} ${JSON.stringify(report)}`);
   const groups = await callApi(baseUrl, 'GET', 'groups/?limit=999999&offset=0', token);
-  const group = groups.data.find((g) => g.name === report.files[0].group);
+  const group = groups.data.find((g: { name: string }) => g.name === report.files[0].group);
   return callApi(baseUrl, 'POST', 'policies/', token, { name, group_ids: [group.id] });
 }

@@ -1,13 +1,16 @@
-// The browser tests' `test`: Playwright's, with what the global set-up started (the server,
-// the SMTP listener's mail, the benchmark pages) and, after every test, the checks each one
-// ends with: no uncaught error in the page, and axe's WCAG 2.1 A/AA rules on the screen left.
+// The end-to-end tests' `test`s: Playwright's, with what the global set-up started (the server,
+// the SMTP listener's mail, the benchmark pages). `test` (e2e/web) adds, after every test, the
+// checks each browser test ends with: no uncaught error in the page, and axe's WCAG 2.1 A/AA
+// rules on the screen left. `apiTest` (e2e/api, e2e/agent) opens no page: it gives an
+// Administrator's APIRequestContext and makes users of other roles.
 import path from 'node:path';
-import { test as base } from '@playwright/test';
+import { type APIRequestContext, test as base } from '@playwright/test';
 
 export { expect } from '@playwright/test';
 import { checkA11y } from './lib/a11y.ts';
 import { apiClient } from './lib/api.ts';
-import { ROOT, smtpClient } from './lib/env.ts';
+import { ADMIN, ROOT, smtpClient } from './lib/env.ts';
+import { uniqueEmail } from './lib/ui.ts';
 
 function env(name: string): string {
   const value = process.env[name];
@@ -32,7 +35,7 @@ type PerTest = {
 
 const shots = path.join(ROOT, 'test-results');
 
-export const test = base.extend<PerTest, Shared>({
+const shared = base.extend<object, Shared>({
   baseUrl: [async ({}, use) => use(env('E2E_BASE_URL')), { scope: 'worker' }],
   benchUrl: [async ({}, use) => use(env('E2E_BENCH_URL')), { scope: 'worker' }],
   server: [
@@ -44,6 +47,9 @@ export const test = base.extend<PerTest, Shared>({
     async ({}, use) => use(smtpClient(Number(env('E2E_SMTP_PORT')), env('E2E_SMTP_SPOOL'))),
     { scope: 'worker' },
   ],
+});
+
+export const test = shared.extend<PerTest>({
   baseURL: async ({ baseUrl }, use) => use(baseUrl),
   shot: async ({ page }, use) => {
     await use((name) => page.screenshot({ path: path.join(shots, `${name}.png`) }));
@@ -63,4 +69,77 @@ export const test = base.extend<PerTest, Shared>({
     },
     { auto: true },
   ],
+});
+
+/** Roles of the contract (`Role`) a test user may have besides Administrator. */
+export type UserRole = 'Administrator' | 'Operator' | 'Viewer';
+
+type ApiWorker = {
+  /** The seeded Administrator's bearer token, signed in once per worker. */
+  adminToken: string;
+};
+
+type ApiPerTest = {
+  /** The API (`baseURL` is `…/api/v1/`: routes are relative, `devices/`) as the Administrator. */
+  admin: APIRequestContext;
+  /**
+   * A new active user of the Administrator's organization with `role` (a unique e-mail), and
+   * the API as that user. Its contexts are disposed and the user deleted after the test.
+   */
+  userWithRole: (
+    role: UserRole,
+  ) => Promise<{ email: string; password: string; as: APIRequestContext }>;
+  /**
+   * Deletes (as the Administrator) after the test what it was given: `devices/42`. The tests
+   * of the `api` project run before `serial`, whose browser tests expect their new devices and
+   * users on the first page of lists sorted by name.
+   */
+  removeAfter: (route: string) => void;
+};
+
+/** The password of every user `userWithRole` makes (the contract's rules: 8+, upper, digit, !). */
+export const USER_PASSWORD = 'E2e-user#2026';
+
+export const apiTest = shared.extend<ApiPerTest, ApiWorker>({
+  baseURL: async ({ baseUrl }, use) => use(`${baseUrl}/api/v1/`),
+  adminToken: [
+    async ({ api }, use) => use(await api.token(ADMIN.email, ADMIN.password)),
+    { scope: 'worker' },
+  ],
+  admin: async ({ playwright, baseURL, adminToken }, use) => {
+    const context = await playwright.request.newContext({
+      baseURL,
+      extraHTTPHeaders: { authorization: `Bearer ${adminToken}` },
+    });
+    await use(context);
+    await context.dispose();
+  },
+  removeAfter: async ({ admin }, use) => {
+    const routes: string[] = [];
+    await use((route) => routes.push(route));
+    for (const route of routes.reverse()) {
+      const response = await admin.delete(route);
+      if (!response.ok()) throw new Error(`DELETE ${route}: ${response.status()}`);
+    }
+  },
+  userWithRole: async ({ playwright, baseURL, api, adminToken, removeAfter }, use) => {
+    const contexts: APIRequestContext[] = [];
+    await use(async (role) => {
+      const email = uniqueEmail(role.toLowerCase());
+      const user = (await api.createUser(adminToken, {
+        email,
+        password: USER_PASSWORD,
+        role,
+      })) as { id: number };
+      removeAfter(`users/${user.id}`);
+      const token = await api.token(email, USER_PASSWORD);
+      const as = await playwright.request.newContext({
+        baseURL,
+        extraHTTPHeaders: { authorization: `Bearer ${token}` },
+      });
+      contexts.push(as);
+      return { email, password: USER_PASSWORD, as };
+    });
+    for (const context of contexts) await context.dispose();
+  },
 });

@@ -1,8 +1,14 @@
-// The browser end-to-end suite: the built console served by the real server (started once by
-// global-setup.ts), driven in Debian's Chromium (never a downloaded browser).
+// The end-to-end suite, one command (`npx playwright test -c e2e/playwright.config.ts`, the last
+// step of `npm test`) against the built app: the real server, started once by global-setup.ts,
+// with the console driven in Debian's Chromium (never a downloaded browser).
+//   e2e/web/    the console in the browser (`test` of fixtures.ts: a page, axe after each test);
+//   e2e/api/    the API through Playwright's APIRequestContext (`apiTest`: no page);
+//   e2e/agent/  the built agent (apps/agent/dist-release) enrolled and run against the server.
 // monitoring-alerts.spec.ts and onboarding.spec.ts run first ("first": they want an
 // organization without alerts and with few devices);
-// then files that only make their own uniquely named objects run two at a time ("parallel");
+// then files that only make their own uniquely named objects run two at a time: the browser's
+// ("parallel"), then the API's and the agent's ("api": they would otherwise push a browser
+// test's new device off the first page of a list sorted by name);
 // files that change what the whole organization or server shows run after them one at a time
 // ("serial"), and last.spec.ts (auth disabled, the sign-in rate limit) after everything.
 import { defineConfig } from '@playwright/test';
@@ -52,14 +58,22 @@ export default defineConfig({
   projects: [
     { name: 'first', testMatch: FIRST.map((file) => `**/${file}`), workers: 1 },
     {
+      // e2e/web but for the files of the other projects.
       name: 'parallel',
+      testMatch: 'web/**/*.spec.ts',
       testIgnore: [...FIRST, ...SERIAL, ...LAST].map((file) => `**/${file}`),
       dependencies: ['first'],
     },
     {
+      // e2e/api and e2e/agent whole, no page.
+      name: 'api',
+      testMatch: ['api/**/*.spec.ts', 'agent/**/*.spec.ts'],
+      dependencies: ['parallel'],
+    },
+    {
       name: 'serial',
       testMatch: SERIAL.map((file) => `**/${file}`),
-      dependencies: ['parallel'],
+      dependencies: ['api'],
       workers: 1,
     },
     {

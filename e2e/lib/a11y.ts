@@ -4,19 +4,38 @@
 // DevTools protocol, which the console's Content-Security-Policy does not govern.
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
+import type { Page } from '@playwright/test';
 
 const require = createRequire(import.meta.url);
 const AXE_PATH = require.resolve('axe-core/axe.min.js');
 const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
 
-let axeSource;
+let axeSource: string | undefined;
+
+/** One violated rule as the tests report it. */
+export interface Violation {
+  id: string;
+  impact: string | null | undefined;
+  help: string;
+  helpUrl: string;
+  nodes: { target: string; summary: string }[];
+}
+
+/** What axe.run answers, as far as the tests read it. */
+interface AxeViolation {
+  id: string;
+  impact?: string | null;
+  help: string;
+  helpUrl: string;
+  nodes: { target: unknown[]; failureSummary?: string }[];
+}
 
 /**
  * Brings the page to rest before axe reads it: CSS transitions and animations are switched off
  * (axe judges the colours a user reads, not a button fading from disabled to enabled while a
  * query lands during the run), then waits until the DOM has not changed for 300 ms.
  */
-async function settle(page) {
+async function settle(page: Page) {
   await page.evaluate(() => {
     if (document.getElementById('a11y-no-motion')) return;
     const style = document.createElement('style');
@@ -52,12 +71,12 @@ async function settle(page) {
 }
 
 /** axe's violations on the page now, as plain objects (rule, impact, help, target selectors). */
-export async function a11yViolations(page) {
+export async function a11yViolations(page: Page): Promise<Violation[]> {
   axeSource ??= await readFile(AXE_PATH, 'utf8');
   await settle(page);
   if (!(await page.evaluate(() => typeof window.axe === 'object'))) await page.evaluate(axeSource);
-  return page.evaluate(async (tags) => {
-    const result = await window.axe.run(document, {
+  return page.evaluate(async (tags: string[]) => {
+    const result: { violations: AxeViolation[] } = await window.axe.run(document, {
       runOnly: { type: 'tag', values: tags },
       resultTypes: ['violations'],
     });
@@ -75,7 +94,7 @@ export async function a11yViolations(page) {
 }
 
 /** The violations as lines a person reads: rule, impact, help, then each element. */
-export function formatViolations(violations) {
+export function formatViolations(violations: Violation[]) {
   return violations
     .map((violation) =>
       [
@@ -94,7 +113,7 @@ export function formatViolations(violations) {
  * Runs axe (WCAG 2.0/2.1 A and AA) on the page's current state and throws when it finds a
  * violation, naming each rule, its impact, the elements and a help line.
  */
-export async function checkA11y(page, label = page.url()) {
+export async function checkA11y(page: Page, label = page.url()) {
   const violations = await a11yViolations(page);
   if (violations.length === 0) return;
   const count = violations.reduce((sum, violation) => sum + violation.nodes.length, 0);

@@ -1,7 +1,8 @@
 // Direct API calls the browser tests use to arrange state (never to check the UI).
-export function apiClient(baseUrl) {
-  const url = (path) => `${baseUrl}/api/v1/${path}`;
-  async function json(response) {
+export function apiClient(baseUrl: string) {
+  const url = (path: string) => `${baseUrl}/api/v1/${path}`;
+  // Answers stay untyped here: the browser tests read what they arrange loosely.
+  async function json(response: Response) {
     const text = await response.text();
     const body = text === '' ? null : JSON.parse(text);
     if (!response.ok) {
@@ -12,7 +13,7 @@ export function apiClient(baseUrl) {
     return body;
   }
   return {
-    async token(email, password) {
+    async token(email: string, password: string): Promise<string> {
       const response = await fetch(url('login/access-token'), {
         method: 'POST',
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
@@ -20,7 +21,7 @@ export function apiClient(baseUrl) {
       });
       return (await json(response)).access_token;
     },
-    async createUser(token, user) {
+    async createUser(token: string, user: Record<string, unknown>) {
       const response = await fetch(url('users/'), {
         method: 'POST',
         headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
@@ -28,7 +29,7 @@ export function apiClient(baseUrl) {
       });
       return json(response);
     },
-    async register(user) {
+    async register(user: Record<string, unknown>) {
       const response = await fetch(url('users/open'), {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
@@ -36,14 +37,20 @@ export function apiClient(baseUrl) {
       });
       return json(response);
     },
-    async get(token, path) {
+    async get(token: string, path: string) {
       return json(await fetch(url(path), { headers: { authorization: `Bearer ${token}` } }));
     },
   };
 }
 
 /** One JSON call to the API as `token` (none for an agent's sign-in); the parsed answer. */
-export async function callApi(baseUrl, method, route, token?, body?) {
+export async function callApi(
+  baseUrl: string,
+  method: string,
+  route: string,
+  token?: string,
+  body?: unknown,
+) {
   const response = await fetch(`${baseUrl}/api/v1/${route}`, {
     method,
     headers: {
@@ -67,7 +74,12 @@ export const eveTime = (seconds = 0) =>
  * health, server_endpoint…). Answers the device as created, its agent's token, and
  * `sendAlerts(events)`, which ships eve.json events as its agent does.
  */
-export async function reportingDevice(baseUrl, token, device, heartbeat = {}) {
+export async function reportingDevice(
+  baseUrl: string,
+  token: string,
+  device: { name: string; password: string } & Record<string, unknown>,
+  heartbeat: Record<string, unknown> = {},
+) {
   const created = await callApi(baseUrl, 'POST', 'devices/', token, device);
   const login = await callApi(baseUrl, 'POST', 'agent/login', undefined, {
     device_id: created.id,
@@ -85,7 +97,7 @@ export async function reportingDevice(baseUrl, token, device, heartbeat = {}) {
   return {
     device: created,
     agentToken,
-    sendAlerts: (events) =>
+    sendAlerts: (events: unknown[]) =>
       callApi(baseUrl, 'POST', 'agent/alerts', agentToken, { seq: (seq += 1), events }),
   };
 }
@@ -95,7 +107,18 @@ export async function reportingDevice(baseUrl, token, device, heartbeat = {}) {
  * `device` (name, password, …) and reporting `serverEndpoint` (the server's address and port
  * as its agent reaches it, which the firewall lock-out check protects) when given.
  */
-export async function simulatedDevice(baseUrl, token, { serverEndpoint, ...device }) {
+export async function simulatedDevice(
+  baseUrl: string,
+  token: string,
+  {
+    serverEndpoint,
+    ...device
+  }: {
+    name: string;
+    password: string;
+    serverEndpoint?: { address: string; port: number };
+  } & Record<string, unknown>,
+) {
   const sensor = await reportingDevice(
     baseUrl,
     token,
@@ -109,7 +132,13 @@ export async function simulatedDevice(baseUrl, token, { serverEndpoint, ...devic
  * Imports `text` as the rules file `fileName` and makes a policy `name` of the group it became;
  * answers the policy.
  */
-export async function policyOfRules(baseUrl, token, fileName, text, name) {
+export async function policyOfRules(
+  baseUrl: string,
+  token: string,
+  fileName: string,
+  text: string,
+  name: string,
+) {
   const form = new FormData();
   form.append('file', new Blob([text]), fileName);
   const response = await fetch(`${baseUrl}/api/v1/rules/import`, {
@@ -120,6 +149,6 @@ export async function policyOfRules(baseUrl, token, fileName, text, name) {
   const report = await response.json();
   if (!response.ok) throw new Error(`rules/import: ${response.status} ${JSON.stringify(report)}`);
   const groups = await callApi(baseUrl, 'GET', 'groups/?limit=999999&offset=0', token);
-  const group = groups.data.find((g) => g.name === report.files[0].group);
+  const group = groups.data.find((g: { name: string }) => g.name === report.files[0].group);
   return callApi(baseUrl, 'POST', 'policies/', token, { name, group_ids: [group.id] });
 }

@@ -30,10 +30,10 @@ export function freePort() {
 }
 
 /** Quoted-printable soft breaks and escapes undone, so links read as sent. */
-export function decodeQuotedPrintable(text) {
+export function decodeQuotedPrintable(text: string) {
   return text
     .replace(/=\r?\n/g, '')
-    .replace(/=([0-9A-F]{2})/g, (_, hex) => String.fromCharCode(parseInt(hex, 16)));
+    .replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
 }
 
 /**
@@ -70,7 +70,7 @@ export async function startSmtp(spool?: string) {
     port,
     messages,
     /** The next message to `to` (waits up to 10 s). */
-    async next(to, since = 0) {
+    async next(to: string, since = 0) {
       const deadline = Date.now() + 10_000;
       for (;;) {
         const hit = messages.slice(since).find((m) => m.to.includes(to));
@@ -86,7 +86,13 @@ export async function startSmtp(spool?: string) {
   };
 }
 
-export async function startServer({ smtpPort, extraEnv = {} }) {
+export async function startServer({
+  smtpPort,
+  extraEnv = {},
+}: {
+  smtpPort: number;
+  extraEnv?: Record<string, string>;
+}) {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'palisade-e2e-'));
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;

@@ -1,22 +1,23 @@
 /* global document, window, MutationObserver -- used in code that runs in the page */
 // Small helpers of the browser tests (written before they ran on @playwright/test).
 import assert from 'node:assert/strict';
+import type { Locator, Page } from '@playwright/test';
 import { callApi } from './api.ts';
 import { ADMIN } from './env.ts';
 
 export { assert };
 
 /** Waits until the URL's path is `pathname` (history-mode redirects settle asynchronously). */
-export async function waitForPath(page, pathname, timeout = 10_000) {
-  await page.waitForURL((url) => url.pathname === pathname, { timeout });
+export async function waitForPath(page: Page, pathname: string, timeout = 10_000) {
+  await page.waitForURL((url: URL) => url.pathname === pathname, { timeout });
 }
 
-export async function visible(locator, timeout = 10_000) {
+export async function visible(locator: Locator, timeout = 10_000) {
   await locator.first().waitFor({ state: 'visible', timeout });
 }
 
 /** Waits until `locator` matches exactly `count` elements; fails naming the last count seen. */
-export async function waitForCount(locator, count, timeout = 10_000) {
+export async function waitForCount(locator: Locator, count: number, timeout = 10_000) {
   const deadline = Date.now() + timeout;
   let seen = await locator.count();
   while (seen !== count) {
@@ -26,7 +27,7 @@ export async function waitForCount(locator, count, timeout = 10_000) {
   }
 }
 
-export async function signIn(page, { email, password } = ADMIN) {
+export async function signIn(page: Page, { email, password } = ADMIN) {
   await page.goto('/login');
   await page.getByLabel('E-mail').fill(email);
   await page.getByLabel('Password', { exact: true }).fill(password);
@@ -35,9 +36,9 @@ export async function signIn(page, { email, password } = ADMIN) {
 }
 
 /** Texts of every notice shown, in order, recorded in the page from now on. */
-export async function recordNotices(page) {
+export async function recordNotices(page: Page) {
   await page.evaluate(() => {
-    const seen = [];
+    const seen: { text: string; at: number }[] = [];
     window.__notices = seen;
     const observer = new MutationObserver(() => {
       for (const node of document.querySelectorAll('[data-testid="notification"]')) {
@@ -53,7 +54,7 @@ export async function recordNotices(page) {
   };
 }
 
-export async function waitForNotice(page, text, timeout = 10_000) {
+export async function waitForNotice(page: Page, text: string | RegExp, timeout = 10_000) {
   await page
     .locator('[data-testid="notification"]', { hasText: text })
     .first()
@@ -62,26 +63,32 @@ export async function waitForNotice(page, text, timeout = 10_000) {
 
 let counter = 0;
 /** A unique e-mail for this run. */
-export function uniqueEmail(prefix) {
+export function uniqueEmail(prefix: string) {
   counter += 1;
   return `${prefix}-${Date.now().toString(36)}-${counter}@example.com`;
 }
 
 /** Arranges state through the API (never to check the UI). */
-export const apiCall = (baseUrl, token, method, path, body?) =>
-  callApi(baseUrl, method, path, token, body);
+export const apiCall = (
+  baseUrl: string,
+  token: string,
+  method: string,
+  path: string,
+  body?: unknown,
+) => callApi(baseUrl, method, path, token, body);
 
 /** Picks an option of the MUI select with this accessible name. */
-export async function choose(page, label, option) {
+export async function choose(page: Page, label: string, option: string) {
   await page.getByRole('combobox', { name: label }).click();
   await page.getByRole('option', { name: option, exact: true }).click();
 }
 
 /** Drags a rule by its handle from row `from` to row `to` (0-based), as a mouse does. */
-export async function dragRow(page, table, from, to) {
+export async function dragRow(page: Page, table: Locator, from: number, to: number) {
   const handles = table.getByRole('button', { name: 'Drag to reorder' });
   const a = await handles.nth(from).boundingBox();
   const b = await handles.nth(to).boundingBox();
+  if (!a || !b) throw new Error(`rows ${from} and ${to} are not both shown`);
   const x = a.x + a.width / 2;
   await page.mouse.move(x, a.y + a.height / 2);
   await page.mouse.down();

@@ -1,9 +1,10 @@
 // The version history of any editor (issue 18, item 2): its "Versions of …" dialog, two
 // versions compared, one rolled back. Used by versions.spec.ts for every kind of object.
+import type { Page } from '@playwright/test';
 import { assert, visible, waitForNotice } from './ui.ts';
 
 /** The history dialog of `name`, its table of versions and the comparison below it. */
-export function versionHistory(page, name) {
+export function versionHistory(page: Page, name: string) {
   const dialog = page.getByRole('dialog', { name: `Versions of ${name}` });
   const table = dialog.getByRole('table', { name: 'Versions' });
   return {
@@ -12,7 +13,7 @@ export function versionHistory(page, name) {
     table,
     diff: dialog.getByTestId('version-diff'),
     /** The row of one version, found by its Compare checkbox. */
-    row: (version) =>
+    row: (version: number) =>
       table.getByRole('row').filter({
         has: page.getByRole('checkbox', { name: `Compare version ${version}`, exact: true }),
       }),
@@ -20,9 +21,12 @@ export function versionHistory(page, name) {
 }
 
 /** Waits for `count` versions, the newest marked current (and as restoring one, when given). */
+/** The history dialog's parts (versionHistory). */
+export type VersionHistory = ReturnType<typeof versionHistory>;
+
 export async function expectVersions(
-  history,
-  count,
+  history: VersionHistory,
+  count: number,
   { restores }: { restores?: number | string } = {},
 ) {
   const newest = history.row(count);
@@ -33,11 +37,11 @@ export async function expectVersions(
 }
 
 /** Picks versions `a` and `b` (a < b) to compare; resolves once the comparison says so. */
-export async function compareVersions(history, a, b) {
+export async function compareVersions(history: VersionHistory, a: number, b: number) {
   const boxes = history.table.getByRole('checkbox', { name: /^Compare version \d+$/ });
   await visible(boxes);
   for (const box of await boxes.all()) {
-    const version = Number((await box.getAttribute('aria-label')).replace(/\D+/g, ''));
+    const version = Number(((await box.getAttribute('aria-label')) ?? '').replace(/\D+/g, ''));
     if (version !== a && version !== b && (await box.isChecked())) await box.uncheck();
   }
   for (const version of [a, b]) {
@@ -52,13 +56,16 @@ export async function compareVersions(history, a, b) {
  * Rolls back to `version` through its confirmation, which names the new version and the
  * devices the change reaches; resolves once the notice says it was restored as `next`.
  */
-export async function rollBack(history, { version, next, devices }) {
+export async function rollBack(
+  history: VersionHistory,
+  { version, next, devices }: { version: number; next: number; devices: number | string },
+) {
   const { page } = history;
   await history.row(version).getByRole('button', { name: 'Roll back to this version' }).click();
   const confirm = page.getByRole('dialog', { name: `Roll back to version ${version}?` });
   await visible(confirm);
   assert.match(
-    await confirm.textContent(),
+    (await confirm.textContent()) ?? '',
     new RegExp(`become version ${next}.*Devices this change reaches: ${devices}`),
   );
   await confirm.getByRole('button', { name: 'Roll back to this version' }).click();
@@ -77,8 +84,8 @@ export const RULES = [
  * Arranges state through the API (never to check the UI): a rules file (`rules`, one rule a
  * line) and a policy on the group it makes.
  */
-export async function arrangePolicy(baseUrl, token, name, rules = RULES) {
-  const call = async (path, init: RequestInit = {}) => {
+export async function arrangePolicy(baseUrl: string, token: string, name: string, rules = RULES) {
+  const call = async (path: string, init: RequestInit = {}) => {
     const response = await fetch(`${baseUrl}/api/v1/${path}`, {
       ...init,
       headers: { authorization: `Bearer ${token}`, ...init.headers },
@@ -92,7 +99,7 @@ export async function arrangePolicy(baseUrl, token, name, rules = RULES) {
   form.append('file', new Blob([rules]), file);
   const report = await call('rules/import', { method: 'POST', body: form });
   const groups = await call('groups/?limit=999999&offset=0');
-  const group = groups.data.find((g) => g.name === report.files[0].group);
+  const group = groups.data.find((g: { name: string }) => g.name === report.files[0].group);
   return call('policies/', {
     method: 'POST',
     headers: { 'content-type': 'application/json' },

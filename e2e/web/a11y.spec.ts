@@ -2,11 +2,15 @@
 // Issue 19, item 9: axe-core (WCAG 2.0/2.1 A and AA) finds nothing on every screen of the
 // console (spec §2's eight main screens, Deploy, Audit, the device page, the user forms and the
 // signed-out pages), with data present so tables, chips and charts render, in English and Arabic.
+import type { Page } from '@playwright/test';
 import { checkA11y } from '../lib/a11y.ts';
-import { callApi, eveTime, reportingDevice } from '../lib/api.ts';
+import { type apiClient, callApi, eveTime, reportingDevice } from '../lib/api.ts';
 import { ADMIN } from '../lib/env.ts';
 import { signIn, visible, waitForNotice, waitForPath } from '../lib/ui.ts';
 import { test } from '../fixtures.ts';
+
+/** What arrangeFleet made, as the screens' paths read it. */
+type Fleet = { user: { id: number }; device: { id: number } };
 
 /** Spec §2's main screens (Policies with each of its tabs), and what shows once loaded. */
 const SCREENS = [
@@ -23,8 +27,8 @@ const SCREENS = [
   { path: '/account' },
   { path: '/admin/users/all', table: true },
   { path: '/admin/users/create' },
-  { path: ({ user }) => `/admin/users/edit/${user.id}`, label: '/admin/users/edit/{id}' },
-  { path: ({ device }) => `/devices/${device.id}`, label: '/devices/{id}' },
+  { path: ({ user }: Fleet) => `/admin/users/edit/${user.id}`, label: '/admin/users/edit/{id}' },
+  { path: ({ device }: Fleet) => `/devices/${device.id}`, label: '/devices/{id}' },
   { path: '/audit', table: true },
   { path: '/deploy', table: true, staged: true },
 ];
@@ -47,8 +51,9 @@ const HEALTH = {
 };
 
 /** Arranges through the API: a reporting device with alerts of each severity, a firewall ruleset. */
-export async function arrangeFleet(baseUrl, api) {
-  const call = (method, route, token, body) => callApi(baseUrl, method, route, token, body);
+export async function arrangeFleet(baseUrl: string, api: ReturnType<typeof apiClient>) {
+  const call = (method: string, route: string, token: string, body: unknown) =>
+    callApi(baseUrl, method, route, token, body);
   const token = await api.token(ADMIN.email, ADMIN.password);
   const password = 'sensor-secret-2026';
   const sensor = await reportingDevice(
@@ -135,9 +140,9 @@ export async function arrangeFleet(baseUrl, api) {
 }
 
 /** Opens `path` and waits until its heading (and table, where it has one) has rendered. */
-async function openScreen(page, path, { table }: { table?: boolean }) {
+async function openScreen(page: Page, path: string, { table }: { table?: boolean }) {
   await page.goto(path);
-  await waitForPath(page, path.split('?')[0]);
+  await waitForPath(page, path.split('?')[0] ?? path);
   await visible(page.getByRole('heading', { level: 1 }), 30_000);
   if (table) await visible(page.locator('main table'), 30_000);
   await page.waitForFunction(
@@ -145,7 +150,7 @@ async function openScreen(page, path, { table }: { table?: boolean }) {
   );
 }
 
-async function switchToArabic(page) {
+async function switchToArabic(page: Page) {
   await page.getByRole('button', { name: 'Language' }).click();
   await page.getByRole('menuitem', { name: 'العربية' }).click();
   await page.waitForFunction(() => document.documentElement.dir === 'rtl');
@@ -158,7 +163,7 @@ for (const language of ['en', 'ar']) {
   for (const path of PUBLIC_SCREENS) {
     test(`a11y: ${path.split('?')[0]} has no axe violations (${language})`, async ({ page }) => {
       await page.goto(path);
-      await waitForPath(page, path.split('?')[0]);
+      await waitForPath(page, path.split('?')[0] ?? path);
       if (language === 'ar') {
         if (path === '/login') await page.getByLabel('Language').selectOption('ar');
         else await switchToArabic(page);
@@ -169,7 +174,7 @@ for (const language of ['en', 'ar']) {
     });
   }
   for (const screen of SCREENS) {
-    const label = screen.label ?? (screen.path as string);
+    const label = screen.label ?? screen.path;
     test(`a11y: ${label} has no axe violations (${language})`, async ({ page, baseUrl, api }) => {
       arranged ??= arrangeFleet(baseUrl, api);
       const fleet = await arranged;
@@ -189,7 +194,7 @@ for (const language of ['en', 'ar']) {
 }
 
 /** The focused element's accessible name as a person reads it (label, else its text). */
-const focusedName = (page) =>
+const focusedName = (page: Page) =>
   page.evaluate(() => {
     const el = document.activeElement;
     if (el === null || el === document.body) return '';
@@ -208,7 +213,7 @@ const focusedName = (page) =>
  * Presses Tab (Shift+Tab with `back`) until the focused element is named `name`, at most `max`
  * presses.
  */
-async function tabTo(page, name, max = 40, { back = false } = {}) {
+async function tabTo(page: Page, name: string, max = 40, { back = false } = {}) {
   const seen = [];
   for (let i = 0; i < max; i += 1) {
     await page.keyboard.press(back ? 'Shift+Tab' : 'Tab');

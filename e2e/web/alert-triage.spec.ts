@@ -2,7 +2,7 @@
 // Issue 19, items 1 and 2: a dense list (25+ rows at 1440×900), pivots that filter or exclude
 // with one click and live in the URL, and a drawer with the payload as hex and ASCII and the
 // alerts of the same flow. Item 3: a star, a comment and a saved view.
-import { callApi, eveTime, reportingDevice } from '../lib/api.ts';
+import { type apiClient, callApi, eveTime, reportingDevice } from '../lib/api.ts';
 import { ADMIN } from '../lib/env.ts';
 import { assert, signIn, visible } from '../lib/ui.ts';
 import { test } from '../fixtures.ts';
@@ -11,7 +11,7 @@ const ROWS = 60;
 const FLOW = '987654321012345';
 const PAYLOAD = Buffer.from('GET /evil HTTP/1.1\r\nHost: c2.example\r\n\r\n').toString('base64');
 
-const event = (i, extra = {}) => ({
+const event = (i: number, extra = {}) => ({
   timestamp: eveTime(ROWS - i),
   event_type: 'alert',
   flow_id: 1000 + i,
@@ -32,7 +32,7 @@ const event = (i, extra = {}) => ({
   ...extra,
 });
 
-async function arrange(baseUrl, api) {
+async function arrange(baseUrl: string, api: ReturnType<typeof apiClient>) {
   const token = await api.token(ADMIN.email, ADMIN.password);
   const password = 'sensor-secret-2026';
   const sensor = await reportingDevice(baseUrl, token, {
@@ -76,7 +76,7 @@ test('alert triage: 25+ rows at 1440×900, a pivot filters and excludes in the U
   await visible(page.getByTestId('alerts-total').getByText(`Alerts: ${total}`, { exact: true }));
 
   // One line per alert: with the list at the top of the window, 25 rows and more show.
-  await list.evaluate((table) => table.closest('.MuiPaper-root').scrollIntoView(true));
+  await list.evaluate((table) => table.closest('.MuiPaper-root')?.scrollIntoView(true));
   const shown = await page.evaluate(() => {
     const rows = [...document.querySelectorAll('table[aria-label="Alerts"] tr.data-row')];
     const heights = new Set(rows.map((r) => r.getBoundingClientRect().height));
@@ -96,13 +96,13 @@ test('alert triage: 25+ rows at 1440×900, a pivot filters and excludes in the U
   // open navigation every column shows; at 1280 px the protocol and the device give way.
   const fit = () =>
     page.evaluate(() => {
-      const table = document.querySelector('table[aria-label="Alerts"]');
-      const box = table.closest('.MuiTableContainer-root');
+      const table = document.querySelector('table[aria-label="Alerts"]')!;
+      const box = table.closest('.MuiTableContainer-root')!;
       const shown = [...table.querySelectorAll('thead th')]
         .filter((th) => getComputedStyle(th).display !== 'none')
         .map((th) => th.textContent);
       const times = [...table.querySelectorAll('tr.data-row')].map(
-        (row) => (row as HTMLTableRowElement).cells[2],
+        (row) => (row as HTMLTableRowElement).cells[2]!,
       );
       return {
         sideways: box.scrollWidth - box.clientWidth,
@@ -134,7 +134,7 @@ test('alert triage: 25+ rows at 1440×900, a pivot filters and excludes in the U
   await page.setViewportSize({ width: 1440, height: 900 });
   // The long signature is cut, with its full text on hover.
   const long = list.getByTestId('alert-open').filter({ hasText: 'ellipsis' }).first();
-  assert.match(await long.getAttribute('title'), /an ellipsis cuts short$/);
+  assert.match((await long.getAttribute('title')) ?? '', /an ellipsis cuts short$/);
 
   // A click on a source address shows only its alerts, and the URL carries the filter.
   await list.getByRole('button', { name: '10.9.0.2', exact: true }).first().click();
@@ -167,7 +167,7 @@ test('alert triage: 25+ rows at 1440×900, a pivot filters and excludes in the U
   const drawer = page.getByRole('dialog', { name: 'Alert' });
   const hex = drawer.getByTestId('alert-payload-hex');
   await visible(hex);
-  const dump = await hex.textContent();
+  const dump = (await hex.textContent()) ?? '';
   assert.match(
     dump,
     /^00000000 {2}47 45 54 20 2f 65 76 69 {2}6c 20 48 54 54 50 2f 31 {2}GET \/evil HTTP\/1/,
@@ -261,7 +261,7 @@ test('alert triage: suppressing a source shows first what it would have removed,
     password: 'sensor-secret-2026',
     policy_id: policy.id,
   });
-  const alert = (i, sid, src, signature) => ({
+  const alert = (i: number, sid: number, src: string, signature: string) => ({
     timestamp: eveTime(600 - i),
     event_type: 'alert',
     src_ip: src,
@@ -291,11 +291,11 @@ test('alert triage: suppressing a source shows first what it would have removed,
   const row = review
     .getByRole('table', { name: 'Removed per signature' })
     .getByRole('row', { name: /BACKTEST target/ });
-  assert.match(await row.textContent(), /6 \/ 10.*60%/);
+  assert.match((await row.textContent()) ?? '', /6 \/ 10.*60%/);
   const device = review
     .getByRole('table', { name: 'Removed per device' })
     .getByRole('row', { name: new RegExp(`backtest-${stamp}`) });
-  assert.match(await device.textContent(), /6 \/ 15$/);
+  assert.match((await device.textContent()) ?? '', /6 \/ 15$/);
   await review.getByRole('button', { name: '1 day' }).click();
   await visible(summary.getByText(/^Would have removed 6 of 15 alerts \(40%\).* over 1 day$/));
   // Back: nothing was saved, the policy has no threshold.

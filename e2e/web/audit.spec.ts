@@ -2,15 +2,16 @@
 // The audit log (issue 18, item 1): a change made in the console is in the log with its
 // before/after, the log filters by what the URL says, an editor's History opens its object's
 // own records, and the filtered log downloads as CSV and JSON.
+import type { Page } from '@playwright/test';
 import { readFile } from 'node:fs/promises';
 import { ADMIN } from '../lib/env.ts';
 import { apiCall, assert, signIn, visible, waitForNotice } from '../lib/ui.ts';
 import { test } from '../fixtures.ts';
 
 /** Waits until the log shows exactly `count` rows (it polls; no fixed wait). */
-const rowsAre = (page, count) =>
+const rowsAre = (page: Page, count: number) =>
   page.waitForFunction(
-    (n) => document.querySelectorAll('[data-testid="audit-row"]').length === n,
+    (n: number) => document.querySelectorAll('[data-testid="audit-row"]').length === n,
     count,
     { timeout: 10_000 },
   );
@@ -48,9 +49,9 @@ test('audit: a change shows with its before/after, filters, history and export',
   const rows = page.getByTestId('audit-row');
   await visible(rows.first());
   assert.equal(await rows.count(), 2);
-  assert.match(await rows.nth(0).textContent(), /update/);
-  assert.match(await rows.nth(0).textContent(), new RegExp(name));
-  assert.match(await rows.nth(1).textContent(), /create/);
+  assert.match((await rows.nth(0).textContent()) ?? '', /update/);
+  assert.match((await rows.nth(0).textContent()) ?? '', new RegExp(name));
+  assert.match((await rows.nth(1).textContent()) ?? '', /create/);
 
   // The row opens to what changed: the old description removed, the new one added.
   await rows
@@ -59,7 +60,7 @@ test('audit: a change shows with its before/after, filters, history and export',
     .click();
   const change = page.getByTestId('audit-change');
   await visible(change);
-  assert.match(await change.textContent(), /description/);
+  assert.match((await change.textContent()) ?? '', /description/);
   assert.equal(await change.locator('ins').first().textContent(), 'branch office, "east"');
   await shot('audit-change');
 
@@ -70,7 +71,7 @@ test('audit: a change shows with its before/after, filters, history and export',
   await page.waitForURL(/action=create/);
   // The rows shown before the filter may still stand while the filtered page loads.
   await rowsAre(page, 1);
-  assert.match(await rows.first().textContent(), /create/);
+  assert.match((await rows.first().textContent()) ?? '', /create/);
   // A reload keeps the filters.
   await page.reload();
   await rowsAre(page, 1);
@@ -82,14 +83,14 @@ test('audit: a change shows with its before/after, filters, history and export',
   assert.equal(csvFile.suggestedFilename(), 'audit.csv');
   const csv = (await readFile(await csvFile.path(), 'utf8')).trim().split('\r\n');
   assert.equal(csv.length, 2);
-  assert.match(csv[0], /^id,at,actor_kind/);
-  assert.match(csv[1], new RegExp(`,create,profile,${profile.id},${name},`));
+  assert.match(csv[0] ?? '', /^id,at,actor_kind/);
+  assert.match(csv[1] ?? '', new RegExp(`,create,profile,${profile.id},${name},`));
 
   const jsonDownload = page.waitForEvent('download');
   await page.getByRole('button', { name: 'Export JSON' }).click();
   const records = JSON.parse(await readFile(await (await jsonDownload).path(), 'utf8'));
   assert.deepEqual(
-    records.map((r) => [r.action, r.object_id]),
+    records.map((r: { action: string; object_id: number }) => [r.action, r.object_id]),
     [['create', String(profile.id)]],
   );
   await shot('audit-filtered');

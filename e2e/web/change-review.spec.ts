@@ -12,7 +12,7 @@ const SAFE = [
 ];
 
 /** A ruleset and `count` devices running it, made through the API. */
-async function assignedRuleset(baseUrl, token, name, count) {
+async function assignedRuleset(baseUrl: string, token: string, name: string, count: number) {
   const ruleset = await apiCall(baseUrl, token, 'POST', 'fwruleset/', { name, rules: SAFE });
   const devices = [];
   for (let i = 0; i < count; i += 1) {
@@ -28,11 +28,11 @@ async function assignedRuleset(baseUrl, token, name, count) {
 }
 
 /** A rule of the e2e's own file, at a revision: what a vendor's update would change. */
-const RULE_AT = (sid, rev) =>
+const RULE_AT = (sid: number, rev: number) =>
   `alert tcp any any -> $HOME_NET 2323 (msg:"review telnet ${sid}"; sid:${sid}; rev:${rev};)\n`;
 
 /** A group of one imported rule, a policy of it and one device running it, through the API. */
-async function deviceRunningRule(baseUrl, token, name, sid) {
+async function deviceRunningRule(baseUrl: string, token: string, name: string, sid: number) {
   const form = new FormData();
   form.append('file', new Blob([RULE_AT(sid, 1)]), `${name}.rules`);
   const response = await fetch(`${baseUrl}/api/v1/rules/import`, {
@@ -43,7 +43,7 @@ async function deviceRunningRule(baseUrl, token, name, sid) {
   const report = await response.json();
   assert.equal(response.status, 200, JSON.stringify(report));
   const groups = await apiCall(baseUrl, token, 'GET', 'groups/?limit=999999&offset=0');
-  const group = groups.data.find((g) => g.name === report.files[0].group);
+  const group = groups.data.find((g: { name: string }) => g.name === report.files[0].group);
   const policy = await apiCall(baseUrl, token, 'POST', 'policies/', {
     name,
     group_ids: [group.id],
@@ -56,7 +56,7 @@ async function deviceRunningRule(baseUrl, token, name, sid) {
   return policy;
 }
 
-const versionOf = async (baseUrl, token, id) =>
+const versionOf = async (baseUrl: string, token: string, id: number) =>
   (await apiCall(baseUrl, token, 'GET', `devices/${id}`)).config_version_remote;
 
 test('change review: an assigned ruleset edit shows devices and diff; back keeps it', async ({
@@ -145,7 +145,7 @@ test('change review: assigning a ruleset asks first and shows what the device ge
   );
   const row = review.getByTestId('change-review-device');
   await row.getByRole('button').first().click();
-  assert.match(await row.getByTestId('script-diff').textContent(), /\+table inet palisade/);
+  assert.match((await row.getByTestId('script-diff').textContent()) ?? '', /\+table inet palisade/);
   await review.getByRole('button', { name: 'Back to editing' }).click();
   await review.waitFor({ state: 'detached' });
   const kept = await apiCall(baseUrl, token, 'GET', `devices/${device.id}`);

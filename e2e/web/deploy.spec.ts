@@ -16,7 +16,8 @@ test('deploy: a staged save waits, a canary deploy fails its gate and rolls back
   shot,
 }) => {
   const token = await api.token(ADMIN.email, ADMIN.password);
-  const call = (method, path, body?) => apiCall(baseUrl, token, method, path, body);
+  const call = (method: string, path: string, body?: unknown) =>
+    apiCall(baseUrl, token, method, path, body);
   const suffix = Date.now().toString(36);
   const profile = await call('POST', 'deviceconfigurationprofiles/', {
     name: `staged ${suffix}`,

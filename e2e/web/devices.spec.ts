@@ -2,14 +2,15 @@
 // Devices and variable profiles (issue 5, point 3): the key/value editor shows the server's
 // message at the bad row; a new device shows its status chips, its enrolment and the manual
 // start-up command; the table fits 1280 px with its row actions in view, in ltr and rtl.
+import type { Locator, Page } from '@playwright/test';
 import { ADMIN } from '../lib/env.ts';
 import { apiCall, choose, assert, signIn, uniqueEmail, visible, waitForNotice } from '../lib/ui.ts';
 import { expect, test } from '../fixtures.ts';
 
 /** Asserts the control is wholly inside the viewport and nothing covers its middle. */
-async function assertInViewAndOnTop(page, control, what) {
+async function assertInViewAndOnTop(page: Page, control: Locator, what: string) {
   const box = await control.boundingBox();
-  const { width, height } = page.viewportSize();
+  const { width, height } = page.viewportSize() ?? { width: 0, height: 0 };
   assert.ok(
     box !== null &&
       box.x >= 0 &&
@@ -19,17 +20,18 @@ async function assertInViewAndOnTop(page, control, what) {
     `${what} is inside the ${width}x${height} viewport: ${JSON.stringify(box)}`,
   );
   const onTop = await control.evaluate(
-    (element, point) => element.contains(document.elementFromPoint(point.x, point.y)),
+    (element: Element, point: { x: number; y: number }) =>
+      element.contains(document.elementFromPoint(point.x, point.y)),
     { x: box.x + box.width / 2, y: box.y + box.height / 2 },
   );
   assert.ok(onTop, `${what} is not covered`);
 }
 
 /** The devices table's scrolling box does not scroll sideways. */
-async function assertNoSidewaysScroll(table) {
+async function assertNoSidewaysScroll(table: Locator) {
   const { scrollWidth, clientWidth } = await table.evaluate((element) => ({
-    scrollWidth: element.parentElement.scrollWidth,
-    clientWidth: element.parentElement.clientWidth,
+    scrollWidth: element.parentElement!.scrollWidth,
+    clientWidth: element.parentElement!.clientWidth,
   }));
   assert.ok(scrollWidth <= clientWidth, `table scrolls sideways: ${scrollWidth} > ${clientWidth}`);
 }
@@ -63,7 +65,7 @@ test('profiles: a bad value shows the server message at its row; saved profile i
   const listed = page.getByRole('row', { name: new RegExp(name) });
   await visible(listed);
   for (const variable of ['HOME_NET', 'EXTERNAL_NET', 'HTTP_PORTS']) {
-    assert.match(await listed.textContent(), new RegExp(variable));
+    assert.match((await listed.textContent()) ?? '', new RegExp(variable));
   }
   await shot('profiles');
 
@@ -125,7 +127,7 @@ test('devices: create with a profile; chips Unknown and Update Pending; enrol di
   const install = enrol.getByLabel('Install command', { exact: true });
   await visible(install);
   // A new token replaces the shown one, after a confirmation.
-  const first = await install.textContent();
+  const first = (await install.textContent()) ?? '';
   await enrol.getByRole('button', { name: 'Issue a new token' }).click();
   await page
     .getByRole('dialog')
@@ -133,16 +135,17 @@ test('devices: create with a profile; chips Unknown and Update Pending; enrol di
     .getByRole('button', { name: 'Issue', exact: true })
     .click();
   await visible(install.filter({ hasNotText: first }));
-  assert.match(await install.textContent(), /--token pse_\d+_[\w-]{43}$/);
+  assert.match((await install.textContent()) ?? '', /--token pse_\d+_[\w-]{43}$/);
   // The manual way, folded under Advanced, still names the password once.
   await enrol.getByRole('button', { name: 'Advanced: run the agent by hand' }).click();
-  const command = await enrol.getByLabel('Agent start-up command', { exact: true }).textContent();
+  const command =
+    (await enrol.getByLabel('Agent start-up command', { exact: true }).textContent()) ?? '';
   assert.equal(
     command,
     `palisade-agent run --server ${baseUrl} --device-id ${device.id} --password-file /etc/palisade/agent.secret --output-dir /etc/suricata/palisade --eve /var/log/suricata/eve.json --reload-cmd "suricatasc -c reload-rules"`,
   );
   assert.match(
-    await enrol.getByLabel('Password file commands', { exact: true }).textContent(),
+    (await enrol.getByLabel('Password file commands', { exact: true }).textContent()) ?? '',
     new RegExp(password),
   );
   assert.equal(device.profile_id, profile.id);
@@ -162,7 +165,7 @@ test('devices: create with a profile; chips Unknown and Update Pending; enrol di
   await visible(chips.getByText('Unknown', { exact: true }));
   await visible(chips.getByText('Update Pending', { exact: true }));
   assert.equal(await chips.getByText('Online', { exact: true }).count(), 0);
-  assert.match(await row.textContent(), new RegExp(profile.name));
+  assert.match((await row.textContent()) ?? '', new RegExp(profile.name));
 
   await page.getByLabel('Search').fill('city:Berlin');
   await visible(row);
@@ -239,6 +242,7 @@ test('devices: at 1280x800 with the drawer open the row actions are in view (ltr
   }
   const rowBox = await row.boundingBox();
   const lastBox = await row.locator('td').last().boundingBox();
+  if (!rowBox || !lastBox) throw new Error('the row is not shown');
   assert.ok(lastBox.x < rowBox.x + rowBox.width / 2, 'rtl: the actions are at the left');
   await shot('devices-1280-ar');
 });

@@ -6,9 +6,9 @@ import { assert, signIn, visible, waitForNotice } from '../lib/ui.ts';
 import { arrangePolicy } from '../lib/versions.ts';
 import { test } from '../fixtures.ts';
 
-const pad = (n) => String(n).padStart(2, '0');
+const pad = (n: number) => String(n).padStart(2, '0');
 /** The datetime-local text of a moment, in the browser's (this machine's) time zone. */
-const localInput = (date) =>
+const localInput = (date: Date) =>
   `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(
     date.getHours(),
   )}:${pad(date.getMinutes())}`;

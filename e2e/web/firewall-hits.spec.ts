@@ -13,7 +13,7 @@ test('firewall hits: counters an agent reports show per rule in the ruleset edit
 }) => {
   const token = await api.token(ADMIN.email, ADMIN.password);
   const suffix = Date.now().toString(36);
-  const rule = (action, port, comment) => ({
+  const rule = (action: string, port: string, comment: string) => ({
     chain: 'input',
     action,
     protocol: 'tcp',
@@ -72,7 +72,7 @@ test('firewall hits: counters an agent reports show per rule in the ruleset edit
   const editor = page.getByRole('dialog', { name: `Ruleset ${ruleset.name}` });
   const rules = editor.getByRole('table', { name: 'Rules in order' });
   await visible(rules.getByRole('columnheader', { name: 'Hits' }));
-  const hitsOf = (comment) =>
+  const hitsOf = (comment: string) =>
     rules.getByRole('row', { name: new RegExp(comment) }).getByTestId('rule-hits');
   await visible(hitsOf('allow ssh').getByText('1.2K'));
   assert.equal(await hitsOf('drop telnet').textContent(), '7');
@@ -99,7 +99,7 @@ test('firewall drift: a firewall changed outside Palisade shows on the device an
 }) => {
   const token = await api.token(ADMIN.email, ADMIN.password);
   const name = `drift-${Date.now().toString(36)}`;
-  const sha = (c) => c.repeat(64);
+  const sha = (c: string) => c.repeat(64);
   const { device } = await reportingDevice(
     baseUrl,
     token,

@@ -1,6 +1,7 @@
 /* global document -- used in code that runs in the page */
 // Firewall screen (issue 6, point 4): rulesets with the drag-sortable rule table and the
 // spec's notices, assignment to a device, the exact script preview, L3 routes, and RTL.
+import type { Locator, Page } from '@playwright/test';
 import { ADMIN } from '../lib/env.ts';
 import {
   apiCall,
@@ -16,7 +17,7 @@ import { expect, test } from '../fixtures.ts';
 import { snap } from '../lib/ids.ts';
 
 async function addRule(
-  page,
+  page: Page,
   { action, ports, comment }: { action?: string; ports: string; comment: string },
 ) {
   await page.getByRole('button', { name: 'Add rule' }).click();
@@ -29,12 +30,12 @@ async function addRule(
 }
 
 /** Saves that reach devices are reviewed first: Save and send. */
-async function confirmReview(page, devices) {
+async function confirmReview(page: Page, devices: number) {
   const review = page.getByRole('dialog', { name: 'Review changes' });
   await review.getByRole('button', { name: `Save and send to ${devices}` }).click();
 }
 
-const comments = (editor) => editor.getByTestId('rule-comment').allTextContents();
+const comments = (editor: Locator) => editor.getByTestId('rule-comment').allTextContents();
 
 test('firewall: ruleset of 3 rules with the spec notices, reordered by drag, order kept', async ({
   page,
@@ -121,7 +122,7 @@ test('firewall: assign a ruleset to a device; preview; route in L3 mode; flush; 
   await row.getByRole('button', { name: `Preview the script of ${device.name}` }).click();
   const preview = page.getByRole('dialog', { name: `What ${device.name} receives` });
   await visible(preview.getByTestId('nftables-script'));
-  const script = await preview.getByTestId('nftables-script').textContent();
+  const script = (await preview.getByTestId('nftables-script').textContent()) ?? '';
   assert.match(script, /table inet palisade/);
   assert.match(script, /tcp dport 23/);
   await snap(page, shot, 'firewall-preview');
@@ -154,8 +155,11 @@ test('firewall: assign a ruleset to a device; preview; route in L3 mode; flush; 
   await page.getByRole('button', { name: 'Preview the script' }).click();
   const commands = page.getByTestId('route-commands');
   await visible(commands);
-  assert.match(await commands.textContent(), /10\.20\.0\.0\/16 via 192\.168\.1\.1.*metric 50/);
-  const nat = await page.getByTestId('nftables-script').textContent();
+  assert.match(
+    (await commands.textContent()) ?? '',
+    /10\.20\.0\.0\/16 via 192\.168\.1\.1.*metric 50/,
+  );
+  const nat = (await page.getByTestId('nftables-script').textContent()) ?? '';
   assert.match(nat, /oifname "eth0".*masquerade/);
   assert.match(nat, /tcp dport 8080 dnat ip to 10\.20\.0\.5:80/);
   await snap(page, shot, 'firewall-routes');
@@ -164,7 +168,7 @@ test('firewall: assign a ruleset to a device; preview; route in L3 mode; flush; 
   await page.goto('/devices');
   const deviceRow = page.getByRole('row', { name: new RegExp(device.name) });
   await visible(deviceRow);
-  assert.match(await deviceRow.textContent(), new RegExp(rulesetName));
+  assert.match((await deviceRow.textContent()) ?? '', new RegExp(rulesetName));
   await deviceRow.getByRole('button', { name: `Flush ${device.name}` }).click();
   await waitForNotice(page, 'Flush requested');
   await deviceRow.getByRole('button', { name: `Delete ${device.name}` }).click();
@@ -210,7 +214,7 @@ test('firewall: a refused rule is named at its row; a used ruleset cannot be del
   const rules = edit.getByRole('table', { name: 'Rules in order' });
   const problem = rules.getByRole('row', { name: /bad port/ }).getByTestId('rule-problem');
   await visible(problem);
-  assert.match(await problem.textContent(), /65535/);
+  assert.match((await problem.textContent()) ?? '', /65535/);
   await edit.getByRole('button', { name: 'Cancel' }).click();
   await page
     .getByRole('dialog', { name: 'Discard changes?' })

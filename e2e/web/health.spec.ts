@@ -61,9 +61,9 @@ test('health: a degraded sensor in the Devices list, on its own page and on Home
   await waitForPath(page, `/devices/${device.id}`);
   const warning = page.getByTestId('device-health-degraded');
   await visible(warning);
-  const text = await warning.textContent();
-  assert.ok(text?.includes('failed to load 11 rules'), text);
-  assert.ok(text?.includes('7.5 % of captured packets'), text);
+  const text = (await warning.textContent()) ?? '';
+  assert.ok(text.includes('failed to load 11 rules'), text);
+  assert.ok(text.includes('7.5 % of captured packets'), text);
   // The engine's own reason, as the agent read it from suricata.log.
   await visible(page.getByTestId('device-rule-errors').getByText(/flow:sideways/));
   await visible(page.getByTestId('chart-drops'));

@@ -99,7 +99,7 @@ test('notifications: one at a time, progress held, then success; account save an
   // The progress notice is pushed after the click; the success one can only show after
   // its 500 ms hold and the 500 ms gap, however fast the save and however busy the page.
   assert.ok(
-    list[success].at - clicked >= 1000,
+    (list[success]?.at ?? 0) - clicked >= 1000,
     `progress held 500 ms, then a 500 ms gap: clicked at ${clicked}, ${JSON.stringify(list)}`,
   );
 
@@ -131,11 +131,12 @@ test('theme: /assets/theme.json replaces colours and /assets/custom.css is appli
     await visible(button);
     await page.waitForFunction(
       () =>
-        getComputedStyle(document.querySelector('.pal-submit')).backgroundColor ===
+        getComputedStyle(document.querySelector('.pal-submit')!).backgroundColor ===
         'rgb(142, 36, 170)',
     );
     await page.waitForFunction(
-      () => getComputedStyle(document.querySelector('.pal-card')).borderTopColor === 'rgb(1, 2, 3)',
+      () =>
+        getComputedStyle(document.querySelector('.pal-card')!).borderTopColor === 'rgb(1, 2, 3)',
     );
     await shot('login-custom-theme');
     await signIn(page);

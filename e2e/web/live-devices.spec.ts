@@ -4,6 +4,7 @@
 // dashboard and the device's own page each show it (Update Pending gone, the applied version
 // shown) within a second of the report, measured in the page from just before the report to
 // the DOM change.
+import type { Page, Request } from '@playwright/test';
 import { callApi } from '../lib/api.ts';
 import { ADMIN } from '../lib/env.ts';
 import { assert, signIn, visible } from '../lib/ui.ts';
@@ -19,9 +20,18 @@ const call = callApi;
  * `apply` reports the console's versions applied (POST /agent/applied), after which its beats
  * carry them. A device's beats and reports are sent one after the other, as an agent's are.
  */
-async function startFleet(baseUrl, token, prefix, count) {
+/** A device of the fleet: its agent token, the versions it applied, its queue of reports. */
+interface FleetDevice {
+  id: number;
+  name: string;
+  token: string;
+  local: { config_version: number | null; policy_version: number | null };
+  queue: Promise<unknown>;
+}
+
+async function startFleet(baseUrl: string, token: string, prefix: string, count: number) {
   const password = 'sensor-secret-2026';
-  const devices = [];
+  const devices: FleetDevice[] = [];
   for (let i = 0; i < count; i += 1) {
     const created = await call(baseUrl, 'POST', 'devices/', token, {
       name: `${prefix}-${i}`,
@@ -39,12 +49,12 @@ async function startFleet(baseUrl, token, prefix, count) {
       queue: Promise.resolve(),
     });
   }
-  const run = (device, task) => {
+  const run = (device: FleetDevice, task: () => Promise<unknown>) => {
     const next = device.queue.then(task);
     device.queue = next.catch(() => undefined);
     return next;
   };
-  const beat = (device) =>
+  const beat = (device: FleetDevice) =>
     call(baseUrl, 'POST', 'agent/heartbeat', device.token, {
       state: 'running',
       metrics: {
@@ -70,7 +80,7 @@ async function startFleet(baseUrl, token, prefix, count) {
   return {
     devices,
     /** Reports the console's versions applied; `before` runs just before the report is sent. */
-    async apply(device, before = async () => undefined) {
+    async apply(device: FleetDevice, before: () => Promise<unknown> = async () => undefined) {
       const remote = await call(baseUrl, 'GET', `devices/${device.id}`, token);
       const versions = {
         config_version: remote.config_version_remote,
@@ -94,7 +104,13 @@ async function startFleet(baseUrl, token, prefix, count) {
  * Starts watching the page for `condition(arg)` to hold (checked on every DOM change); answers
  * the page's time at which it first held, once it does.
  */
-async function watch(page, condition, arg) {
+/** What a watched condition is given: the device's name, or the version to show. */
+type Watched = { name?: string; version?: number };
+/** A condition on the page's DOM, run in the page (its source is sent there). */
+type Condition = (arg: Watched) => boolean;
+type Fleet = Awaited<ReturnType<typeof startFleet>>;
+
+async function watch(page: Page, condition: Condition, arg: Watched) {
   await page.evaluate(
     ({ source, arg }) => {
       // eslint-disable-next-line @typescript-eslint/no-implied-eval -- the condition comes as source
@@ -113,15 +129,21 @@ async function watch(page, condition, arg) {
 }
 
 /** The report's latency: from just before it is sent to the watched change on the screen. */
-async function measure(page, fleet, device, condition, arg) {
+async function measure(
+  page: Page,
+  fleet: Fleet,
+  device: FleetDevice,
+  condition: Condition,
+  arg: Watched,
+) {
   await watch(page, condition, arg);
   let sentAt = 0;
   let nodeSent = 0;
-  const trace = [];
-  const onRequest = (request) => {
+  const trace: string[] = [];
+  const onRequest = (request: Request) => {
     if (request.url().includes('/api/v1/devices')) trace.push(`req ${Date.now() - nodeSent}`);
   };
-  const onDone = (request) => {
+  const onDone = (request: Request) => {
     if (request.url().includes('/api/v1/devices')) trace.push(`done ${Date.now() - nodeSent}`);
   };
   page.on('request', onRequest);
@@ -138,48 +160,49 @@ async function measure(page, fleet, device, condition, arg) {
   page.off('request', onRequest);
   page.off('requestfinished', onDone);
   if (process.env.LIVE_TRACE) console.log(`     trace: ${trace.join(', ')}`);
+  if (changedAt === undefined) throw new Error('the watched change was not seen');
   return Math.round(changedAt - sentAt);
 }
 
 /** The row (of any list) naming `name` no longer says Update Pending. */
-function rowSynced({ name }) {
+function rowSynced({ name }: Watched) {
   const cell = [...document.querySelectorAll('tr a, tr button')].find(
-    (el) => el.textContent.trim() === name,
+    (el) => el.textContent?.trim() === name,
   );
   const row = cell?.closest('tr');
-  return row !== undefined && row !== null && !row.textContent.includes('Update Pending');
+  return row !== undefined && row !== null && !row.textContent?.includes('Update Pending');
 }
 
 /** The device's versions table shows the applied config version as local. */
-function versionShown({ version }) {
+function versionShown({ version }: Watched) {
   const header = [...document.querySelectorAll('th')].find(
-    (el) => el.textContent.trim() === 'Config version',
+    (el) => el.textContent?.trim() === 'Config version',
   );
   const cells = header?.closest('tr')?.querySelectorAll('td');
-  return cells !== undefined && cells[0]?.textContent.trim() === String(version);
+  return cells !== undefined && cells[0]?.textContent?.trim() === String(version);
 }
 
 /** Monitoring: the device's row is in sync and its versions table shows the applied version. */
-function monitoringSynced({ name, version }) {
+function monitoringSynced({ name, version }: Watched) {
   const cell = [...document.querySelectorAll('tr a, tr button')].find(
-    (el) => el.textContent.trim() === name,
+    (el) => el.textContent?.trim() === name,
   );
   const row = cell?.closest('tr');
   const header = [...document.querySelectorAll('th')].find(
-    (el) => el.textContent.trim() === 'Config version',
+    (el) => el.textContent?.trim() === 'Config version',
   );
   const cells = header?.closest('tr')?.querySelectorAll('td');
   return (
     row !== undefined &&
     row !== null &&
-    !row.textContent.includes('Update Pending') &&
+    !row.textContent?.includes('Update Pending') &&
     cells !== undefined &&
-    cells[0]?.textContent.trim() === String(version)
+    cells[0]?.textContent?.trim() === String(version)
   );
 }
 
 /** Home's "Out of sync" card no longer names the device. */
-function leftOutOfSync({ name }) {
+function leftOutOfSync({ name }: Watched) {
   const card = document.querySelector('[data-testid="fleet-pending"]');
   return card !== null && ![...card.querySelectorAll('a')].some((a) => a.textContent === name);
 }
@@ -195,12 +218,15 @@ test('live devices: an applied version shows on every screen within 1 s', async 
   const latencies: Record<string, number> = {};
   try {
     const [listDevice, monitoredDevice, homeDevice, pageDevice, ...rest] = fleet.devices;
+    if (!listDevice || !monitoredDevice || !homeDevice || !pageDevice) {
+      throw new Error(`a fleet of ${FLEET} has not four devices`);
+    }
     // The rest of the fleet is in sync: only the four watched devices are pending.
     for (const device of rest) await fleet.apply(device);
 
     await signIn(page);
     await page.setViewportSize({ width: 1600, height: 900 });
-    const pending = (name) =>
+    const pending = (name: string) =>
       page.getByRole('row').filter({ has: page.getByText(name, { exact: true }) });
 
     // The Devices list.

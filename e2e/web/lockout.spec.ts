@@ -3,6 +3,7 @@
 // refused in the console with a message naming the device and the missing rule. An Operator
 // cannot apply it anyway; an Administrator sees "Apply anyway" and the save then goes through.
 // Routes alike: a default route that would carry the agent's connection is refused by name.
+import type { Page } from '@playwright/test';
 import { simulatedDevice } from '../lib/api.ts';
 import { ADMIN } from '../lib/env.ts';
 import { apiCall, assert, signIn, uniqueEmail, visible, waitForNotice } from '../lib/ui.ts';
@@ -30,7 +31,7 @@ const MISSING =
   'output policy of accept';
 
 /** A ruleset that keeps the agent connected, assigned to a device that reports its endpoint. */
-async function guardedDevice(baseUrl, token, stamp) {
+async function guardedDevice(baseUrl: string, token: string, stamp: string) {
   const ruleset = await apiCall(baseUrl, token, 'POST', 'fwruleset/', {
     name: `Guarded ${stamp}`,
     policies: { input: 'drop', forward: 'drop', output: 'drop' },
@@ -49,7 +50,11 @@ async function guardedDevice(baseUrl, token, stamp) {
  * Removes the management rule in the editor and saves: the review names the device the change
  * would cut off, and sending it is refused. Resolves with the editor and the refusal dialog.
  */
-async function saveWithoutManagement(page, ruleset, device) {
+async function saveWithoutManagement(
+  page: Page,
+  ruleset: { id: number; name: string },
+  device: { id: number; name: string },
+) {
   await page.goto('/firewall');
   await page
     .getByRole('row', { name: new RegExp(ruleset.name) })
@@ -75,8 +80,10 @@ async function saveWithoutManagement(page, ruleset, device) {
   return { editor, refused };
 }
 
-const storedComments = async (baseUrl, token, id) =>
-  (await apiCall(baseUrl, token, 'GET', `fwruleset/${id}`)).rules.map((rule) => rule.comment);
+const storedComments = async (baseUrl: string, token: string, id: number) =>
+  (await apiCall(baseUrl, token, 'GET', `fwruleset/${id}`)).rules.map(
+    (rule: { comment: string }) => rule.comment,
+  );
 
 test('lockout: a save cutting a device off is refused; an Administrator applies it anyway', async ({
   page,
@@ -171,7 +178,10 @@ test("lockout: a route that would carry the agent's connection is refused by nam
   await refused.getByRole('button', { name: 'Apply anyway' }).click();
   await waitForNotice(page, 'Routes and NAT saved');
   assert.deepEqual(
-    (await stored()).routes.map((r) => [r.address, r.gateway]),
+    (await stored()).routes.map((r: { address: string; gateway: string }) => [
+      r.address,
+      r.gateway,
+    ]),
     [['default', '192.0.2.1']],
   );
 });

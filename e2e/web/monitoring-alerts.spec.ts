@@ -4,6 +4,7 @@
 // generated sample alerts); with Monitoring and Alerts open, both show them without a reload.
 // Then the filters, the grouped view, the detail with its rule and event, and tuning from the
 // alert, which changes the policy the device gets.
+import type { Locator, Page } from '@playwright/test';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { corpusPath, corpusPresent } from '../../testing/corpus.mjs';
@@ -28,7 +29,7 @@ const REPLAYED = 40;
 const LIVE_TIMEOUT = 15_000;
 
 /** The file's first alert events, read at test time; without the corpus, generated ones. */
-async function corpusAlerts(count) {
+async function corpusAlerts(count: number) {
   if (EVE_FILE === null) return sampleAlerts({ count });
   const text = await readFile(EVE_FILE, 'utf8');
   return text
@@ -40,10 +41,10 @@ async function corpusAlerts(count) {
 }
 
 /** JSON calls the arrangement needs (the shared api client only knows a few). */
-const rest = (baseUrl) => (method, route, token, body?) =>
+const rest = (baseUrl: string) => (method: string, route: string, token?: string, body?: unknown) =>
   callApi(baseUrl, method, route, token, body);
 
-const metrics = (cpu) => ({
+const metrics = (cpu: number) => ({
   cpu,
   memory_used: 1_600_000_000 + cpu * 10_000_000,
   memory_total: 4_000_000_000,
@@ -53,8 +54,11 @@ const metrics = (cpu) => ({
   net_out: 40_000,
 });
 
+/** callApi with the server's address given. */
+type Call = ReturnType<typeof rest>;
+
 /** A device that reports like the agent does: sign-in, heartbeats, alert batches. */
-async function sensor(call, admin, name) {
+async function sensor(call: Call, admin: string, name: string) {
   const password = 'sensor-secret-2026';
   const device = await call('POST', 'devices/', admin, { name, password, city: 'Lab' });
   const login = await call('POST', 'agent/login', undefined, {
@@ -67,18 +71,18 @@ async function sensor(call, admin, name) {
   let logSeq = 0;
   return {
     device,
-    heartbeat: (cpu) =>
+    heartbeat: (cpu: number) =>
       call('POST', 'agent/heartbeat', token, {
         state: 'running',
         metrics: metrics(cpu),
         local: { config_version: null, policy_version: null },
         agent_version: 'test',
       }),
-    alerts: (events) => {
+    alerts: (events: unknown[]) => {
       seq += 1;
       return call('POST', 'agent/alerts', token, { seq, events });
     },
-    logs: (lines) => {
+    logs: (lines: unknown[]) => {
       logSeq += 1;
       return call('POST', 'agent/logs', token, { seq: logSeq, lines });
     },
@@ -86,14 +90,14 @@ async function sensor(call, admin, name) {
 }
 
 /** A screenshot of any page (the harness' `shot` takes the first one's viewport). */
-const snap = (page, name, fullPage = false) =>
+const snap = (page: Page, name: string, fullPage = false) =>
   page.screenshot({ path: path.join(ROOT, 'test-results', `${name}.png`), fullPage });
 
-const noReloadMarker = (page) =>
+const noReloadMarker = (page: Page) =>
   page.evaluate(() => {
     window.__sameDocument = true;
   });
-const stillSameDocument = async (page) =>
+const stillSameDocument = async (page: Page) =>
   assert.equal(await page.evaluate(() => window.__sameDocument), true, 'the page never reloaded');
 
 test('monitoring+alerts: a replayed eve.json alert appears live on both screens; filters, groups, detail; suppress source and disable rule change the policy', async ({
@@ -153,7 +157,7 @@ test('monitoring+alerts: a replayed eve.json alert appears live on both screens;
   // Both screens, at once: how long from the agent's batch to the alert on screen.
   const deviceAlerts = page.getByRole('table', { name: 'Last 100 alerts' });
   const list = alertsPage.getByRole('table', { name: 'Alerts' });
-  const shownAfter = (locator) =>
+  const shownAfter = (locator: Locator) =>
     visible(locator, LIVE_TIMEOUT).then(() => Math.round(performance.now() - sent));
   const [onMonitoring, onAlerts] = await Promise.all([
     shownAfter(deviceAlerts.getByRole('cell', { name: signature })),
@@ -205,7 +209,7 @@ test('monitoring+alerts: a replayed eve.json alert appears live on both screens;
   await visible(total.getByText(`Alerts: ${REPLAYED}`, { exact: true }));
 
   // Deeper pages go by keyset: the second page asks for what comes before the first.
-  const asked = [];
+  const asked: URL[] = [];
   alertsPage.on('request', (request) => {
     if (/\/api\/v1\/alerts\/\?/.test(request.url())) asked.push(new URL(request.url()));
   });
@@ -218,6 +222,7 @@ test('monitoring+alerts: a replayed eve.json alert appears live on both screens;
   // The rows are drawn just after the footer (an interruptible render).
   await waitForCount(list.locator('tbody tr.data-row'), REPLAYED - 25);
   const deep = asked.at(-1);
+  if (deep === undefined) throw new Error('no alerts page was asked for');
   assert.match(deep.searchParams.get('before') ?? '', /^\d+:\d+$/);
   assert.equal(deep.searchParams.get('offset'), null, 'no offset on a deep page');
   assert.ok(await footer.getByRole('button', { name: 'Next page' }).isDisabled());
@@ -229,7 +234,10 @@ test('monitoring+alerts: a replayed eve.json alert appears live on both screens;
   const groups = alertsPage.getByRole('table', { name: 'Alerts by signature' });
   const groupRow = groups.getByRole('row', { name: new RegExp(`1:${sid}\\b`) });
   await visible(groupRow);
-  assert.match(await groupRow.textContent(), new RegExp(`${signature}.*${ofTarget.length}`));
+  assert.match(
+    (await groupRow.textContent()) ?? '',
+    new RegExp(`${signature}.*${ofTarget.length}`),
+  );
   await snap(alertsPage, 'alerts-groups');
   await groupRow.getByRole('button', { name: `Show the alerts of signature ${sid}` }).click();
   await visible(total.getByText(`Alerts: ${ofTarget.length}`, { exact: true }));
@@ -238,8 +246,11 @@ test('monitoring+alerts: a replayed eve.json alert appears live on both screens;
   await list.getByRole('button', { name: signature }).first().click();
   const drawer = alertsPage.getByRole('dialog', { name: 'Alert' });
   await visible(drawer.getByTestId('alert-detail'));
-  assert.match(await drawer.getByTestId('alert-rule').textContent(), new RegExp(`sid:${sid};`));
-  const eventText = await drawer.getByTestId('alert-event').textContent();
+  assert.match(
+    (await drawer.getByTestId('alert-rule').textContent()) ?? '',
+    new RegExp(`sid:${sid};`),
+  );
+  const eventText = (await drawer.getByTestId('alert-event').textContent()) ?? '';
   const shown = JSON.parse(eventText);
   assert.equal(shown.alert.signature_id, sid);
   assert.equal(shown.event_type, 'alert');
@@ -247,7 +258,7 @@ test('monitoring+alerts: a replayed eve.json alert appears live on both screens;
   const micros = /\.(\d{6})/.exec(String(shown.timestamp))?.[1];
   if (micros !== undefined)
     assert.match(
-      await drawer.getByTestId('alert-detail').textContent(),
+      (await drawer.getByTestId('alert-detail').textContent()) ?? '',
       new RegExp(`\\.${micros}\\b`),
     );
   await snap(alertsPage, 'alert-detail');
@@ -260,7 +271,7 @@ test('monitoring+alerts: a replayed eve.json alert appears live on both screens;
   const confirm = alertsPage.getByRole('dialog', { name: 'Suppress this source?' });
   const reach = confirm.getByTestId('change-review-reach');
   await visible(reach);
-  assert.match(await reach.textContent(), /^Devices this change reaches: [1-9]/);
+  assert.match((await reach.textContent()) ?? '', /^Devices this change reaches: [1-9]/);
   await confirm.getByRole('button', { name: 'Suppress source' }).click();
   const shownSource = JSON.parse(eventText).src_ip;
   await waitForNotice(alertsPage, `from ${shownSource} suppressed in policy`);

@@ -15,7 +15,10 @@ const FAKE_SYSTEMCTL = path.join(ROOT, 'apps/agent/src/testing/fake-systemctl.mj
 const ONLINE_TIMEOUT = 45_000;
 
 /** Runs a shell command line; resolves with its exit code and output. */
-function run(commandLine, env): Promise<{ code: number; output: string }> {
+function run(
+  commandLine: string,
+  env: Record<string, string>,
+): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn('sh', ['-c', commandLine], {
       env: { ...process.env, ...env },
@@ -30,14 +33,14 @@ function run(commandLine, env): Promise<{ code: number; output: string }> {
 }
 
 /** The server's agent build, as the download manifest names it. */
-async function serverAgentVersion(baseUrl) {
+async function serverAgentVersion(baseUrl: string) {
   const response = await fetch(`${baseUrl}/api/v1/agent/download/`);
   assert.equal(response.status, 200, 'the e2e server serves the built agent release');
   return (await response.json()).version;
 }
 
 /** A device the test speaks for through the agent protocol, reporting an old agent version. */
-async function oldAgent(baseUrl, admin, name) {
+async function oldAgent(baseUrl: string, admin: string, name: string) {
   const password = 'old-agent-secret-2026';
   const device = await apiCall(baseUrl, admin, 'POST', 'devices/', { name, password });
   const login = await fetch(`${baseUrl}/api/v1/agent/login`, {
@@ -76,7 +79,7 @@ test('onboarding: the one-liner from a new device’s dialog installs, enrols an
   const dialog = page.getByRole('dialog', { name: `Enrol ${name} as a sensor` });
   const commandBlock = dialog.getByLabel('Install command', { exact: true });
   await visible(commandBlock);
-  const command = await commandBlock.textContent();
+  const command = (await commandBlock.textContent()) ?? '';
   const script = `${baseUrl}/api/v1/agent/install.sh`;
   assert.match(
     command,
@@ -84,7 +87,7 @@ test('onboarding: the one-liner from a new device’s dialog installs, enrols an
       `^curl -fsSL ${script} \\| sudo sh -s -- --server ${baseUrl} --token pse_\\d+_[\\w-]{43}$`,
     ),
   );
-  assert.match(await dialog.getByTestId('enrolment-expiry').textContent(), /expires/);
+  assert.match((await dialog.getByTestId('enrolment-expiry').textContent()) ?? '', /expires/);
   await shot('enrol-dialog');
   await dialog.getByRole('button', { name: 'Close' }).click();
   const row = page.getByRole('row', { name: new RegExp(name) });

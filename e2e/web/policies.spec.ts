@@ -25,8 +25,12 @@ async function enabledSids() {
 }
 
 /** Arranges state through the API (never to check the UI): a rules file and a policy on it. */
-async function arrangePolicy(baseUrl, token, { file, name, overrides = true }) {
-  const call = async (path, init: RequestInit = {}) => {
+async function arrangePolicy(
+  baseUrl: string,
+  token: string,
+  { file, name, overrides = true }: { file: string; name: string; overrides?: boolean },
+) {
+  const call = async (path: string, init: RequestInit = {}) => {
     const response = await fetch(`${baseUrl}/api/v1/${path}`, {
       ...init,
       headers: { authorization: `Bearer ${token}`, ...init.headers },
@@ -40,9 +44,9 @@ async function arrangePolicy(baseUrl, token, { file, name, overrides = true }) {
   const report = await call('rules/import', { method: 'POST', body: form });
   const groupName = report.files[0].group;
   const groups = await call('groups/?limit=999999&offset=0');
-  const group = groups.data.find((g) => g.name === groupName);
+  const group = groups.data.find((g: { name: string }) => g.name === groupName);
   const rules = await call(`rules/?limit=5000&offset=0&sortBy=sid&filter=group_id:${group.id}`);
-  const enabled = rules.data.filter((r) => r.enabled);
+  const enabled = rules.data.filter((r: { enabled: boolean }) => r.enabled);
   const policy = await call('policies/', {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -80,9 +84,9 @@ test('policies: the preview lists a rule enabled for flowbits, until the editor 
   await page.getByRole('button', { name: `Rendered rules of ${name}` }).click();
   const listed = page.getByTestId('policy-flowbit-rules');
   await visible(listed);
-  assert.match(await listed.textContent(), /1:7700002 E2E stage one/);
+  assert.match((await listed.textContent()) ?? '', /1:7700002 E2E stage one/);
   assert.match(
-    await page.getByTestId('policy-rendered').textContent(),
+    (await page.getByTestId('policy-rendered').textContent()) ?? '',
     /flowbits:set,e2e\.stage1; noalert; sid:7700002;/,
   );
   await snap(page, shot, 'policy-preview-flowbits');
@@ -102,7 +106,7 @@ test('policies: the preview lists a rule enabled for flowbits, until the editor 
   await page.getByTestId('policy-flowbit-rules').waitFor({ state: 'detached' });
   const rendered = page.getByTestId('policy-rendered');
   await visible(rendered);
-  assert.ok(!(await rendered.textContent()).includes('sid:7700002;'), 'the writer is gone');
+  assert.ok(!((await rendered.textContent()) ?? '').includes('sid:7700002;'), 'the writer is gone');
   await page.getByRole('dialog').getByRole('button', { name: 'Close' }).click();
   await rm(dir, { recursive: true, force: true });
 });
@@ -130,7 +134,7 @@ test('policies: upload a Suricata rules file, its group appears, a policy with d
   await page.getByRole('button', { name: `Show the text of rule ${dropped}` }).click();
   const text = page.getByTestId('rule-text');
   await visible(text);
-  assert.match(await text.textContent(), new RegExp(`sid:${dropped};`));
+  assert.match((await text.textContent()) ?? '', new RegExp(`sid:${dropped};`));
   await snap(page, shot, 'rules-text');
   await page.getByRole('dialog').getByRole('button', { name: 'Close' }).click();
   await page.getByRole('dialog').waitFor({ state: 'detached' });
@@ -140,7 +144,7 @@ test('policies: upload a Suricata rules file, its group appears, a policy with d
   await page.getByRole('tab', { name: 'Rule groups' }).click();
   const groupRow = page.getByRole('row', { name: new RegExp(`^${GROUP}\\b`) });
   await visible(groupRow);
-  assert.match(await groupRow.textContent(), new RegExp(`${sids.length}`));
+  assert.match((await groupRow.textContent()) ?? '', new RegExp(`${sids.length}`));
   await snap(page, shot, 'groups');
 
   // A policy from the group, with alert→drop on one rule and a disable on another.
@@ -181,14 +185,14 @@ test('policies: upload a Suricata rules file, its group appears, a policy with d
 
   const row = page.getByRole('row', { name: new RegExp(POLICY) });
   await visible(row);
-  assert.match(await row.textContent(), new RegExp(`${sids.length - 1}`));
+  assert.match((await row.textContent()) ?? '', new RegExp(`${sids.length - 1}`));
   await snap(page, shot, 'policies');
 
   // The preview is the text a sensor loads: the drop applied, the disabled rule gone.
   await page.getByRole('button', { name: `Rendered rules of ${POLICY}` }).click();
   const rendered = page.getByTestId('policy-rendered');
   await visible(rendered);
-  const body = await rendered.textContent();
+  const body = (await rendered.textContent()) ?? '';
   const lines = body.split('\n').filter((line) => line.trim() !== '');
   assert.equal(lines.length, sids.length - 1);
   const dropLine = lines.find((line) => line.includes(`sid:${dropped};`));
@@ -199,7 +203,10 @@ test('policies: upload a Suricata rules file, its group appears, a policy with d
     'the other rules keep their action',
   );
   await visible(page.getByText(`${sids.length - 1} rules`));
-  assert.equal((await page.getByTestId('policy-thresholds').textContent()).trim(), suppression);
+  assert.equal(
+    ((await page.getByTestId('policy-thresholds').textContent()) ?? '').trim(),
+    suppression,
+  );
   await snap(page, shot, 'policy-preview');
   // threshold.config downloads as its own file, the text the preview shows.
   const thresholdDownload = page.waitForEvent('download');
@@ -282,7 +289,7 @@ test('policies: upload a disable.conf, export, download the rules; a group in us
   await page.getByRole('button', { name: `Rendered rules of ${name}` }).click();
   const rendered = page.getByTestId('policy-rendered');
   await visible(rendered);
-  const text = await rendered.textContent();
+  const text = (await rendered.textContent()) ?? '';
   assert.ok(!text.includes(`sid:${disabled.sid};`), 'the uploaded disable.conf applies');
   assert.match(text, new RegExp(`^drop [^\\n]*sid:${dropped.sid};`, 'm'));
   const renderedLines = text.split('\n').filter((line) => line.trim() !== '');

@@ -9,7 +9,8 @@ import { test } from '../fixtures.ts';
 const NOISY = 3_300_001;
 const QUIET = 3_300_002;
 const SILENT = 3_300_003;
-const rule = (sid, msg) => `alert tcp any any -> $HOME_NET any (msg:"${msg}"; sid:${sid}; rev:1;)`;
+const rule = (sid: number, msg: string) =>
+  `alert tcp any any -> $HOME_NET any (msg:"${msg}"; sid:${sid}; rev:1;)`;
 
 test('rule analytics: noisiest rules per device, a rule opens its days, silent rules of a policy, Tune backtests', async ({
   page,
@@ -35,7 +36,7 @@ test('rule analytics: noisiest rules per device, a rule opens its days, silent r
     password: 'sensor-secret-2026',
     policy_id: policy.id,
   });
-  const alert = (i, sid, signature) => ({
+  const alert = (i: number, sid: number, signature: string) => ({
     timestamp: eveTime(900 + i * 30),
     event_type: 'alert',
     src_ip: `10.8.0.${(i % 4) + 1}`,
@@ -58,8 +59,8 @@ test('rule analytics: noisiest rules per device, a rule opens its days, silent r
   const noisy = page.getByRole('table', { name: 'Noisiest rules' });
   const rows = noisy.getByRole('row');
   await visible(rows.nth(1).getByText('ANALYTICS noisy'));
-  assert.match(await rows.nth(1).textContent(), /^1:3300001ANALYTICS noisy4076\.9%1/);
-  assert.match(await rows.nth(2).textContent(), /^1:3300002ANALYTICS quiet1223\.1%1/);
+  assert.match((await rows.nth(1).textContent()) ?? '', /^1:3300001ANALYTICS noisy4076\.9%1/);
+  assert.match((await rows.nth(2).textContent()) ?? '', /^1:3300002ANALYTICS quiet1223\.1%1/);
   await visible(rows.nth(1).getByRole('img', { name: /^Alerts per day: / }));
 
   // A rule opens its days and devices.

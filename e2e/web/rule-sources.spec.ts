@@ -10,28 +10,29 @@ import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { packTar } from 'modern-tar';
 import { ADMIN } from '../lib/env.ts';
+import { callApi } from '../lib/api.ts';
 import { apiCall, assert, signIn, uniqueEmail, visible, waitForNotice } from '../lib/ui.ts';
 import { test } from '../fixtures.ts';
 
 /** The sids of one feed; each test has its own, as rules are unique by sid in an organization. */
-const sidsFrom = (base) => ({
+const sidsFrom = (base: number) => ({
   changed: base + 1,
   removed: base + 2,
   kept: base + 3,
   added: base + 4,
 });
 
-const rule = (sid, rev, content) =>
+const rule = (sid: number, rev: number, content: string) =>
   `alert http $HOME_NET any -> $EXTERNAL_NET any (msg:"E2E feed ${sid}"; flow:established,to_server; http.uri; content:"${content}"; classtype:trojan-activity; sid:${sid}; rev:${rev};)`;
 
 /** Day one and the "next day": one rule changed, one removed, one added, one as it was. */
-const daysOf = (SID) => [
+const daysOf = (SID: ReturnType<typeof sidsFrom>) => [
   [rule(SID.changed, 1, '/gate.php'), rule(SID.removed, 1, '/old.php'), rule(SID.kept, 1, '/k')],
   [rule(SID.changed, 2, '/panel/gate.php'), rule(SID.kept, 1, '/k'), rule(SID.added, 1, '/new')],
 ];
 
 /** An Emerging Threats-shaped archive: `rules/<member>.rules`. */
-async function archive(member, rules) {
+async function archive(member: string, rules: string[]) {
   const body = new TextEncoder().encode(`${rules.join('\n')}\n`);
   const tar = await packTar([
     { header: { name: `rules/${member}.rules`, size: body.length }, body },
@@ -41,8 +42,8 @@ async function archive(member, rules) {
 
 /** Serves one archive and its .md5 on 127.0.0.1, as ET's mirror does; `serve` swaps it. */
 async function startMirror() {
-  let files = new Map();
-  const requests = [];
+  let files = new Map<string | undefined, Buffer>();
+  const requests: (string | undefined)[] = [];
   const server = createServer((request, response) => {
     requests.push(request.url);
     const file = files.get(request.url);
@@ -58,7 +59,7 @@ async function startMirror() {
     url: `${base}/open/suricata-7.0/emerging.rules.tar.gz`,
     checksumUrl: `${base}/open/suricata-7.0/emerging.rules.tar.gz.md5`,
     requests,
-    serve(bytes) {
+    serve(bytes: Buffer) {
       const md5 = createHash('md5').update(bytes).digest('hex');
       files = new Map([
         ['/open/suricata-7.0/emerging.rules.tar.gz', bytes],
@@ -69,15 +70,21 @@ async function startMirror() {
   };
 }
 
+type Mirror = Awaited<ReturnType<typeof startMirror>>;
+
 /** A sensor the test speaks for through the agent protocol. */
-async function simulatedAgent(baseUrl, admin, { name, policyId }) {
+async function simulatedAgent(
+  baseUrl: string,
+  admin: string,
+  { name, policyId }: { name: string; policyId: number },
+) {
   const password = 'feed-sensor-2026';
   const device = await apiCall(baseUrl, admin, 'POST', 'devices/', {
     name,
     password,
     policy_id: policyId,
   });
-  const login = await apiCall(baseUrl, undefined, 'POST', 'agent/login', {
+  const login = await callApi(baseUrl, 'POST', 'agent/login', undefined, {
     device_id: device.id,
     password,
     agent_version: 'test',
@@ -105,7 +112,7 @@ async function simulatedAgent(baseUrl, admin, { name, policyId }) {
       return { reply, bundle };
     },
     /** Sends one eve.json alert of this rule. */
-    alert: ({ sid, rev, msg }) =>
+    alert: ({ sid, rev, msg }: { sid: number; rev: number; msg: string }) =>
       apiCall(baseUrl, token, 'POST', 'agent/alerts', {
         seq: 1,
         events: [
@@ -133,8 +140,13 @@ async function simulatedAgent(baseUrl, admin, { name, policyId }) {
 }
 
 /** Arranges a source with two finished updates through the API (never to check the UI). */
-async function sourceWithTwoUpdates(baseUrl, admin, mirror, { member, days }) {
-  const finished = async (source, updateId) => {
+async function sourceWithTwoUpdates(
+  baseUrl: string,
+  admin: string,
+  mirror: Mirror,
+  { member, days }: { member: string; days: string[][] },
+) {
+  const finished = async (source: { id: number }, updateId: number) => {
     for (;;) {
       const update = await apiCall(
         baseUrl,
@@ -146,7 +158,7 @@ async function sourceWithTwoUpdates(baseUrl, admin, mirror, { member, days }) {
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
   };
-  mirror.serve(await archive(member, days[0]));
+  mirror.serve(await archive(member, days[0] ?? []));
   const source = await apiCall(baseUrl, admin, 'POST', 'rulesources/', {
     name: `Mirror ${member}`,
     url: mirror.url,
@@ -173,7 +185,7 @@ test('rule sources: ET Open from the catalogue, two updates, the changelog diff,
   const DAYS = daysOf(SID);
   const mirror = await startMirror();
   try {
-    mirror.serve(await archive(member, DAYS[0]));
+    mirror.serve(await archive(member, DAYS[0] ?? []));
     const admin = await api.token(ADMIN.email, ADMIN.password);
     const name = `ET Open ${stamp}`;
 
@@ -201,9 +213,9 @@ test('rule sources: ET Open from the catalogue, two updates, the changelog diff,
     await shot('rule-sources-list');
 
     const sources = await apiCall(baseUrl, admin, 'GET', 'rulesources/?limit=100&offset=0');
-    const source = sources.data.find((s) => s.name === name);
+    const source = sources.data.find((s: { name: string }) => s.name === name);
     const groups = await apiCall(baseUrl, admin, 'GET', 'groups/?limit=999999&offset=0');
-    const group = groups.data.find((g) => g.source_id === source.id);
+    const group = groups.data.find((g: { source_id: number }) => g.source_id === source.id);
     assert.equal(group?.name, member, 'the archive member became the source’s group');
     const policy = await apiCall(baseUrl, admin, 'POST', 'policies/', {
       name: `Feed ${stamp}`,
@@ -225,7 +237,7 @@ test('rule sources: ET Open from the catalogue, two updates, the changelog diff,
     );
 
     // The next day: one rule changed, one removed, one added.
-    mirror.serve(await archive(member, DAYS[1]));
+    mirror.serve(await archive(member, DAYS[1] ?? []));
     await page.goto('/policies?tab=sources');
     await row.getByRole('button', { name: `Update now: ${name}` }).click();
     await waitForNotice(page, 'Rules updated: 1 added, 1 removed, 1 changed', 30_000);
@@ -250,7 +262,7 @@ test('rule sources: ET Open from the catalogue, two updates, the changelog diff,
     await visible(after);
     assert.deepEqual(await before.locator('del').allTextContents(), ['1']);
     assert.deepEqual(await after.locator('ins').allTextContents(), ['panel/', '2']);
-    assert.equal((await after.textContent()).replace(/^\+/, ''), DAYS[1][0]);
+    assert.equal(((await after.textContent()) ?? '').replace(/^\+/, ''), DAYS[1]?.[0]);
     await shot('rule-sources-changelog');
 
     // Only the rules that changed: the kind filter asks the server for removed ones.

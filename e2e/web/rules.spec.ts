@@ -9,7 +9,7 @@ import { assert, signIn, visible, waitForNotice } from '../lib/ui.ts';
 import { test } from '../fixtures.ts';
 
 /** A ruleset the size of an Emerging Threats category set, written to a scratch folder. */
-async function bulkRulesFile(count) {
+async function bulkRulesFile(count: number) {
   const dir = await mkdtemp(path.join(tmpdir(), 'palisade-bulk-'));
   const file = path.join(dir, 'bulk-e2e.rules');
   const lines = Array.from(
@@ -61,7 +61,7 @@ test('rules: a custom group; a custom rule refused with the parse error at the f
   await page.getByLabel('Search').fill('PALISADE e2e');
   const row = page.getByRole('row', { name: /PALISADE e2e custom rule/ });
   await visible(row);
-  assert.match(await row.textContent(), /Enabled/);
+  assert.match((await row.textContent()) ?? '', /Enabled/);
 
   // Update rule: switched off from its text dialog.
   await page.getByRole('button', { name: 'Show the text of rule 9000001' }).click();
@@ -102,7 +102,7 @@ test('rules: 12,000 rules page by 5000 (offset = (page − 1) × limit) with a b
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
-  const pages = [];
+  const pages: URLSearchParams[] = [];
   page.on('request', (request) => {
     const url = new URL(request.url());
     if (url.pathname === '/api/v1/rules/') pages.push(url.searchParams);
@@ -133,7 +133,7 @@ test('rules: 12,000 rules page by 5000 (offset = (page − 1) × limit) with a b
   assert.ok(pages.some((p) => p.get('offset') === '5000' && p.get('limit') === '5000'));
   // Measured in the page: scroll to the end and wait for the last row to be drawn.
   const scrolled = await table.evaluate(async (el) => {
-    const scroller = el.parentElement;
+    const scroller = el.parentElement!;
     const started = performance.now();
     scroller.scrollTop = scroller.scrollHeight;
     const last = () =>

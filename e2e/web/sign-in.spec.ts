@@ -1,9 +1,10 @@
 // Sign-in, the session (spec §4) and the §8 error catalogue from real server statuses.
+import type { Page } from '@playwright/test';
 import { ADMIN } from '../lib/env.ts';
 import { assert, signIn, uniqueEmail, visible, waitForNotice, waitForPath } from '../lib/ui.ts';
 import { test } from '../fixtures.ts';
 
-const loginError = (page) => page.getByTestId('login-error');
+const loginError = (page: Page) => page.getByTestId('login-error');
 
 test('sign-in form: spec validation messages', async ({ page }) => {
   await page.goto('/login');
@@ -42,7 +43,9 @@ test('sign-in: success stores the token, says Logged in and checks component ver
   const token = await page.evaluate(() => localStorage.getItem('token'));
   assert.ok(token && token.length > 20, 'token in local storage under "token"');
   await page.waitForFunction(() => localStorage.getItem('component_versions') !== null);
-  const cached = JSON.parse(await page.evaluate(() => localStorage.getItem('component_versions')));
+  const cached = JSON.parse(
+    (await page.evaluate(() => localStorage.getItem('component_versions'))) ?? 'null',
+  );
   assert.equal(typeof cached.packages, 'object');
 });
 

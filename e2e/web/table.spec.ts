@@ -16,7 +16,7 @@ test('table: footer texts, sorting and search are sent to the server as list par
       .createUser(admin, { email: `${name}-${Date.now()}@example.com`, password: 'Sorting1!' })
       .catch(() => undefined);
   }
-  const seen = [];
+  const seen: URLSearchParams[] = [];
   page.on('request', (request) => {
     const url = new URL(request.url());
     if (url.pathname === '/api/v1/users/') seen.push(url.searchParams);
@@ -66,7 +66,7 @@ test('table: 5000 rows mount with a bounded number of DOM rows and scroll to the
   assert.ok(rows > 5 && rows < 80, `rows in the DOM: ${rows}`);
   assert.equal(await table.getAttribute('aria-rowcount'), '5000');
   await table.evaluate((el) => {
-    const scroller = el.parentElement;
+    const scroller = el.parentElement!;
     scroller.scrollTop = scroller.scrollHeight;
   });
   await visible(table.getByRole('cell', { name: 'ET SAMPLE rule number 5000', exact: true }));
@@ -85,6 +85,7 @@ test('sortable table: dragging a row emits sorted with the new order', async ({
   await page.getByTestId('sorted-event').scrollIntoViewIfNeeded();
   const from = await handles.nth(0).boundingBox();
   const to = await handles.nth(2).boundingBox();
+  if (!from || !to) throw new Error('the handles are not shown');
   await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
   await page.mouse.down();
   const x = from.x + from.width / 2;

@@ -3,25 +3,26 @@
 // before it closes (Cancel, Esc, backdrop), before another tab of its screen, another page of
 // the console, Back or a reload, for new objects and existing ones alike; "Keep editing" keeps
 // the edit, "Discard" lets it go.
+import type { Page } from '@playwright/test';
 import { ADMIN } from '../lib/env.ts';
 import { apiCall, assert, dragRow, signIn, visible, waitForPath } from '../lib/ui.ts';
 import { test } from '../fixtures.ts';
 
 const stamp = () => Date.now().toString(36);
-const question = (page) => page.getByRole('dialog', { name: 'Discard changes?' });
+const question = (page: Page) => page.getByRole('dialog', { name: 'Discard changes?' });
 
-async function keepEditing(page) {
+async function keepEditing(page: Page) {
   await question(page).getByRole('button', { name: 'Keep editing' }).click();
   await question(page).waitFor({ state: 'detached' });
 }
 
-async function discard(page) {
+async function discard(page: Page) {
   await question(page).getByRole('button', { name: 'Discard' }).click();
   await question(page).waitFor({ state: 'detached' });
 }
 
 /** A reload of a changed page is held by the browser's own question; dismissing it stays. */
-async function reloadIsHeld(page) {
+async function reloadIsHeld(page: Page) {
   const asked = page.waitForEvent('dialog').then(async (dialog) => {
     const type = dialog.type();
     await dialog.dismiss();
@@ -36,7 +37,15 @@ async function reloadIsHeld(page) {
  * A dialog editor: untouched, Cancel closes it; after `edit`, Cancel asks and keeping keeps
  * `check`'s value, Esc asks again, and Discard closes it.
  */
-async function dialogAsks(page, { open, name, field, value }) {
+/** What a dialog-asks check opens and fills. */
+interface Asked {
+  open: () => Promise<unknown>;
+  name: string;
+  field: string;
+  value: string;
+}
+
+async function dialogAsks(page: Page, { open, name, field, value }: Asked) {
   await open();
   let editor = page.getByRole('dialog', { name, exact: true });
   await editor.getByRole('button', { name: 'Cancel' }).click();
@@ -61,7 +70,7 @@ async function dialogAsks(page, { open, name, field, value }) {
  * Cancel, Esc and the browser's Back each ask "Discard changes?" and Keep editing keeps the
  * edit (and the page); Discard closes it, and opened again it holds what was saved.
  */
-async function existingAsks(page, { open, name, field, value }) {
+async function existingAsks(page: Page, { open, name, field, value }: Asked) {
   await open();
   const editor = page.getByRole('dialog', { name, exact: true });
   const input = editor.getByLabel(field, { exact: true });
@@ -148,7 +157,7 @@ test('unsaved: the ruleset editor asks after a drag reorder; Discard keeps the s
   assert.deepEqual(await comments(), ['first', 'second', 'third']);
 
   // Dragged back to where it was, the ruleset is as loaded: Cancel closes at once.
-  const firstIs = (text) =>
+  const firstIs = (text: string) =>
     page.waitForFunction(
       (expected) =>
         document.querySelector('[data-testid="rule-comment"]')?.textContent === expected,
@@ -310,7 +319,7 @@ test('unsaved: editing an existing policy, profile and device asks before edits 
   await signIn(page);
   // Each screen is reached through the console, so that Back is the console's own.
   const nav = page.getByRole('navigation', { name: 'Main navigation' });
-  const editButton = (name) =>
+  const editButton = (name: string) =>
     page.getByRole('row', { name: new RegExp(name) }).getByRole('button', { name: `Edit ${name}` });
 
   await nav.getByRole('link', { name: 'Policies', exact: true }).click();

@@ -27,7 +27,7 @@ test('admin: create, edit and delete a user; roles come from /openapi.json', asy
   await waitForPath(page, '/admin/users/all');
   const row = page.getByRole('row', { name: new RegExp(email) });
   await visible(row);
-  assert.match(await row.textContent(), /Operator/);
+  assert.match((await row.textContent()) ?? '', /Operator/);
 
   await row.getByRole('link', { name: `Edit ${email}` }).click();
   await page.waitForURL(/\/admin\/users\/edit\/\d+$/);
@@ -69,7 +69,7 @@ test('operator: user administration is hidden and refused', async ({ page, api, 
   const admin = await api.token(ADMIN.email, ADMIN.password);
   const email = uniqueEmail('op');
   await api.createUser(admin, { email, password: 'Operator1!', role: 'Operator' });
-  const calls = [];
+  const calls: string[] = [];
   page.on('request', (request) => {
     if (/\/api\/v1\/users\/?(\?|$)/.test(request.url())) calls.push(request.url());
   });

@@ -2,6 +2,7 @@
 // routes and NAT, each edited twice in the console, keep their versions; History opened from
 // the editor compares two (what the edits changed shows) and rolling back to an earlier one
 // makes a new version, after a confirmation naming the devices it reaches, equal to it.
+import type { Locator, Page } from '@playwright/test';
 import { ADMIN } from '../lib/env.ts';
 import { apiCall, assert, signIn, visible, waitForNotice } from '../lib/ui.ts';
 import {
@@ -19,7 +20,20 @@ const SAFE = [
 ];
 
 /** Opens an editor from its list row, saves what `edit` changes, and waits for it to close. */
-async function editAndSave(page, { open, editor, edit, saved }) {
+async function editAndSave(
+  page: Page,
+  {
+    open,
+    editor,
+    edit,
+    saved,
+  }: {
+    open: () => Promise<unknown>;
+    editor: Locator;
+    edit: (editor: Locator) => Promise<unknown>;
+    saved: string;
+  },
+) {
   await open();
   await visible(editor);
   await edit(editor);
@@ -62,7 +76,7 @@ test('versions: a policy edited twice is compared and rolled back as a new versi
   await visible(history.diff.getByText('Rules: 0 added, 2 removed, 0 changed, 1 unchanged'));
   const removed = history.diff.getByTestId('version-removed');
   assert.equal(await removed.count(), 2);
-  assert.match(await removed.first().textContent(), /E2E history telnet/);
+  assert.match((await removed.first().textContent()) ?? '', /E2E history telnet/);
   await shot('versions-compare');
 
   await rollBack(history, { version: 1, next: 4, devices: 0 });
@@ -157,7 +171,7 @@ test('versions: a firewall ruleset edited twice is compared and rolled back', as
     ['+', 8443],
     ['+', 2222],
     ['-', 22],
-  ]) {
+  ] as const) {
     assert.ok(
       script.some((line) => line.startsWith(sign) && line.includes(`dport ${port} `)),
       `the nftables diff has ${sign} dport ${port}:\n${script.join('\n')}`,
@@ -268,7 +282,7 @@ test("versions: a device's routes and NAT edited twice are compared and rolled b
   });
   await signIn(page);
   await page.goto(`/firewall?tab=network&device=${device.id}`);
-  const addRoute = async (destination) => {
+  const addRoute = async (destination: string) => {
     await page.getByRole('button', { name: 'Add route' }).click();
     const route = page.getByRole('dialog', { name: 'New route' });
     await route.getByLabel('Destination').fill(destination);

@@ -1,3 +1,4 @@
+import { BlockList } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { addressMatcher } from './address-match.js';
 
@@ -15,6 +16,46 @@ describe("a suppression's address specification", () => {
     expect(matches('2001:db8::/32', '2001:db8::1')).toBe(true);
     expect(matches('2001:db8::/32', '10.0.0.1')).toBe(false);
     expect(matches('any', '192.0.2.1')).toBe(true);
+  });
+
+  it("agrees with Node's BlockList on IPv4 blocks, ranges and spellings", () => {
+    let state = 20_261_129;
+    const next = () => {
+      state = (state * 1_103_515_245 + 12_345) % 2_147_483_648;
+      return state / 2_147_483_648;
+    };
+    const octet = () => Math.floor(next() * 256);
+    const specs: [string, (list: BlockList) => void][] = [
+      ['10.1.2.3/16', (l) => l.addSubnet('10.1.2.3', 16, 'ipv4')],
+      ['0.0.0.0/0', (l) => l.addSubnet('0.0.0.0', 0, 'ipv4')],
+      ['255.255.255.255/32', (l) => l.addSubnet('255.255.255.255', 32, 'ipv4')],
+      ['10.0.0.0/7', (l) => l.addSubnet('10.0.0.0', 7, 'ipv4')],
+      ['10.0.0.200-10.0.1.5', (l) => l.addRange('10.0.0.200', '10.0.1.5', 'ipv4')],
+      ['10.0.0.7', (l) => l.addAddress('10.0.0.7', 'ipv4')],
+    ];
+    for (const [spec, fill] of specs) {
+      const reference = new BlockList();
+      fill(reference);
+      const matcher = addressMatcher(spec, {});
+      const near = spec.split(/[/-]/)[0]?.split('.').map(Number) ?? [];
+      for (let i = 0; i < 2000; i += 1) {
+        // Mostly around the block's own addresses, some anywhere, some in other spellings.
+        const parts =
+          next() < 0.7 ? near.map((n, k) => (k < 2 ? n : octet())) : [0, 0, 0, 0].map(octet);
+        let ip = parts.join('.');
+        if (i % 50 === 0) ip = `0${ip}`;
+        if (i % 77 === 0) ip = `::ffff:${ip}`;
+        const family = ip.includes(':') ? 'ipv6' : 'ipv4';
+        const expected = (() => {
+          try {
+            return reference.check(ip, family);
+          } catch {
+            return false; // an address Node does not read is in no block
+          }
+        })();
+        expect({ spec, ip, hit: matcher.matches(ip) }).toEqual({ spec, ip, hit: expected });
+      }
+    }
   });
 
   it('negates, and a list holds its positives less its negations', () => {

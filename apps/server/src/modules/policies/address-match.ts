@@ -18,6 +18,54 @@ const MAX_VARIABLE_DEPTH = 8;
 
 type Test = (ip: string, family: 'ipv4' | 'ipv6') => boolean;
 
+/**
+ * A dotted-quad IPv4 address (as Suricata writes one: no leading zeros) as a number, else null.
+ * A replay tests tens of thousands of alerts' addresses, and Node's BlockList reads each one
+ * again at about 2 µs: IPv4 addresses in this form are compared as numbers, the rest (IPv6,
+ * other spellings) are left to BlockList.
+ */
+function ipv4Number(ip: string): number | null {
+  let value = 0;
+  let octet = 0;
+  let digits = 0;
+  let dots = 0;
+  for (let i = 0; i < ip.length; i += 1) {
+    const code = ip.charCodeAt(i);
+    if (code === 46) {
+      if (digits === 0 || dots === 3) return null;
+      value = value * 256 + octet;
+      octet = 0;
+      digits = 0;
+      dots += 1;
+    } else if (code >= 48 && code <= 57) {
+      if (digits === 3 || (digits > 0 && octet === 0)) return null;
+      octet = octet * 10 + (code - 48);
+      digits += 1;
+      if (octet > 255) return null;
+    } else return null;
+  }
+  return dots === 3 && digits > 0 ? value * 256 + octet : null;
+}
+
+/** The IPv4 block `[first, last]` of a subnet or range whose ends are dotted quads. */
+function ipv4Block(value: string, slash: number, dash: number): [number, number] | null {
+  if (slash > 0) {
+    const network = ipv4Number(value.slice(0, slash));
+    const prefix = Number(value.slice(slash + 1));
+    if (network === null || !Number.isInteger(prefix) || prefix < 0 || prefix > 32) return null;
+    const size = 2 ** (32 - prefix);
+    const first = Math.floor(network / size) * size;
+    return [first, first + size - 1];
+  }
+  if (dash > 0) {
+    const first = ipv4Number(value.slice(0, dash));
+    const last = ipv4Number(value.slice(dash + 1));
+    return first === null || last === null ? null : [first, last];
+  }
+  const address = ipv4Number(value);
+  return address === null ? null : [address, address];
+}
+
 function leaf(value: string): Test {
   const list = new BlockList();
   const slash = value.indexOf('/');
@@ -38,7 +86,14 @@ function leaf(value: string): Test {
   } catch {
     return () => false; // not an address Node reads: it holds nothing
   }
-  return (ip, family) => list.check(ip, family);
+  const block = ipv4Block(value, slash, dash);
+  return (ip, family) => {
+    if (block !== null && family === 'ipv4') {
+      const address = ipv4Number(ip);
+      if (address !== null) return address >= block[0] && address <= block[1];
+    }
+    return list.check(ip, family);
+  };
 }
 
 export function addressMatcher(spec: string, variables: Record<string, string>): AddressMatcher {
@@ -87,7 +142,7 @@ export function addressMatcher(spec: string, variables: Record<string, string>):
       if (ip === null) return false;
       let hit = known.get(ip);
       if (hit === undefined) {
-        const version = isIP(ip);
+        const version = ipv4Number(ip) === null ? isIP(ip) : 4;
         hit = version !== 0 && test(ip, version === 6 ? 'ipv6' : 'ipv4');
         known.set(ip, hit);
       }

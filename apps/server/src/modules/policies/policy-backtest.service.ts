@@ -160,7 +160,7 @@ export function createPolicyBacktestService(
         );
         for (const threshold of plan.counting.get(key) ?? []) {
           const raised = simulateThreshold(
-            kept.map((a) => ({ timeMicros: BigInt(a.micros), src: a.src_ip, dest: a.dest_ip })),
+            kept.map((a) => ({ timeMicros: a.micros, src: a.src_ip, dest: a.dest_ip })),
             threshold,
           );
           kept = kept.filter((_, i) => raised[i]);

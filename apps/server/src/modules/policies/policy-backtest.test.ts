@@ -300,7 +300,7 @@ describe('POST /policies/{id}/backtest', () => {
           (a) => a.device_id === deviceId && a.sid === sid && !gone.has(a),
         );
         const raised = simulateThreshold(
-          stream.map((a) => ({ timeMicros: a.micros, src: a.src, dest: a.dest })),
+          stream.map((a) => ({ timeMicros: Number(a.micros), src: a.src, dest: a.dest })),
           threshold,
         );
         stream.forEach((a, i) => {

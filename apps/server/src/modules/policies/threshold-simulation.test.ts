@@ -8,7 +8,7 @@ import {
 
 /** An alert `seconds` after the start (fractions to the microsecond), from `src` to `dest`. */
 const at = (seconds: number, src = '10.0.0.1', dest = '192.0.2.1'): SimulatedAlert => ({
-  timeMicros: BigInt(Math.round(seconds * 1_000_000)),
+  timeMicros: Math.round(seconds * 1_000_000),
   src,
   dest,
 });
@@ -71,7 +71,7 @@ describe("Suricata's thresholds replayed over stored alerts", () => {
 
   it('both: only the Nth of each window, per destination', () => {
     const alerts = [at(0), at(1), at(2), at(3), at(15), at(16), at(2.5, '10.0.0.1', '192.0.2.9')];
-    alerts.sort((a, b) => Number(a.timeMicros - b.timeMicros));
+    alerts.sort((a, b) => a.timeMicros - b.timeMicros);
     expect(simulateThreshold(alerts, entry('both', 'by_dst', 2, 10))).toEqual([
       false, // 0
       true, // 1: the second

@@ -18,9 +18,12 @@ import type { Threshold } from '@palisade/contract';
  * microsecond as Suricata compares packet times.
  */
 
-/** One stored alert, as the simulation needs it: its time in microseconds and its addresses. */
+/**
+ * One stored alert, as the simulation needs it: its time in microseconds since the epoch (a
+ * whole number, exact in a double until the year 2255) and its addresses.
+ */
 export interface SimulatedAlert {
-  timeMicros: bigint;
+  timeMicros: number;
   src: string | null;
   dest: string | null;
 }
@@ -45,11 +48,11 @@ export function isCounting(threshold: Threshold): threshold is CountingThreshold
 }
 
 interface Entry {
-  windowStart: bigint;
+  windowStart: number;
   count: number;
 }
 
-const MICROS = 1_000_000n;
+const MICROS = 1_000_000;
 
 /** Whose alerts share a count: the source, the destination, the pair, or the whole rule. */
 function trackerOf(alert: SimulatedAlert, track: CountingThreshold['track']): string {
@@ -74,7 +77,7 @@ export function simulateThreshold(
   threshold: CountingThreshold,
 ): boolean[] {
   const { type, count: limit } = threshold;
-  const span = BigInt(threshold.seconds) * MICROS;
+  const span = threshold.seconds * MICROS;
   const entries = new Map<string, Entry>();
   return alerts.map((alert) => {
     const key = trackerOf(alert, threshold.track);

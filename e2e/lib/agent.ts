@@ -5,7 +5,8 @@
 // loads nftables.nft it never runs nft.
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { APIRequestContext } from '@playwright/test';
 import type {
@@ -155,4 +156,41 @@ export async function enrolledSensor(
     ],
     outputDir,
   };
+}
+
+/** An enrolled sensor with its agent running, as `withSensorAgent` hands it to a test. */
+export interface SensorAgent extends EnrolledSensor {
+  /** The scratch folder the agent keeps everything in. */
+  dir: string;
+  agent: RunningAgent;
+  /** The device as the API shows it now. */
+  view: () => Promise<Device>;
+}
+
+/**
+ * An enrolled sensor (`enrolledSensor`) in a new scratch folder, its agent started with the
+ * reload command `reload(dir)` writes; `use` runs with it, then the agent is stopped and the
+ * folder removed, whatever `use` did.
+ */
+export async function withSensorAgent(
+  admin: APIRequestContext,
+  options: { baseUrl: string; name: string; reload: (dir: string) => Promise<string> },
+  use: (sensor: SensorAgent) => Promise<void>,
+): Promise<void> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'palisade-e2e-agent-'));
+  let agent: RunningAgent | undefined;
+  try {
+    const sensor = await enrolledSensor(admin, {
+      baseUrl: options.baseUrl,
+      dir,
+      name: options.name,
+    });
+    const reload = await options.reload(dir);
+    agent = startAgent([...sensor.args, '--reload-cmd', reload], dir, path.join(dir, 'agent.log'));
+    const view = () => ok<Device>(admin.get(`devices/${sensor.device.id}`));
+    await use({ ...sensor, dir, agent, view });
+  } finally {
+    await agent?.stop();
+    await rm(dir, { recursive: true, force: true });
+  }
 }

@@ -108,7 +108,7 @@ export function createPolicyBacktestService(
               principal.orgId,
               since,
               [...plan.removeAll].map(signatureOf),
-              { id: policyId, version: policy.version },
+              current,
             ),
         replayed.size === 0
           ? { count: 0, streams: [] }
@@ -138,7 +138,6 @@ export function createPolicyBacktestService(
       // Of what goes, the alerts raised under an earlier version of this policy: a change made
       // since may already remove them (each alert records the version its device ran).
       let removedEarlier = totals.reduce((sum, row) => sum + row.earlier, 0);
-
       const unresolved = new Set<string>();
       const variablesOf = new Map(devices.map((d) => [d.id, d.variables ?? {}]));
       for (const stream of replay.streams) {

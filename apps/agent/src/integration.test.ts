@@ -67,6 +67,12 @@ async function agentLogin(deviceId: number, password: string) {
   return { status: 200, token: ((await response.json()) as { access_token: string }).access_token };
 }
 
+/** Alert batches the device's agent holds, not yet acknowledged (its spool, see spool.ts). */
+async function spooledBatches(): Promise<number> {
+  const names = await readdir(path.join(dir, 'state', 'alerts')).catch(() => []);
+  return names.filter((name) => /^\d+\.json$/.test(name)).length;
+}
+
 describe('agent and server as processes', () => {
   beforeAll(async () => {
     dir = await mkdtemp(path.join(os.tmpdir(), 'palisade-agent-it-'));
@@ -183,7 +189,7 @@ describe('agent and server as processes', () => {
 
     await server.stop();
     await appendFile(eve, alertLines(25)); // the agent spools these while the server is down
-    await new Promise((r) => setTimeout(r, 1500));
+    await waitFor('the alerts spooled', async () => (await spooledBatches()) > 0);
     await appendFile(eve, alertLines(25));
     await server.start();
     await admin.signIn();
@@ -196,7 +202,8 @@ describe('agent and server as processes', () => {
       },
       60_000,
     );
-    await new Promise((r) => setTimeout(r, 1000)); // a duplicate would arrive by now
+    // Every batch acknowledged: the agent has nothing left that it could send again.
+    await waitFor('the spool emptied', async () => (await spooledBatches()) === 0);
     const final = (await alerts()).data;
     expect(final.length).toBe(80);
     const flows = final.map((a) => a.flow_id).sort((a, b) => (a ?? 0) - (b ?? 0));
@@ -205,12 +212,15 @@ describe('agent and server as processes', () => {
 
     // The agent is killed mid-stream, more alerts arrive, it starts again.
     await appendFile(eve, alertLines(10));
-    await new Promise((r) => setTimeout(r, 300));
+    await waitFor(
+      'some of them read',
+      async () => (await spooledBatches()) > 0 || (await alerts()).data.length > 80,
+    );
     await agent.stop('SIGKILL');
     await appendFile(eve, alertLines(10));
     agent.start();
     await waitFor('100 alerts stored', async () => (await alerts()).data.length >= 100, 60_000);
-    await new Promise((r) => setTimeout(r, 1000));
+    await waitFor('the spool emptied', async () => (await spooledBatches()) === 0);
     const afterCrash = (await alerts()).data;
     expect(afterCrash.length).toBe(100);
     expect(afterCrash.map((a) => a.flow_id).sort((a, b) => (a ?? 0) - (b ?? 0))).toEqual(

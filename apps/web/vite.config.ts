@@ -1,4 +1,4 @@
-import { defineConfig, type Plugin } from 'vite';
+import { defaultClientConditions, defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import { compression } from 'vite-plugin-compression2';
 
@@ -24,7 +24,10 @@ function noBenchCode(): Plugin {
 
 export default defineConfig(({ mode }) => {
   const common = {
-    resolve: { conditions: ['palisade-source'] },
+    // Vite's own conditions must stay: without 'development|production' the build bundled
+    // packages' development builds (react-router's), and without 'module' and 'browser'
+    // their CommonJS or Node builds (emotion's).
+    resolve: { conditions: ['palisade-source', ...defaultClientConditions] },
     server: { proxy: { '/api': 'http://127.0.0.1:8080' } },
   };
   if (mode === 'bench') {

@@ -23,15 +23,25 @@ export const PGLITE_START_PARAMS = [
 ];
 
 /**
- * PostgreSQL's WebAssembly runs on V8's baseline compiler (Liftoff) only. By default V8
- * recompiles the functions a start runs most with its optimising compiler, in worker threads,
- * and that compiler's scratch memory (42 MB at its peak for one start) stays in those threads'
- * malloc arenas afterwards: some 80 MB of an idle server's 285 MB. The same SQL took the same
- * CPU time on baseline code (see "Memory" in docs/operations.md). V8 reads the flag when it
- * compiles a module, so it is set before the first PGlite opens.
+ * How much a WebAssembly function runs before V8 recompiles it with its optimising compiler
+ * (TurboFan): a hundred times V8's default (1,800,000, a rough count of bytes executed).
+ *
+ * - With V8's default, a start and its migrations tier up thousands of PostgreSQL's functions,
+ *   in worker threads whose malloc arenas keep the compiler's scratch memory afterwards: a
+ *   first start idled at 311 MB (282–322).
+ * - On the baseline compiler alone (`--liftoff-only`, used before) it idled at 236 MB, but the
+ *   functions a fleet keeps busy stayed slow: heartbeats 4,900–5,200 a second, alert ingest
+ *   6,900 rows a second.
+ * - With this budget only what sustained work runs that much is optimised: the first start
+ *   idles at 258–287 MB, heartbeats 6,000–6,700 a second, ingest 8,600 rows a second (V8's
+ *   default: 6,300–6,400 and 8,900). Measured in docs/operations.md ("Memory").
+ *
+ * V8 reads the flag when it compiles a module, so it is set before the first PGlite opens.
  */
-function baselineWasmOnly(): void {
-  v8.setFlagsFromString('--liftoff-only');
+const WASM_TIERING_BUDGET = 180_000_000;
+
+function tierUpOnlyHotWasm(): void {
+  v8.setFlagsFromString(`--wasm-tiering-budget=${WASM_TIERING_BUDGET}`);
 }
 
 const PGLITE_MODULE = createRequire(import.meta.url).resolve('@electric-sql/pglite');
@@ -43,7 +53,7 @@ const PGLITE_MODULE = createRequire(import.meta.url).resolve('@electric-sql/pgli
  * which at an idle server could be never.
  */
 export async function startPglite(folder: string | undefined): Promise<PGlite> {
-  baselineWasmOnly();
+  tierUpOnlyHotWasm();
   if (!folder) return PGlite.create({ startParams: PGLITE_START_PARAMS });
   await mkdir(folder, { recursive: true });
   if (!existsSync(path.join(folder, 'PG_VERSION'))) await initialiseInChild(folder);

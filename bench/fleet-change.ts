@@ -346,11 +346,21 @@ async function fleetRun(dir: string, adminUrl: string, size: number, changes: nu
     // from what a change costs (a change that takes long under load otherwise counts the rest).
     const rest = await (async () => {
       const seconds = 5;
-      const before = [cpuSeconds(server.pid), cpuSeconds(fleet.pid), await transactions(db)];
+      const before = [
+        cpuSeconds(server.pid),
+        cpuSeconds(fleet.pid),
+        await transactions(db),
+        postgresCpuSeconds(),
+      ];
       await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
-      const after = [cpuSeconds(server.pid), cpuSeconds(fleet.pid), (await transactions(db)) - 1];
+      const after = [
+        cpuSeconds(server.pid),
+        cpuSeconds(fleet.pid),
+        (await transactions(db)) - 1,
+        postgresCpuSeconds(),
+      ];
       const rate = (i: number) => ((after[i] ?? NaN) - (before[i] ?? NaN)) / seconds;
-      return { server: rate(0), fleet: rate(1), transactions: rate(2) };
+      return { server: rate(0), fleet: rate(1), transactions: rate(2), postgres: rate(3) };
     })();
     let changeSeconds = 0;
 
@@ -465,7 +475,8 @@ async function fleetRun(dir: string, adminUrl: string, size: number, changes: nu
     const perDevice = (seconds: number) => ((seconds / measured) * 1000).toFixed(2);
     console.log(
       `${label} at rest, per second: server ${(rest.server * 1000).toFixed(0)} ms CPU, ` +
-        `fleet ${(rest.fleet * 1000).toFixed(0)} ms CPU, ${rest.transactions.toFixed(0)} transactions; ` +
+        `fleet ${(rest.fleet * 1000).toFixed(0)} ms CPU, PostgreSQL ${(rest.postgres * 1000).toFixed(0)} ms CPU, ` +
+        `${rest.transactions.toFixed(0)} transactions; ` +
         `a fleet-wide change above that: server ${perDevice(aboveRest.server)} ms, ` +
         `fleet ${perDevice(aboveRest.fleet)} ms of CPU per device`,
     );

@@ -33,7 +33,8 @@ const profileArgs = (name: string) => {
 };
 /**
  * BENCH_FLEET_NODE_ARGS: more Node options for the fleet processes (`--trace-gc`, say, which
- * showed 50–70 ms scavenges during a 5,000-device change), kept with BENCH_KEEP_LOGS.
+ * showed 50–70 ms scavenges during a 5,000-device change). What they print goes to the fleet's
+ * log, which BENCH_KEEP_LOGS keeps.
  */
 const fleetNodeArgs = () => process.env.BENCH_FLEET_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
 /** Targets of issue 16: p95 of the per-device latency by fleet size. */

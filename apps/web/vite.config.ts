@@ -24,9 +24,9 @@ function noBenchCode(): Plugin {
 
 export default defineConfig(({ mode }) => {
   const common = {
-    // Vite's own conditions must stay: without 'development|production' the build bundled
-    // packages' development builds (react-router's), and without 'module' and 'browser'
-    // their CommonJS or Node builds (emotion's).
+    // Vite's own conditions must stay beside ours: without 'module' and 'browser' the build
+    // took packages' CommonJS builds where they have browser ESM ones (emotion's), and
+    // 'development|production' picks a package's production build where it ships one.
     resolve: { conditions: ['palisade-source', ...defaultClientConditions] },
     server: { proxy: { '/api': 'http://127.0.0.1:8080' } },
   };

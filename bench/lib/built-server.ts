@@ -69,7 +69,9 @@ export async function startBuiltServer(options: {
 }): Promise<BuiltServer> {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
-  const node = [process.execPath, '--max-semi-space-size=64', SERVER];
+  // BENCH_SERVER_NODE_ARGS: more Node options for the server (`--cpu-prof --cpu-prof-dir=…`).
+  const extra = process.env['BENCH_SERVER_NODE_ARGS']?.split(' ').filter(Boolean) ?? [];
+  const node = [process.execPath, '--max-semi-space-size=64', ...extra, SERVER];
   const pinned = options.cpu !== undefined && canPin(options.cpu);
   const [command = '', ...args] = pinnedTo(options.cpu, node);
   const env = { ...process.env };

@@ -136,12 +136,9 @@ describe('alert day partitions', () => {
        RETURNING time, gid, sid::int, severity, msg`,
       [orgId, deviceId],
     );
-    await noteStoredAlerts(
-      server.db,
-      orgId,
-      deviceId,
-      stored.map((row) => ({ ...row, time: row.time.toISOString() })),
-    );
+    await noteStoredAlerts(server.db, [
+      { orgId, deviceId, alerts: stored.map((row) => ({ ...row, time: row.time.toISOString() })) },
+    ]);
     const headers = await signIn(server.app, ADMIN_EMAIL, ADMIN_PASSWORD);
     const found = async (text: string) => {
       const response = await api(server.app, {

@@ -60,13 +60,23 @@ export interface LogBatch {
   lines: { time: string; level: string; msg: string }[];
 }
 
-/** One alert row, read out of an eve.json alert event. */
-/** The policy a device ran when its alerts arrived (see claimAlertBatch). */
+/** The policy a device ran when its alerts arrived (see claimAlertBatches). */
 export interface AlertPolicy {
   policy_id: number | null;
   policy_version: number | null;
 }
 
+/** A device's alert batch, read out of its events: stored once per seq. */
+export interface AlertBatch {
+  orgId: number;
+  deviceId: number;
+  seq: number;
+  records: AlertRecord[];
+  /** Events of the batch that were not stored (the device's count of them grows). */
+  rejected: number;
+}
+
+/** One alert row, read out of an eve.json alert event. */
 export interface AlertRecord {
   time: string;
   gid: number | null;
@@ -295,81 +305,103 @@ export const agentRepository = {
   },
 
   /**
-   * Raises the device's acknowledged alert batch number to seq and answers the policy the
-   * device runs (the one last deployed to it, else the one assigned) with the policy version
-   * it last applied; null when seq was already stored (a retried batch), in which case nothing
-   * else may be written.
+   * Raises each device's acknowledged alert batch number to its batch's seq, and answers, for
+   * each device whose batch this claimed, the policy it runs (the one last deployed to it, else
+   * the one assigned) with the policy version it last applied. A device left out already
+   * stored that seq (a retried batch): nothing else of it may be written. A device appears at
+   * most once in `batches` (the caller splits repeats into rounds).
    */
-  async claimAlertBatch(db: Queryable, deviceId: number, seq: number): Promise<AlertPolicy | null> {
-    const [row] = await db.query<AlertPolicy>(
-      `UPDATE devices d SET alerts_ack = $2 WHERE id = $1 AND alerts_ack < $2
-       RETURNING CASE WHEN EXISTS (SELECT FROM device_deployed dp WHERE dp.device_id = d.id)
+  async claimAlertBatches(
+    db: Queryable,
+    batches: readonly { deviceId: number; seq: number }[],
+  ): Promise<Map<number, AlertPolicy>> {
+    const rows = await db.query<AlertPolicy & { id: number }>(
+      `WITH input AS (
+         SELECT * FROM unnest($1::int[], $2::bigint[]) AS i(id, seq)
+       ), locked AS (
+         -- Rows locked in id order, as the other group writes of devices take them.
+         SELECT id FROM devices WHERE id IN (SELECT id FROM input) ORDER BY id FOR NO KEY UPDATE
+       )
+       UPDATE devices d SET alerts_ack = i.seq
+         FROM input i
+        WHERE d.id = i.id AND d.id IN (SELECT id FROM locked) AND d.alerts_ack < i.seq
+       RETURNING d.id,
+                 CASE WHEN EXISTS (SELECT FROM device_deployed dp WHERE dp.device_id = d.id)
                       -- Deployed without a policy is none, whatever was saved since.
                       THEN (SELECT dp.policy_id FROM device_deployed dp WHERE dp.device_id = d.id)
                       ELSE d.policy_id END AS policy_id,
                  d.policy_version_local AS policy_version`,
-      [deviceId, seq],
+      [batches.map((b) => b.deviceId), batches.map((b) => b.seq)],
     );
-    return row ?? null;
+    return new Map(
+      rows.map(({ id, policy_id, policy_version }) => [id, { policy_id, policy_version }]),
+    );
   },
 
-  /** Alert events of a stored batch that were not stored: the console shows their count. */
-  async countRejectedAlerts(db: Queryable, deviceId: number, count: number) {
-    await db.query('UPDATE devices SET alerts_rejected = alerts_rejected + $2 WHERE id = $1', [
-      deviceId,
-      count,
-    ]);
+  /** Alert events of stored batches that were not stored: the console shows their count. */
+  async countRejectedAlerts(db: Queryable, counts: readonly { deviceId: number; count: number }[]) {
+    if (counts.length === 0) return;
+    await db.query(
+      `UPDATE devices d SET alerts_rejected = d.alerts_rejected + r.count
+         FROM unnest($1::int[], $2::int[]) AS r(id, count) WHERE d.id = r.id`,
+      [counts.map((c) => c.deviceId), counts.map((c) => c.count)],
+    );
   },
 
-  async ack(db: Queryable, column: 'alerts_ack' | 'logs_ack', deviceId: number): Promise<number> {
-    const [row] = await db.query<{ ack: number }>(
-      `SELECT ${column}::bigint AS ack FROM devices WHERE id = $1`,
-      [deviceId],
+  /** The acknowledged alert batch number of each device (absent: the device is gone). */
+  async alertAcks(db: Queryable, deviceIds: readonly number[]): Promise<Map<number, number>> {
+    const rows = await db.query<{ id: number; ack: string }>(
+      `SELECT id, alerts_ack::bigint AS ack FROM devices WHERE id = ANY($1::int[])`,
+      [[...deviceIds]],
     );
-    return Number(row?.ack ?? 0);
+    return new Map(rows.map((row) => [row.id, Number(row.ack)]));
   },
 
   /**
-   * Bulk-loads alerts with COPY: the ingest path of a whole fleet. The caller has read the
-   * device in this transaction (its batch claim), so the embedded database may skip the per-row
-   * device check.
+   * Bulk-loads alerts with COPY, one statement for many devices' batches: the ingest path of a
+   * whole fleet. The caller has read the devices in this transaction (their batch claims), so
+   * the embedded database may skip the per-row device check.
    */
   async insertAlerts(
     db: Queryable,
-    orgId: number,
-    deviceId: number,
-    policy: AlertPolicy,
-    alerts: AlertRecord[],
+    batches: readonly {
+      orgId: number;
+      deviceId: number;
+      policy: AlertPolicy;
+      alerts: AlertRecord[];
+    }[],
   ) {
-    if (alerts.length === 0) return;
     // Joined, not appended: encoding a flat string for the database is cheaper than a rope.
     const rows: string[] = [];
-    for (const a of alerts) {
-      rows.push(
-        copyTextLine([
-          orgId,
-          deviceId,
-          a.time,
-          a.gid,
-          a.sid,
-          a.rev,
-          a.msg,
-          a.category,
-          a.severity,
-          a.action,
-          a.proto,
-          a.appProto,
-          a.srcIp,
-          a.srcPort,
-          a.destIp,
-          a.destPort,
-          a.flowId,
-          a.event,
-          policy.policy_id,
-          policy.policy_version,
-        ]),
-      );
+    for (const { orgId, deviceId, policy, alerts } of batches) {
+      for (const a of alerts) {
+        rows.push(
+          copyTextLine([
+            orgId,
+            deviceId,
+            a.time,
+            a.gid,
+            a.sid,
+            a.rev,
+            a.msg,
+            a.category,
+            a.severity,
+            a.action,
+            a.proto,
+            a.appProto,
+            a.srcIp,
+            a.srcPort,
+            a.destIp,
+            a.destPort,
+            a.flowId,
+            a.event,
+            policy.policy_id,
+            policy.policy_version,
+          ]),
+        );
+      }
     }
+    if (rows.length === 0) return;
     await db.copyFrom(
       `COPY device_alerts (org_id, device_id, time, gid, sid, rev, msg, category, severity, action, proto,
                            app_proto, src_ip, src_port, dest_ip, dest_port, flow_id, event,

@@ -17,6 +17,8 @@ import { firewallHitsRecorder } from '../firewall/firewall-hits.service.js';
 import type { DevicePrincipal } from '../../plugins/device-auth.js';
 import type { AccessClaims } from '../../lib/tokens.js';
 import { GroupWrite } from '../../db/group-write.js';
+import { DatabaseUnavailableError } from '../../db/errors.js';
+import type { Queryable } from '../../db/client.js';
 import {
   clearFailedAttempts,
   countFailedAttempts,
@@ -24,6 +26,7 @@ import {
 } from '../auth/auth.service.js';
 import {
   agentRepository as repo,
+  type AlertBatch,
   type AlertRecord,
   type AppliedReport,
   type LogBatch,
@@ -49,6 +52,15 @@ const SIGN_IN_RETRY_SECONDS = 10;
 const BUNDLE_ATTEMPTS = 3;
 /** How long apply reports and log batches are gathered before their group is written. */
 const GATHER_MS = 5;
+/**
+ * How long alert batches are gathered before their group is stored. Each device sends its next
+ * batch only once this one is acknowledged, so the wait is a device's, never the fleet's; at a
+ * fleet's steady trickle (a few alerts per device a minute) it turns a transaction per batch
+ * into one per gathering.
+ */
+const ALERT_GATHER_MS = 20;
+/** Most alert batches stored by one transaction (each holds at most 1,000 events). */
+const MAX_ALERT_GROUP = 64;
 /** Shortest time between two notices of agent writes of one kind to one organization. */
 const CONSOLE_NOTICE_MS = 1000;
 /**
@@ -79,6 +91,59 @@ function orgsOf(results: readonly ({ orgId: number } | null | undefined)[]): Set
 }
 
 export const bundleEtag = (config: number, policy: number) => `"${config}-${policy}"`;
+
+type AlertBatchOutcome = { claimed: boolean; ack: number } | { error: unknown };
+
+/**
+ * Stores alert batches once each, in the caller's transaction: a batch whose seq its device
+ * already stored (a retry) is answered with the device's acknowledged number and writes
+ * nothing. A device's batches in the same group are claimed in rounds, in the order they came.
+ */
+async function storeAlertBatches(
+  tx: Queryable,
+  batches: readonly AlertBatch[],
+): Promise<AlertBatchOutcome[]> {
+  const outcomes = new Array<AlertBatchOutcome>(batches.length);
+  let rest = batches.map((batch, index) => ({ batch, index }));
+  while (rest.length > 0) {
+    const seen = new Set<number>();
+    const round = rest.filter(
+      ({ batch }) => !seen.has(batch.deviceId) && !!seen.add(batch.deviceId),
+    );
+    rest = rest.filter((entry) => !round.includes(entry));
+    const policies = await repo.claimAlertBatches(
+      tx,
+      round.map(({ batch }) => batch),
+    );
+    const claimed = round.flatMap(({ batch }) => {
+      const policy = policies.get(batch.deviceId);
+      return policy ? [{ ...batch, policy, alerts: batch.records }] : [];
+    });
+    await repo.insertAlerts(tx, claimed);
+    await noteStoredAlerts(tx, claimed);
+    await repo.countRejectedAlerts(
+      tx,
+      claimed
+        .filter((batch) => batch.rejected > 0)
+        .map((batch) => ({ deviceId: batch.deviceId, count: batch.rejected })),
+    );
+    const unclaimed = round.filter(({ batch }) => !policies.has(batch.deviceId));
+    const acks =
+      unclaimed.length > 0
+        ? await repo.alertAcks(
+            tx,
+            unclaimed.map(({ batch }) => batch.deviceId),
+          )
+        : new Map<number, number>();
+    for (const { batch, index } of round) {
+      // A claimed batch raised the acknowledged number to its own seq.
+      outcomes[index] = policies.has(batch.deviceId)
+        ? { claimed: true, ack: batch.seq }
+        : { claimed: false, ack: acks.get(batch.deviceId) ?? 0 };
+    }
+  }
+  return outcomes;
+}
 
 export function createAgentService(ctx: AppContext, log: FastifyBaseLogger) {
   const { db, tokens } = ctx;
@@ -207,6 +272,34 @@ export function createAgentService(ctx: AppContext, log: FastifyBaseLogger) {
       return results;
     },
     { gatherMs: GATHER_MS },
+  );
+
+  // Alert batches of many devices in one transaction: a fleet's sensors each send a few alerts
+  // at a time, and a transaction each cost the database more than their rows. A batch the
+  // database refuses must not refuse the others gathered with it: then each is stored alone.
+  const alertBatches = new GroupWrite<AlertBatch, AlertBatchOutcome>(
+    async (batches) => {
+      try {
+        return await db.transaction((tx) => storeAlertBatches(tx, batches));
+      } catch (error) {
+        if (batches.length === 1 || error instanceof DatabaseUnavailableError) {
+          return batches.map(() => ({ error }));
+        }
+        const outcomes: AlertBatchOutcome[] = [];
+        for (const batch of batches) {
+          outcomes.push(
+            await db
+              .transaction((tx) => storeAlertBatches(tx, [batch]))
+              .then(
+                ([outcome]) => outcome ?? { error: new Error('no outcome') },
+                (alone: unknown) => ({ error: alone }),
+              ),
+          );
+        }
+        return outcomes;
+      }
+    },
+    { gatherMs: ALERT_GATHER_MS, maxItems: MAX_ALERT_GROUP },
   );
 
   // A console change notifies every connected device of the organization at once; their
@@ -381,19 +474,14 @@ export function createAgentService(ctx: AppContext, log: FastifyBaseLogger) {
         if ('record' in reading) records.push(reading.record);
         else rejected.push({ index, reason: reading.reason });
       });
-      const stored = await db.transaction(async (tx) => {
-        const policy = await repo.claimAlertBatch(tx, device.deviceId, seq);
-        const claimed = policy !== null;
-        if (policy) {
-          await repo.insertAlerts(tx, device.orgId, device.deviceId, policy, records);
-          await noteStoredAlerts(tx, device.orgId, device.deviceId, records);
-          if (rejected.length > 0) {
-            await repo.countRejectedAlerts(tx, device.deviceId, rejected.length);
-          }
-        }
-        // A claimed batch raised the acknowledged number to its own seq: read it only when not.
-        return { claimed, ack: claimed ? seq : await repo.ack(tx, 'alerts_ack', device.deviceId) };
+      const stored = await alertBatches.add({
+        orgId: device.orgId,
+        deviceId: device.deviceId,
+        seq,
+        records,
+        rejected: rejected.length,
       });
+      if ('error' in stored) throw stored.error;
       if (!stored.claimed) return { ack: stored.ack, rejected: [] };
       if (records.length > 0) tellConsoles([device.orgId], 'alerts');
       if (rejected.length > 0) tellConsoles([device.orgId], 'devices');
@@ -447,6 +535,7 @@ export function createAgentService(ctx: AppContext, log: FastifyBaseLogger) {
     async close() {
       await heartbeats.flush();
       await appliedReports.flush();
+      await alertBatches.flush();
       await logBatches.flush();
       for (const notice of notices.values())
         if (notice.pending !== null) clearTimeout(notice.pending);

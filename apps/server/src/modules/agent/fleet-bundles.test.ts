@@ -316,6 +316,96 @@ describe('bundles and pushes for a fleet', () => {
     expect(rows).toEqual(devices.map(({ id }) => ({ device_id: id, msg: `applied on ${id}` })));
   });
 
+  it('stores alert batches that arrive together in one transaction, each batch once', async () => {
+    const alert = (deviceId: number, n: number) => ({
+      timestamp: new Date(Date.UTC(2026, 10, 2, 10, n)).toISOString().replace('Z', '+0000'),
+      event_type: 'alert',
+      src_ip: '10.0.0.1',
+      src_port: 40000 + n,
+      dest_ip: '10.0.0.2',
+      dest_port: 80,
+      proto: 'TCP',
+      flow_id: deviceId * 1000 + n,
+      alert: { gid: 1, signature_id: 7100001, rev: 1, signature: 'SSH', severity: 2 },
+    });
+    const send = (agent: Headers, seq: number, events: unknown[]) =>
+      api(server.app, {
+        method: 'POST',
+        url: '/agent/alerts',
+        headers: agent,
+        payload: { seq, events },
+      });
+    const transactions = countTransactions(server);
+    const [first] = devices;
+    if (!first) throw new Error('no devices');
+    // Every device its batch 1, and the first device's sent twice at once (a retry).
+    const answers = await Promise.all([
+      ...devices.map(({ agent, id }) => send(agent, 1, [alert(id, 1), alert(id, 2)])),
+      send(first.agent, 1, [alert(first.id, 1), alert(first.id, 2)]),
+    ]);
+    expect(answers.map((a) => a.statusCode)).toEqual([...devices, first].map(() => 200));
+    expect(answers.map((a) => a.json<{ ack: number }>().ack)).toEqual(
+      [...devices, first].map(() => 1),
+    );
+    expect(transactions.stop()).toBe(1);
+    const stored = async () =>
+      server.db.query<{ device_id: number; flows: string; alerts: number; rolled: number }>(
+        `SELECT a.device_id, string_agg(a.flow_id::text, ',' ORDER BY a.flow_id) AS flows,
+                count(*)::int AS alerts,
+                (SELECT sum(count)::int FROM alert_rollup r WHERE r.device_id = a.device_id) AS rolled
+           FROM device_alerts a WHERE a.device_id = ANY($1::int[])
+          GROUP BY a.device_id ORDER BY a.device_id`,
+        [devices.map((d) => d.id)],
+      );
+    // Once each (the retry stored nothing), and the rollup counted them once.
+    expect(await stored()).toEqual(
+      devices.map(({ id }) => ({
+        device_id: id,
+        flows: `${id * 1000 + 1},${id * 1000 + 2}`,
+        alerts: 2,
+        rolled: 2,
+      })),
+    );
+
+    // A batch the database refuses, gathered with others: they are stored, it is not, and its
+    // device's acknowledged number stays where it was (the agent sends it again).
+    await server.db.query(
+      `CREATE FUNCTION refuse_test_alert() RETURNS trigger LANGUAGE plpgsql AS $$
+       BEGIN
+         IF NEW.flow_id = ${first.id * 1000 + 3} THEN RAISE EXCEPTION 'refused for the test'; END IF;
+         RETURN NEW;
+       END $$`,
+    );
+    await server.db.query(
+      `CREATE TRIGGER refuse_test_alert BEFORE INSERT ON device_alerts
+         FOR EACH ROW EXECUTE FUNCTION refuse_test_alert()`,
+    );
+    // Also when the embedded database stores alerts as a replica (no reference checks).
+    await server.db.query('ALTER TABLE device_alerts ENABLE ALWAYS TRIGGER refuse_test_alert');
+    try {
+      const mixed = await Promise.all(
+        devices.map(({ agent, id }) => send(agent, 2, [alert(id, 3)])),
+      );
+      expect(mixed.map((a) => a.statusCode === 200)).toEqual(devices.map((_, i) => i > 0));
+    } finally {
+      await server.db.query('DROP TRIGGER refuse_test_alert ON device_alerts');
+      await server.db.query('DROP FUNCTION refuse_test_alert()');
+    }
+    const [ack] = await server.db.query<{ ack: string }>(
+      'SELECT alerts_ack::bigint AS ack FROM devices WHERE id = $1',
+      [first.id],
+    );
+    expect(Number(ack?.ack)).toBe(1);
+    expect((await stored()).map((row) => row.alerts)).toEqual(
+      devices.map((_, i) => (i > 0 ? 3 : 2)),
+    );
+    // Sent again, it is stored.
+    expect((await send(first.agent, 2, [alert(first.id, 3)])).json()).toEqual({
+      ack: 2,
+      rejected: [],
+    });
+  });
+
   it('still serves a device whose stored digest matches no render, rendered for it alone', async () => {
     const [device] = devices;
     if (!device) throw new Error('no devices');
@@ -370,6 +460,23 @@ describe('bundles and pushes for a fleet', () => {
     }
   });
 });
+
+/** Counts the transactions the server's database runs until `stop()`. */
+function countTransactions(server: TestServer) {
+  const db = server.db;
+  const original = db.transaction.bind(db);
+  let count = 0;
+  db.transaction = (fn) => {
+    count += 1;
+    return original(fn);
+  };
+  return {
+    stop() {
+      db.transaction = original;
+      return count;
+    },
+  };
+}
 
 /** Counts the queries matching `pattern` that the server's database runs until `stop()`. */
 function countQueries(server: TestServer, pattern: RegExp) {

@@ -11,6 +11,13 @@ export interface RollupAlert {
   msg: string | null;
 }
 
+/** A device's stored alerts, as the rollup and the catalogue take them. */
+export interface RollupBatch {
+  orgId: number;
+  deviceId: number;
+  alerts: readonly RollupAlert[];
+}
+
 export interface SignatureGroupRow {
   gid: number | null;
   sid: number | null;
@@ -102,40 +109,54 @@ export const alertRollupRepository = {
   },
 
   /**
-   * Adds one device's stored batch to the rollup, to its alerts per day (alert_device_days)
-   * and its new signature texts to the catalogue (alert_signatures): one statement, in the batch's transaction. A device's batches are
-   * stored one at a time (their claim locks the device row), so two transactions never update
-   * the same rollup row; catalogue rows, shared by an organization's devices, are inserted in
-   * one order so that two batches cannot wait on each other.
+   * Adds stored batches of one or more devices to the rollup, to their alerts per day
+   * (alert_device_days) and their new signature texts to the catalogue (alert_signatures): one
+   * statement, in the batches' transaction. A device's batches are claimed one transaction at a
+   * time (the claim locks its row), so two transactions never update the same rollup or
+   * per-day row; catalogue rows, shared by an organization's devices, are inserted in one order
+   * so that two transactions cannot wait on each other.
    */
-  async addBatch(db: Queryable, orgId: number, deviceId: number, alerts: readonly RollupAlert[]) {
-    if (alerts.length === 0) return;
-    const groups = new Map<string, RollupAlert & { hour: string; count: number; last: string }>();
-    const signatures = new Map<string, { gid: number | null; sid: number | null; msg: string }>();
-    for (const alert of alerts) {
-      const hour = hourOf(alert.time);
-      const key = `${hour} ${alert.gid} ${alert.sid} ${alert.severity}`;
-      const group = groups.get(key);
-      if (!group) groups.set(key, { ...alert, hour, count: 1, last: alert.time });
-      else {
-        group.count += 1;
-        // ISO times in UTC of the same form compare as text.
-        if (alert.time < group.time) group.time = alert.time;
-        if (alert.time > group.last) group.last = alert.time;
-      }
-      if (alert.msg !== null) {
-        const { gid, sid, msg } = alert;
-        signatures.set(`${gid} ${sid} ${msg}`, { gid, sid, msg });
+  async addBatches(db: Queryable, batches: readonly RollupBatch[]) {
+    // Keyed by device too: one statement may not upsert the same row twice.
+    const groups = new Map<
+      string,
+      RollupAlert & { orgId: number; deviceId: number; hour: string; count: number; last: string }
+    >();
+    const signatures = new Map<
+      string,
+      { orgId: number; gid: number | null; sid: number | null; msg: string }
+    >();
+    const days = new Map<string, { orgId: number; deviceId: number; day: string; count: number }>();
+    for (const { orgId, deviceId, alerts } of batches) {
+      for (const alert of alerts) {
+        const hour = hourOf(alert.time);
+        const key = `${deviceId} ${hour} ${alert.gid} ${alert.sid} ${alert.severity}`;
+        const group = groups.get(key);
+        if (!group)
+          groups.set(key, { ...alert, orgId, deviceId, hour, count: 1, last: alert.time });
+        else {
+          group.count += 1;
+          // ISO times in UTC of the same form compare as text.
+          if (alert.time < group.time) group.time = alert.time;
+          if (alert.time > group.last) group.last = alert.time;
+        }
+        if (alert.msg !== null) {
+          const { gid, sid, msg } = alert;
+          signatures.set(`${orgId} ${gid} ${sid} ${msg}`, { orgId, gid, sid, msg });
+        }
+        const day = alert.time.slice(0, 10);
+        const dayKey = `${deviceId} ${day}`;
+        const perDay = days.get(dayKey);
+        if (perDay) perDay.count += 1;
+        else days.set(dayKey, { orgId, deviceId, day, count: 1 });
       }
     }
+    if (groups.size === 0) return;
     const rows = [...groups.values()];
-    const days = new Map<string, number>();
-    for (const alert of alerts) {
-      const day = alert.time.slice(0, 10);
-      days.set(day, (days.get(day) ?? 0) + 1);
-    }
+    const perDay = [...days.values()];
     const texts = [...signatures.values()].sort(
       (a, b) =>
+        a.orgId - b.orgId ||
         (a.gid ?? -1) - (b.gid ?? -1) ||
         (a.sid ?? -1) - (b.sid ?? -1) ||
         (a.msg < b.msg ? -1 : a.msg > b.msg ? 1 : 0),
@@ -143,23 +164,23 @@ export const alertRollupRepository = {
     await db.query(
       `WITH catalogued AS (
          INSERT INTO alert_signatures (org_id, gid, sid, msg)
-         SELECT $1, * FROM unnest($10::int[], $11::bigint[], $12::text[])
+         SELECT * FROM unnest($10::int[], $11::int[], $12::bigint[], $13::text[])
          ON CONFLICT (org_id, coalesce(gid, -1), coalesce(sid, -1), md5(msg)) DO NOTHING),
        device_days AS (
          INSERT INTO alert_device_days AS d (org_id, device_id, day, count)
-         SELECT $1, $2, * FROM unnest($13::date[], $14::bigint[])
+         SELECT * FROM unnest($14::int[], $15::int[], $16::date[], $17::bigint[])
          ON CONFLICT (org_id, day, device_id) DO UPDATE SET count = d.count + excluded.count)
        INSERT INTO alert_rollup AS r (org_id, device_id, hour, gid, sid, severity, count,
                                       first_seen, last_seen)
-       SELECT $1, $2, * FROM unnest($3::timestamptz[], $4::int[], $5::bigint[], $6::int[],
-                                    $7::int[], $8::timestamptz[], $9::timestamptz[])
+       SELECT * FROM unnest($1::int[], $2::int[], $3::timestamptz[], $4::int[], $5::bigint[],
+                            $6::int[], $7::int[], $8::timestamptz[], $9::timestamptz[])
        ON CONFLICT (org_id, hour, gid, sid, severity, device_id) DO UPDATE
          SET count = r.count + excluded.count,
              first_seen = least(r.first_seen, excluded.first_seen),
              last_seen = greatest(r.last_seen, excluded.last_seen)`,
       [
-        orgId,
-        deviceId,
+        rows.map((g) => g.orgId),
+        rows.map((g) => g.deviceId),
         rows.map((g) => g.hour),
         rows.map((g) => g.gid),
         rows.map((g) => g.sid),
@@ -167,11 +188,14 @@ export const alertRollupRepository = {
         rows.map((g) => g.count),
         rows.map((g) => g.time),
         rows.map((g) => g.last),
+        texts.map((t) => t.orgId),
         texts.map((t) => t.gid),
         texts.map((t) => t.sid),
         texts.map((t) => t.msg),
-        [...days.keys()],
-        [...days.values()],
+        perDay.map((d) => d.orgId),
+        perDay.map((d) => d.deviceId),
+        perDay.map((d) => d.day),
+        perDay.map((d) => d.count),
       ],
     );
   },

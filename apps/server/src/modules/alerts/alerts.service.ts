@@ -21,7 +21,7 @@ import { cursorOf, isSignatureText, type ResolvedAlertFilters } from './alert-fi
 import {
   alertRollupRepository as rollupRepo,
   rollupAnswers,
-  type RollupAlert,
+  type RollupBatch,
 } from './alert-rollup.repository.js';
 import { alertRetentionRepository } from './alert-retention.repository.js';
 import { alertGroupingRepository as groupingRepo } from './alert-grouping.repository.js';
@@ -97,12 +97,8 @@ const present = (row: AlertRow): Alert => ({
  * Keeps the alert rollup and the signature catalogue whole: every way alerts are stored calls
  * this with the same rows, in the transaction that stores them.
  */
-export const noteStoredAlerts = (
-  tx: Queryable,
-  orgId: number,
-  deviceId: number,
-  alerts: readonly RollupAlert[],
-) => rollupRepo.addBatch(tx, orgId, deviceId, alerts);
+export const noteStoredAlerts = (tx: Queryable, batches: readonly RollupBatch[]) =>
+  rollupRepo.addBatches(tx, batches);
 
 /** For the canary gate: how many alerts each device raised in its window, by window key. */
 export async function countDeviceAlerts(

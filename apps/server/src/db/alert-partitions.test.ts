@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrate, splitStatements } from './migrate.js';
 import { applyRetention } from '../plugins/retention.js';
+import { maintainAlertPartitions } from './alert-partitions.js';
 import { noteStoredAlerts } from '../modules/alerts/alerts.service.js';
 import {
   ADMIN_EMAIL,
@@ -119,6 +120,40 @@ describe('alert day partitions', () => {
     expect(moved).toEqual({ id: early?.id, part: 'device_alerts_p20300109' });
     expect((await rowsPerPartition())['device_alerts_default']).toBeUndefined();
   });
+
+  it.skipIf(process.env['TEST_DB'] !== 'postgres')(
+    'makes a day while a batch that claimed its device stores alerts of it (PostgreSQL server only: PGlite runs one transaction at a time)',
+    async () => {
+      let maintenance: Promise<{ created: number; dropped: number }> | undefined;
+      // As alert ingest does: the device's row first (its batch claim), then the alerts.
+      await server.db.transaction(async (tx) => {
+        await tx.query('UPDATE devices SET alerts_ack = alerts_ack + 1 WHERE id = $1', [deviceId]);
+        maintenance = maintainAlertPartitions(server.db, {
+          now: new Date('2031-03-10T12:00:00Z'),
+          cutoff: new Date('2000-01-01T00:00:00Z'),
+          lock: () => Promise.resolve(true),
+        });
+        const deadline = Date.now() + 10_000;
+        for (let waiting = 0; waiting === 0 && Date.now() < deadline;) {
+          const [row] = await server.db.query<{ n: number }>(
+            'SELECT count(*)::int AS n FROM pg_locks WHERE NOT granted',
+          );
+          waiting = row?.n ?? 0;
+        }
+        await tx.query(
+          `INSERT INTO device_alerts (org_id, device_id, time, sid, event)
+           VALUES ($1, $2, '2031-03-10T01:00:00Z', 2000001, '{}'::jsonb)`,
+          [orgId, deviceId],
+        );
+      });
+      await expect(maintenance).resolves.toEqual({ created: 5, dropped: 0 });
+      const [stored] = await server.db.query<{ part: string }>(
+        `SELECT tableoid::regclass::text AS part FROM device_alerts
+          WHERE time = '2031-03-10T01:00:00Z'`,
+      );
+      expect(stored?.part).toBe('device_alerts_p20310310');
+    },
+  );
 
   it('finds alerts by signature text through the catalogue, with or without an id', async () => {
     const stored = await server.db.query<{

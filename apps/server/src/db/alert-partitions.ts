@@ -62,6 +62,7 @@ export async function maintainAlertPartitions(
   for (const { day } of existing) {
     if (day.getTime() + DAY_MS > options.cutoff.getTime()) continue;
     const drop = async (tx: Queryable) => {
+      await lockDayTables(tx);
       // The rollup's day may be missing: a partition attached by hand, without its rollup.
       for (const { table } of DAY_TABLES)
         await tx.query(`DROP TABLE IF EXISTS ${table}_p${daySuffix(day)}`);
@@ -89,6 +90,21 @@ async function inLockedTransaction(
 }
 
 /**
+ * Takes the tables a partition change touches before it touches any, in the order alert ingest
+ * takes them: a device's row (its batch claim), then device_alerts, then alert_rollup. Attaching
+ * or dropping a partition adds or drops its foreign keys' triggers on devices, a lock that waits
+ * for every write of a device row. Taken one by one as the change went, a batch that had claimed
+ * its device and was about to COPY deadlocked with it, and rows a batch put into the default
+ * partition meanwhile made the attach fail. Held, they keep device writes and ingest waiting
+ * for the few milliseconds the change takes.
+ */
+async function lockDayTables(tx: Queryable): Promise<void> {
+  await tx.query(
+    `LOCK TABLE devices, ${DAY_TABLES.map((t) => t.table).join(', ')} IN SHARE ROW EXCLUSIVE MODE`,
+  );
+}
+
+/**
  * Creates one day's partition of each day table. Rows of that day already in the default
  * partition (a sensor whose clock ran ahead) move into it first: the default may not keep rows
  * of a partition's range. The new table is filled and given its range as a CHECK before it is
@@ -96,6 +112,7 @@ async function inLockedTransaction(
  * for rows of the day.
  */
 async function createDay(tx: Queryable, day: Date): Promise<boolean> {
+  await lockDayTables(tx);
   const from = day.toISOString();
   const to = new Date(day.getTime() + DAY_MS).toISOString();
   for (const { table, column } of DAY_TABLES) {

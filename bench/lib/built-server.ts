@@ -89,7 +89,11 @@ export async function startBuiltServer(options: {
       PUBLIC_URL: baseUrl,
       LOG_LEVEL: 'warn',
     },
-    stdio: ['ignore', 'ignore', options.stderr ?? 'inherit'],
+    stdio: [
+      'ignore',
+      process.env['BENCH_SERVER_LOG'] ? 'inherit' : 'ignore',
+      options.stderr ?? 'inherit',
+    ],
   });
   const timeoutMs = options.healthTimeoutMs ?? 120_000;
   const deadline = Date.now() + timeoutMs;

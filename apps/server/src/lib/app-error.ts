@@ -11,6 +11,7 @@ export const STATUS_OF: Record<ErrorCode, number> = {
   rate_limited: 429,
   internal: 500,
   database_unavailable: 503,
+  database_busy: 503,
   agent_release_missing: 404,
   enrolment_token_invalid: 401,
   lockout: 422,

@@ -8,6 +8,7 @@ import {
   startTestServer,
   type TestServer,
 } from '../test/harness.js';
+import { enrolDevice } from '../test/fixtures.js';
 import { databaseInputError } from './database-input-errors.js';
 
 type Headers = { authorization: string };
@@ -152,5 +153,59 @@ describe('bad input is a 4xx that names the field', () => {
       code: 'conflict',
       msg: "Policy 'in use' is used by 1 device(s)",
     });
+  });
+
+  it('answers a call the database ended for a concurrent one 503, to be retried', async () => {
+    const { id: deviceId, agent } = await enrolDevice(server.app, admin, { name: 'deadlocked' });
+    const send = () =>
+      api(server.app, {
+        method: 'POST',
+        url: '/agent/alerts',
+        headers: agent,
+        payload: {
+          seq: 1,
+          events: [
+            {
+              timestamp: new Date().toISOString(),
+              event_type: 'alert',
+              src_ip: '10.0.0.1',
+              dest_ip: '10.0.0.2',
+              proto: 'TCP',
+              alert: { gid: 1, signature_id: 2000001, rev: 1, signature: 'test', severity: 2 },
+            },
+          ],
+        },
+      });
+    // As PostgreSQL ends one of two transactions that wait on each other.
+    await server.db.query(
+      `CREATE FUNCTION deadlock_for_test() RETURNS trigger LANGUAGE plpgsql AS $$
+       BEGIN RAISE EXCEPTION 'deadlock detected' USING ERRCODE = '40P01'; END $$`,
+    );
+    await server.db.query(
+      `CREATE TRIGGER deadlock_for_test BEFORE INSERT ON device_alerts
+         FOR EACH ROW EXECUTE FUNCTION deadlock_for_test()`,
+    );
+    await server.db.query('ALTER TABLE device_alerts ENABLE ALWAYS TRIGGER deadlock_for_test');
+    let refused;
+    try {
+      refused = await send();
+    } finally {
+      await server.db.query('DROP TRIGGER deadlock_for_test ON device_alerts');
+      await server.db.query('DROP FUNCTION deadlock_for_test()');
+    }
+    expect(refused.statusCode).toBe(503);
+    expect(refused.headers['retry-after']).toBe('1');
+    expect(refused.json()).toEqual({
+      code: 'database_busy',
+      msg: 'The database was busy with a conflicting change; try again.',
+    });
+    // Rolled back whole: the batch is not acknowledged, and sent again it is stored.
+    const again = await send();
+    expect(again.json()).toEqual({ ack: 1, rejected: [] });
+    const [stored] = await server.db.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM device_alerts WHERE device_id = $1',
+      [deviceId],
+    );
+    expect(stored?.n).toBe(1);
   });
 });

@@ -10,11 +10,16 @@ import {
   type ErrorDetail,
   type ErrorResponse,
 } from '@palisade/contract';
-import { DATABASE_UNAVAILABLE_MESSAGE, isConnectionLoss } from '../db/errors.js';
+import {
+  DATABASE_BUSY_MESSAGE,
+  DATABASE_UNAVAILABLE_MESSAGE,
+  isConnectionLoss,
+  isTransientConflict,
+} from '../db/errors.js';
 import { AppError, STATUS_OF } from '../lib/app-error.js';
 import { databaseInputError } from './database-input-errors.js';
 
-/** What a 503 for a lost database asks the caller to wait before trying again. */
+/** What a 503 for a lost or busy database asks the caller to wait before trying again. */
 const RETRY_AFTER_SECONDS = 1;
 
 const CODE_OF_STATUS: Partial<Record<number, ErrorCode>> = {
@@ -41,6 +46,14 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
         .status(503)
         .header('retry-after', String(RETRY_AFTER_SECONDS))
         .send(body('database_unavailable', DATABASE_UNAVAILABLE_MESSAGE));
+    }
+    // A deadlock or a serialization failure rolled the call back whole: retried, it passes.
+    if (isTransientConflict(error)) {
+      request.log.warn({ err: error }, 'database conflict: the caller may retry');
+      return reply
+        .status(503)
+        .header('retry-after', String(RETRY_AFTER_SECONDS))
+        .send(body('database_busy', DATABASE_BUSY_MESSAGE));
     }
     if (error instanceof AppError) {
       if (error.retryAfterSeconds !== undefined) {

@@ -177,11 +177,23 @@ async function changeOnce(options: {
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
   benchQueries += 1;
-  const { rows } = await db.query<{ at: number | null }>(
-    `SELECT extract(epoch FROM local_reported_at)::float8 * 1000 AS at
+  const { rows } = await db.query<{ id: number; at: number | null }>(
+    `SELECT id, extract(epoch FROM local_reported_at)::float8 * 1000 AS at
        FROM devices WHERE policy_id = $1 AND policy_version_local = $2`,
     [policyId, version],
   );
+  // A device that applied a heartbeat period late (seen in about one run of three at 5,000):
+  // named, with the wall-clock times, to be looked up in the fleet's log (BENCH_KEEP_LOGS).
+  const latest = rows.reduce<{ id: number; at: number | null } | undefined>(
+    (late, row) => ((row.at ?? 0) > (late?.at ?? 0) ? row : late),
+    undefined,
+  );
+  if (latest?.at && latest.at - wallStart > 15_000) {
+    console.log(
+      `[fleet] change at ${new Date(wallStart).toISOString()}: device ${latest.id} applied ` +
+        `${Math.round(latest.at - wallStart)} ms later, at ${new Date(latest.at).toISOString()}`,
+    );
+  }
   // A version a heartbeat carried in before the apply report (which then failed to arrive)
   // leaves local_reported_at from before the change: such a device counts as applied when
   // the last one did.

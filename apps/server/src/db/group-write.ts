@@ -6,13 +6,14 @@
  * would be a statement of its own (on a loaded server a statement's send alone costs more than
  * the wait), gathered for a few milliseconds they are a few statements in all. Each caller's promise settles when the
  * write holding its item has committed, with that item's result (or failed: then every caller of
- * that write hears the error, and nothing of it was written, the write being one statement).
+ * that write hears the error, and nothing of it was written, the write being one statement or
+ * one transaction).
  */
 export class GroupWrite<T, R = void> {
   private waiting: { item: T; resolve: (result: R) => void; reject: (error: unknown) => void }[] =
     [];
   private draining: Promise<void> | null = null;
-  /** Writes done (each one statement): the tests count them. */
+  /** Writes done (each one statement or transaction): the tests count them. */
   writes = 0;
 
   constructor(

@@ -84,6 +84,68 @@ describe('bundle sync', () => {
   });
 });
 
+describe('apply reports', () => {
+  it('sends a lost apply report again, without waiting for the next heartbeat', async () => {
+    let pulls = 0;
+    let reports = 0;
+    const applied: unknown[] = [];
+    server = createServer((req, res) => {
+      let body = '';
+      req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      req.on('end', () => {
+        res.setHeader('content-type', 'application/json');
+        if (req.url === '/api/v1/agent/login') {
+          return res.end(
+            JSON.stringify({ access_token: 't', token_type: 'bearer', expires_in: 3600 }),
+          );
+        }
+        if (req.url === '/api/v1/agent/bundle') {
+          pulls += 1;
+          if (req.headers['if-none-match'] === '"3-7"') {
+            res.statusCode = 304;
+            return res.end();
+          }
+          res.setHeader('etag', '"3-7"');
+          return res.end(JSON.stringify(BUNDLE));
+        }
+        reports += 1;
+        // The first report's connection drops before the server has read it.
+        if (reports === 1) return req.socket.destroy();
+        applied.push(JSON.parse(body));
+        res.end(JSON.stringify({ msg: 'Recorded' }));
+      });
+    });
+    await new Promise<void>((resolve) => server?.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    dir = await mkdtemp(path.join(os.tmpdir(), 'palisade-applier-'));
+    const applier = new Applier({
+      api: new AgentApi({ server: url, deviceId: 1, password: 'p', agentVersion: '9.9.9' }),
+      outputDir: path.join(dir, 'out'),
+      stateDir: dir,
+      reloadCommands: [],
+      reloadTimeoutMs: 1000,
+      log: pino({ level: 'silent' }),
+      syncRetry: { baseMs: 100, maxMs: 400 },
+    });
+    await applier.load();
+    try {
+      await applier.trigger({ remote: { config_version: 3, policy_version: 7 } });
+      expect(applier.versions).toEqual({ config_version: 3, policy_version: 7 });
+      expect(applied).toEqual([]);
+      // The retry's pull is answered "not modified": the bundle runs, its report goes again.
+      await expect.poll(() => applied, { timeout: 5000 }).toHaveLength(1);
+      expect(applied[0]).toMatchObject({ config_version: 3, policy_version: 7, ok: true });
+      expect(pulls).toBe(2);
+      // Once acknowledged, it is not sent again.
+      await applier.trigger({ remote: { config_version: 3, policy_version: 7 } });
+      expect(reports).toBe(2);
+    } finally {
+      applier.stop();
+      await applier.idle();
+    }
+  });
+});
+
 const applier = (reloadCommands: string[], firewallConfirmMs = 120_000) =>
   new Applier({
     // Never called: only the construction is looked at.

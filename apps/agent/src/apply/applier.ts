@@ -88,6 +88,8 @@ export class Applier {
   private error: string | null = null;
   private manifest: BundleManifest | undefined;
   private failed: { versions: Versions; at: number } | undefined;
+  /** The last apply's report until the server has acknowledged it. */
+  private unreported: AppliedReport | undefined;
   private running: Promise<void> | undefined;
   private queued: SyncTrigger | undefined;
   private applying = false;
@@ -280,10 +282,15 @@ export class Applier {
         return;
       }
       const versions: Versions = this.manifest;
-      if (sameVersions(versions, this.local) || this.recentlyFailed(versions)) return;
+      if (sameVersions(versions, this.local) || this.recentlyFailed(versions)) {
+        // Applied, but its report was lost (the sync failed on it and is tried again): without
+        // this the server learnt of the apply only from the next heartbeat, up to 30 s later.
+        if (this.unreported) await this.report(this.unreported);
+        return;
+      }
       if (this.refused(versions)) return;
       const report = await this.locked(() => this.apply(versions));
-      await api.applied(report);
+      await this.report(report);
       return;
     }
     const { bundle } = answer;
@@ -303,7 +310,14 @@ export class Applier {
       return;
     }
     const report = await this.locked(() => this.apply(versions, bundle, answer.etag));
-    await api.applied(report);
+    await this.report(report);
+  }
+
+  /** Sends an apply's report; kept until the server has it, to be sent again by a retry. */
+  private async report(report: AppliedReport): Promise<void> {
+    this.unreported = report;
+    await this.options.api.applied(report);
+    if (this.unreported === report) this.unreported = undefined;
   }
 
   /** Writes the bundle (when one came), runs the reload commands, records the outcome. */

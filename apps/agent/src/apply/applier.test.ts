@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -31,44 +31,62 @@ afterEach(async () => {
   dir = undefined;
 });
 
+/**
+ * A fake server for one test: signs any device in, and hands every other request, with its
+ * body read, to `handle` (which answers it).
+ */
+async function serve(
+  handle: (req: IncomingMessage, res: ServerResponse, body: string) => void,
+): Promise<string> {
+  const listening = createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+    req.on('end', () => {
+      res.setHeader('content-type', 'application/json');
+      if (req.url === '/api/v1/agent/login') {
+        res.end(JSON.stringify({ access_token: 't', token_type: 'bearer', expires_in: 3600 }));
+        return;
+      }
+      handle(req, res, body);
+    });
+  });
+  server = listening;
+  await new Promise<void>((resolve) => listening.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(listening.address() as AddressInfo).port}`;
+}
+
+/** An applier that syncs from `url` into a fresh folder, trying a failed sync again quickly. */
+async function syncingApplier(url: string): Promise<Applier> {
+  dir = await mkdtemp(path.join(os.tmpdir(), 'palisade-applier-'));
+  const applier = new Applier({
+    api: new AgentApi({ server: url, deviceId: 1, password: 'p', agentVersion: '9.9.9' }),
+    outputDir: path.join(dir, 'out'),
+    stateDir: dir,
+    reloadCommands: [],
+    reloadTimeoutMs: 1000,
+    log: pino({ level: 'silent' }),
+    syncRetry: { baseMs: 100, maxMs: 400 },
+  });
+  await applier.load();
+  return applier;
+}
+
 describe('bundle sync', () => {
   it('tries a failed sync again by itself, without waiting for the next heartbeat', async () => {
     let pulls = 0;
     const applied: unknown[] = [];
-    server = createServer((req, res) => {
-      let body = '';
-      req.on('data', (chunk: Buffer) => (body += chunk.toString()));
-      req.on('end', () => {
-        res.setHeader('content-type', 'application/json');
-        if (req.url === '/api/v1/agent/login') {
-          return res.end(
-            JSON.stringify({ access_token: 't', token_type: 'bearer', expires_in: 3600 }),
-          );
-        }
-        if (req.url === '/api/v1/agent/bundle') {
-          pulls += 1;
-          // The first pull finds the server too busy: its connection is dropped.
-          if (pulls === 1) return req.socket.destroy();
-          res.setHeader('etag', '"3-7"');
-          return res.end(JSON.stringify(BUNDLE));
-        }
-        applied.push(JSON.parse(body));
-        res.end(JSON.stringify({ msg: 'Recorded' }));
-      });
+    const url = await serve((req, res, body) => {
+      if (req.url === '/api/v1/agent/bundle') {
+        pulls += 1;
+        // The first pull finds the server too busy: its connection is dropped.
+        if (pulls === 1) return req.socket.destroy();
+        res.setHeader('etag', '"3-7"');
+        return res.end(JSON.stringify(BUNDLE));
+      }
+      applied.push(JSON.parse(body));
+      res.end(JSON.stringify({ msg: 'Recorded' }));
     });
-    await new Promise<void>((resolve) => server?.listen(0, '127.0.0.1', resolve));
-    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    dir = await mkdtemp(path.join(os.tmpdir(), 'palisade-applier-'));
-    const applier = new Applier({
-      api: new AgentApi({ server: url, deviceId: 1, password: 'p', agentVersion: '9.9.9' }),
-      outputDir: path.join(dir, 'out'),
-      stateDir: dir,
-      reloadCommands: [],
-      reloadTimeoutMs: 1000,
-      log: pino({ level: 'silent' }),
-      syncRetry: { baseMs: 100, maxMs: 400 },
-    });
-    await applier.load();
+    const applier = await syncingApplier(url);
     try {
       // One signal only: the push that the failed pull followed.
       await applier.trigger({ remote: { config_version: 3, policy_version: 7 } });
@@ -89,45 +107,23 @@ describe('apply reports', () => {
     let pulls = 0;
     let reports = 0;
     const applied: unknown[] = [];
-    server = createServer((req, res) => {
-      let body = '';
-      req.on('data', (chunk: Buffer) => (body += chunk.toString()));
-      req.on('end', () => {
-        res.setHeader('content-type', 'application/json');
-        if (req.url === '/api/v1/agent/login') {
-          return res.end(
-            JSON.stringify({ access_token: 't', token_type: 'bearer', expires_in: 3600 }),
-          );
+    const url = await serve((req, res, body) => {
+      if (req.url === '/api/v1/agent/bundle') {
+        pulls += 1;
+        if (req.headers['if-none-match'] === '"3-7"') {
+          res.statusCode = 304;
+          return res.end();
         }
-        if (req.url === '/api/v1/agent/bundle') {
-          pulls += 1;
-          if (req.headers['if-none-match'] === '"3-7"') {
-            res.statusCode = 304;
-            return res.end();
-          }
-          res.setHeader('etag', '"3-7"');
-          return res.end(JSON.stringify(BUNDLE));
-        }
-        reports += 1;
-        // The first report's connection drops before the server has read it.
-        if (reports === 1) return req.socket.destroy();
-        applied.push(JSON.parse(body));
-        res.end(JSON.stringify({ msg: 'Recorded' }));
-      });
+        res.setHeader('etag', '"3-7"');
+        return res.end(JSON.stringify(BUNDLE));
+      }
+      reports += 1;
+      // The first report's connection drops before the server has read it.
+      if (reports === 1) return req.socket.destroy();
+      applied.push(JSON.parse(body));
+      res.end(JSON.stringify({ msg: 'Recorded' }));
     });
-    await new Promise<void>((resolve) => server?.listen(0, '127.0.0.1', resolve));
-    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    dir = await mkdtemp(path.join(os.tmpdir(), 'palisade-applier-'));
-    const applier = new Applier({
-      api: new AgentApi({ server: url, deviceId: 1, password: 'p', agentVersion: '9.9.9' }),
-      outputDir: path.join(dir, 'out'),
-      stateDir: dir,
-      reloadCommands: [],
-      reloadTimeoutMs: 1000,
-      log: pino({ level: 'silent' }),
-      syncRetry: { baseMs: 100, maxMs: 400 },
-    });
-    await applier.load();
+    const applier = await syncingApplier(url);
     try {
       await applier.trigger({ remote: { config_version: 3, policy_version: 7 } });
       expect(applier.versions).toEqual({ config_version: 3, policy_version: 7 });

@@ -38,22 +38,20 @@ const CODE_OF_STATUS: Partial<Record<number, ErrorCode>> = {
 /** Every error leaves as {msg, code, details?}; the console's catalogue reads msg and status. */
 export const errorsPlugin = fp(async (app: FastifyInstance) => {
   app.setErrorHandler((error: FastifyError, request, reply) => {
-    // A lost database connection is the database's state, not this request's fault: a 503
-    // the caller may retry, never a 500 (nor a crash).
-    if (isConnectionLoss(error)) {
-      request.log.warn({ err: error }, 'database unavailable');
+    // A lost database connection is the database's state, not this request's fault; a
+    // deadlock or a serialization failure rolled the call back whole. Either is a 503 the
+    // caller may retry, never a 500 (nor a crash).
+    const retryable = isConnectionLoss(error)
+      ? { code: 'database_unavailable' as const, msg: DATABASE_UNAVAILABLE_MESSAGE }
+      : isTransientConflict(error)
+        ? { code: 'database_busy' as const, msg: DATABASE_BUSY_MESSAGE }
+        : undefined;
+    if (retryable) {
+      request.log.warn({ err: error }, `database: ${retryable.code}`);
       return reply
         .status(503)
         .header('retry-after', String(RETRY_AFTER_SECONDS))
-        .send(body('database_unavailable', DATABASE_UNAVAILABLE_MESSAGE));
-    }
-    // A deadlock or a serialization failure rolled the call back whole: retried, it passes.
-    if (isTransientConflict(error)) {
-      request.log.warn({ err: error }, 'database conflict: the caller may retry');
-      return reply
-        .status(503)
-        .header('retry-after', String(RETRY_AFTER_SECONDS))
-        .send(body('database_busy', DATABASE_BUSY_MESSAGE));
+        .send(body(retryable.code, retryable.msg));
     }
     if (error instanceof AppError) {
       if (error.retryAfterSeconds !== undefined) {

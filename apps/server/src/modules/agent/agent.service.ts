@@ -100,6 +100,24 @@ function orgsOf(results: readonly ({ orgId: number } | null | undefined)[]): Set
 
 export const bundleEtag = (config: number, policy: number) => `"${config}-${policy}"`;
 
+/**
+ * Splits a group's batches into rounds in which each device appears at most once, in the order
+ * they came: a device's repeat (a retry sent while the first was still waiting) goes into a
+ * later round, after its first is stored. Each entry keeps its index in `batches`.
+ */
+function roundsByDevice<T extends { deviceId: number }>(
+  batches: readonly T[],
+): { batch: T; index: number }[][] {
+  const rounds: { batch: T; index: number }[][] = [];
+  const roundOfDevice = new Map<number, number>();
+  batches.forEach((batch, index) => {
+    const round = (roundOfDevice.get(batch.deviceId) ?? -1) + 1;
+    roundOfDevice.set(batch.deviceId, round);
+    (rounds[round] ??= []).push({ batch, index });
+  });
+  return rounds;
+}
+
 type AlertBatchOutcome = { claimed: boolean; ack: number } | { error: unknown };
 
 /**
@@ -112,13 +130,7 @@ async function storeAlertBatches(
   batches: readonly AlertBatch[],
 ): Promise<AlertBatchOutcome[]> {
   const outcomes = new Array<AlertBatchOutcome>(batches.length);
-  let rest = batches.map((batch, index) => ({ batch, index }));
-  while (rest.length > 0) {
-    const seen = new Set<number>();
-    const round = rest.filter(
-      ({ batch }) => !seen.has(batch.deviceId) && !!seen.add(batch.deviceId),
-    );
-    rest = rest.filter((entry) => !round.includes(entry));
+  for (const round of roundsByDevice(batches)) {
     const policies = await repo.claimAlertBatches(
       tx,
       round.map(({ batch }) => batch),
@@ -262,13 +274,7 @@ export function createAgentService(ctx: AppContext, log: FastifyBaseLogger) {
       const results = new Array<{ orgId: number; claimed: boolean; ack: number } | undefined>(
         batches.length,
       );
-      let rest = batches.map((batch, index) => ({ batch, index }));
-      while (rest.length > 0) {
-        const seen = new Set<number>();
-        const round = rest.filter(
-          ({ batch }) => !seen.has(batch.deviceId) && !!seen.add(batch.deviceId),
-        );
-        rest = rest.filter((entry) => !round.includes(entry));
+      for (const round of roundsByDevice(batches)) {
         const rows = await repo.storeLogBatches(
           db,
           round.map(({ batch }) => batch),

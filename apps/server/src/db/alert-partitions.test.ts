@@ -84,6 +84,19 @@ describe('alert day partitions', () => {
     });
   });
 
+  it("finds a dropped day's per-device counts by their day, not by reading every day", async () => {
+    const plan = await server.db.transaction(async (tx) => {
+      // However few rows the test has: which index can serve the delete, not whether it pays.
+      await tx.query('SET LOCAL enable_seqscan = off');
+      return tx.query<{ 'QUERY PLAN': string }>(
+        `EXPLAIN DELETE FROM alert_device_days WHERE day = '2030-01-01'::date`,
+      );
+    });
+    const text = plan.map((row) => row['QUERY PLAN']).join('\n');
+    expect(text).toMatch(/alert_device_days_day/);
+    expect(text).toMatch(/Index Cond: \(day = /);
+  });
+
   it('counts a histogram across day partitions, each bucket exact', async () => {
     const headers = await signIn(server.app, ADMIN_EMAIL, ADMIN_PASSWORD);
     const response = await api(server.app, {

@@ -291,6 +291,14 @@ export function createAgentService(ctx: AppContext, log: FastifyBaseLogger) {
   // Alert batches of many devices in one transaction: a fleet's sensors each send a few alerts
   // at a time, and a transaction each cost the database more than their rows. A batch the
   // database refuses must not refuse the others gathered with it: then each is stored alone.
+  /** One batch in a transaction of its own; a refusal is its outcome, not thrown. */
+  const storeAlone = (batch: AlertBatch): Promise<AlertBatchOutcome> =>
+    db
+      .transaction((tx) => storeAlertBatches(tx, [batch]))
+      .then(
+        ([outcome]) => outcome ?? { error: new Error('the alert batch was not stored') },
+        (error: unknown) => ({ error }),
+      );
   const alertBatches = new GroupWrite<AlertBatch, AlertBatchOutcome>(
     async (batches) => {
       try {
@@ -300,16 +308,7 @@ export function createAgentService(ctx: AppContext, log: FastifyBaseLogger) {
           return batches.map(() => ({ error }));
         }
         const outcomes: AlertBatchOutcome[] = [];
-        for (const batch of batches) {
-          outcomes.push(
-            await db
-              .transaction((tx) => storeAlertBatches(tx, [batch]))
-              .then(
-                ([outcome]) => outcome ?? { error: new Error('no outcome') },
-                (alone: unknown) => ({ error: alone }),
-              ),
-          );
-        }
+        for (const batch of batches) outcomes.push(await storeAlone(batch));
         return outcomes;
       }
     },
@@ -497,9 +496,8 @@ export function createAgentService(ctx: AppContext, log: FastifyBaseLogger) {
       };
       const stored =
         db.kind === 'postgres' && events.length >= ALONE_ON_POSTGRES
-          ? await db.transaction(async (tx) => (await storeAlertBatches(tx, [batch]))[0])
+          ? await storeAlone(batch)
           : await alertBatches.add(batch);
-      if (!stored) throw new Error('the alert batch was not stored');
       if ('error' in stored) throw stored.error;
       if (!stored.claimed) return { ack: stored.ack, rejected: [] };
       if (records.length > 0) tellConsoles([device.orgId], 'alerts');

@@ -26,3 +26,55 @@ describe('copyFrom with referencesRead', () => {
     expect(left?.n).toBe(0);
   });
 });
+
+// Hot statements are prepared once and then run with their parameters as constants on the
+// embedded database: every kind of parameter must arrive exactly as a plain query's does.
+describe('prepared statements', () => {
+  let scratch: ScratchDatabase;
+  beforeAll(async () => {
+    scratch = await createScratchDatabase();
+    await scratch.db.query('CREATE TABLE noted (id int PRIMARY KEY, note text)');
+  });
+  afterAll(() => scratch.drop());
+
+  const text = `SELECT $1::text AS s, $2::int AS i, $3::float8 AS f, $4::boolean AS b,
+                       $5::timestamptz AS t, $6::text[] AS texts, $7::int[] AS ints,
+                       $8::json AS j, $9::text AS absent`;
+  const params = [
+    `it's a "quote" \\ back'slash '' ; DROP TABLE noted; --`,
+    -42,
+    1.5e-7,
+    false,
+    new Date('2026-11-29T10:11:12.345Z'),
+    ['a,b', 'c"d', 'e\\f', "g'h", null, '{}', 'NULL', ''],
+    [1, null, -3],
+    JSON.stringify({ msg: 'l\'alerte \\u0000 "x"', n: [1, 2] }),
+    null,
+  ];
+
+  it('answers what the same query answers unprepared, run after run', async () => {
+    const plain = await scratch.db.query(text, params);
+    for (let run = 0; run < 7; run += 1) {
+      expect(await scratch.db.query({ name: 'test_every_kind', text }, params)).toEqual(plain);
+    }
+    const [left] = await scratch.db.query<{ n: number }>('SELECT count(*)::int AS n FROM noted');
+    expect(left?.n).toBe(0);
+  });
+
+  it('runs inside a transaction, and a failed one leaves it usable', async () => {
+    const insert = {
+      name: 'test_insert_noted',
+      text: 'INSERT INTO noted VALUES ($1::int, $2::text)',
+    };
+    await expect(
+      scratch.db.transaction(async (tx) => {
+        await tx.query(insert, [1, 'first']);
+        await tx.query(insert, [1, 'again']);
+      }),
+    ).rejects.toMatchObject({ code: '23505' });
+    await scratch.db.transaction((tx) => tx.query(insert, [2, 'second']));
+    expect(await scratch.db.query('SELECT id, note FROM noted')).toEqual([
+      { id: 2, note: 'second' },
+    ]);
+  });
+});

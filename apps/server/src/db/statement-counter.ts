@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { Database, Queryable } from './client.js';
+import { statementText, type Database, type Queryable } from './client.js';
 
 /**
  * Records the statements a database runs on behalf of one piece of work (a request), so that a
@@ -21,7 +21,7 @@ export function countStatements(db: Database): { db: Database; counter: Statemen
   const record = (sql: string) => current.getStore()?.push(sql);
   const counted = (target: Queryable): Queryable => ({
     query: (sql, params) => {
-      record(sql);
+      record(statementText(sql));
       return target.query(sql, params);
     },
     copyFrom: (copySql, rows, options) => {

@@ -182,7 +182,10 @@ export const agentRepository = {
       })),
     );
     return db.query<HeartbeatRow>(
-      `WITH input AS (
+      {
+        // Prepared: a fleet sends these all the time.
+        name: 'record_heartbeats',
+        text: `WITH input AS (
          SELECT * FROM json_to_recordset($1::json)
            AS b(n int, id int, token_version int, seen timestamptz, state text, agent_version text,
                 config_local int, policy_local int, metrics jsonb, health jsonb, firewall jsonb, set_error boolean, last_error text,
@@ -238,6 +241,7 @@ export const agentRepository = {
               d.flush_requested, d.heartbeat_interval, d.upgrade_id::float8 AS upgrade_id, d.upgrade_version
          FROM beat d LEFT JOIN device_deployed dp ON dp.device_id = d.id
          LEFT JOIN policies p ON p.id = d.policy_id`,
+      },
       [input],
     );
   },
@@ -271,7 +275,10 @@ export const agentRepository = {
       })),
     );
     const rows = await db.query<{ ord: number; org_id: number }>(
-      `WITH input AS (
+      {
+        // Prepared: a fleet sends these all the time.
+        name: 'apply_reports',
+        text: `WITH input AS (
          SELECT * FROM json_to_recordset($1::json)
              AS r(id int, tv int, ord int, ok boolean, config int, policy int, error text,
                   received timestamptz)
@@ -295,6 +302,7 @@ export const agentRepository = {
           WHERE d.id = r.id
        )
        SELECT ord, org_id FROM valid`,
+      },
       [input],
     );
     const orgByOrder = new Map(rows.map((row) => [row.ord, row.org_id]));
@@ -316,7 +324,10 @@ export const agentRepository = {
     batches: readonly { deviceId: number; seq: number }[],
   ): Promise<Map<number, AlertPolicy>> {
     const rows = await db.query<AlertPolicy & { id: number }>(
-      `WITH input AS (
+      {
+        // Prepared: a fleet sends these all the time.
+        name: 'claim_alert_batches',
+        text: `WITH input AS (
          SELECT * FROM unnest($1::int[], $2::bigint[]) AS i(id, seq)
        ), locked AS (
          -- Rows locked in id order, as the other group writes of devices take them.
@@ -331,6 +342,7 @@ export const agentRepository = {
                       THEN (SELECT dp.policy_id FROM device_deployed dp WHERE dp.device_id = d.id)
                       ELSE d.policy_id END AS policy_id,
                  d.policy_version_local AS policy_version`,
+      },
       [batches.map((b) => b.deviceId), batches.map((b) => b.seq)],
     );
     return new Map(
@@ -432,7 +444,10 @@ export const agentRepository = {
       })),
     );
     const rows = await db.query<{ id: number; org_id: number; claimed: boolean; ack: string }>(
-      `WITH input AS (
+      {
+        // Prepared: a fleet sends these all the time.
+        name: 'store_log_batches',
+        text: `WITH input AS (
          SELECT * FROM json_to_recordset($1::json) AS b(id int, tv int, seq bigint, lines json)
        ), locked AS (
          -- Rows locked in id order: group writes of heartbeats, apply reports and log batches
@@ -455,6 +470,7 @@ export const agentRepository = {
        SELECT v.id, v.org_id, c.id IS NOT NULL AS claimed,
               (CASE WHEN c.id IS NOT NULL THEN v.seq ELSE v.logs_ack END)::text AS ack
          FROM valid v LEFT JOIN claimed c ON c.id = v.id`,
+      },
       [input],
     );
     return rows.map((row) => ({

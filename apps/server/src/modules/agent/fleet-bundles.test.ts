@@ -6,6 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../app.js';
 import { loadConfig } from '../../config.js';
+import { statementText } from '../../db/client.js';
 import { notifyDevices } from '../../plugins/device-events.js';
 import { encodingStats } from './bundle-encoding.js';
 import { policyFromRules } from '../../test/fixtures.js';
@@ -483,9 +484,10 @@ function countQueries(server: TestServer, pattern: RegExp) {
   const db = server.db;
   const original = db.query.bind(db);
   const seen: { sql: string; params: unknown }[] = [];
-  db.query = (sql, params) => {
+  db.query = (statement, params) => {
+    const sql = statementText(statement);
     if (pattern.test(sql)) seen.push({ sql, params });
-    return original(sql, params);
+    return original(statement, params);
   };
   return {
     stop() {

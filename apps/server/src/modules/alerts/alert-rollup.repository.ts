@@ -162,7 +162,10 @@ export const alertRollupRepository = {
         (a.msg < b.msg ? -1 : a.msg > b.msg ? 1 : 0),
     );
     await db.query(
-      `WITH catalogued AS (
+      {
+        // Prepared: a fleet sends these all the time.
+        name: 'add_to_alert_rollup',
+        text: `WITH catalogued AS (
          INSERT INTO alert_signatures (org_id, gid, sid, msg)
          SELECT * FROM unnest($10::int[], $11::int[], $12::bigint[], $13::text[])
          ON CONFLICT (org_id, coalesce(gid, -1), coalesce(sid, -1), md5(msg)) DO NOTHING),
@@ -178,6 +181,7 @@ export const alertRollupRepository = {
          SET count = r.count + excluded.count,
              first_seen = least(r.first_seen, excluded.first_seen),
              last_seen = greatest(r.last_seen, excluded.last_seen)`,
+      },
       [
         rows.map((g) => g.orgId),
         rows.map((g) => g.deviceId),

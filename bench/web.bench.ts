@@ -137,6 +137,13 @@ const LCP_IN_PAGE = `new Promise((resolve) => {
   }).observe({ type: 'largest-contentful-paint', buffered: true });
 })`;
 
+const TIMELINE_IN_PAGE = `(() => performance.getEntries()
+  .filter((e) => e.entryType !== 'largest-contentful-paint')
+  .map((e) => e.entryType.padEnd(10) + ' ' + e.startTime.toFixed(0).padStart(6) + ' ' +
+    ('responseEnd' in e ? e.responseEnd.toFixed(0) : (e.startTime + e.duration).toFixed(0)).padStart(6) + ' ' +
+    e.name.replace(location.origin, '').slice(0, 70))
+  .join('\\n'))()`;
+
 const MOUNT_IN_PAGE = `(() => {
   const mark = performance.getEntriesByName('bench-table-mounted')[0];
   const script = performance.getEntriesByType('resource').find((e) => e.name.includes('bench-table'));
@@ -223,6 +230,8 @@ async function lcp(
     if (row !== undefined) await page.getByText(row, { exact: true }).first().waitFor();
     await page.waitForTimeout(300);
     const { time, what } = await readLcp(page);
+    if (process.env['BENCH_WEB_DEBUG'] && run === 0)
+      console.log(await page.evaluate<string>(TIMELINE_IN_PAGE));
     values.push(time);
     elements.add(what);
     await context.close();

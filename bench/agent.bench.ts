@@ -23,7 +23,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { SimulatedMetrics } from '../apps/agent/src/simulate/metrics.js';
-import { fleetFigures } from './fleet-change.js';
+import { cpuSeconds, fleetFigures } from './fleet-change.js';
 import {
   agentProcess,
   ConsoleClient,
@@ -55,12 +55,15 @@ interface Load {
   p50: number;
   p99: number;
   errors: number;
+  /** The server's CPU (user + system) per request, µs. */
+  serverCpuUs: number;
 }
 
 /** Closed loop: CONCURRENCY requests in flight for SECONDS, after a one-second warm-up. */
 async function load(
   url: URL,
   make: (i: number) => { method: string; headers: Record<string, string>; body?: string },
+  serverPid: number | undefined,
 ): Promise<Load> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
   const send = (i: number) =>
@@ -91,7 +94,11 @@ async function load(
     return { latencies, errors, seconds: (performance.now() - started) / 1000 };
   };
   await run(1);
+  // The server's own CPU per request as well: the rates move with whatever else this machine
+  // runs (the load client shares it), the server's CPU per request much less.
+  const cpuBefore = cpuSeconds(serverPid);
   const { latencies, errors, seconds } = await run(SECONDS);
+  const serverCpu = cpuSeconds(serverPid) - cpuBefore;
   agent.destroy();
   latencies.sort((a, b) => a - b);
   return {
@@ -99,6 +106,7 @@ async function load(
     p50: quantile(latencies, 0.5),
     p99: quantile(latencies, 0.99),
     errors,
+    serverCpuUs: (serverCpu * 1e6) / latencies.length,
   };
 }
 
@@ -191,29 +199,43 @@ async function heartbeatFigures(label: string, server: ServerProcess, ids: numbe
     tokens.push(((await response.json()) as { access_token: string }).access_token);
   }
   const samples = await Promise.all(ids.map((id) => new SimulatedMetrics(id).sample()));
-  const health = await load(new URL('/api/v1/health', server.url), () => ({
-    method: 'GET',
-    headers: {},
-  }));
-  const heartbeat = await load(new URL('/api/v1/agent/heartbeat', server.url), (i) => {
-    const n = i % ids.length;
-    return {
-      method: 'POST',
-      headers: { authorization: `Bearer ${tokens[n] ?? ''}`, 'content-type': 'application/json' },
-      body: JSON.stringify({
-        state: 'running',
-        metrics: samples[n],
-        local: { config_version: 1, policy_version: 1 },
-        agent_version: '0.1.0',
-        last_error: null,
-      }),
-    };
-  });
+  const health = await load(
+    new URL('/api/v1/health', server.url),
+    () => ({
+      method: 'GET',
+      headers: {},
+    }),
+    server.pid,
+  );
+  const heartbeat = await load(
+    new URL('/api/v1/agent/heartbeat', server.url),
+    (i) => {
+      const n = i % ids.length;
+      return {
+        method: 'POST',
+        headers: { authorization: `Bearer ${tokens[n] ?? ''}`, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          state: 'running',
+          metrics: samples[n],
+          local: { config_version: 1, policy_version: 1 },
+          agent_version: '0.1.0',
+          last_error: null,
+        }),
+      };
+    },
+    server.pid,
+  );
+  const healthUs = health.serverCpuUs;
+  const heartbeatUs = heartbeat.serverCpuUs;
   console.log(describeLoad(`[${label}] GET /api/v1/health (no database)`, health));
   console.log(describeLoad(`[${label}] POST /api/v1/agent/heartbeat`, heartbeat));
   console.log(
     `[${label}] ratio heartbeat / health: ${(heartbeat.rate / health.rate).toFixed(2)} ` +
       `(target ≥ 0.5); sensors at a 30 s heartbeat: ${fmt(heartbeat.rate * 30)} (target 200,000)`,
+  );
+  console.log(
+    `[${label}] server CPU per request: /health ${healthUs.toFixed(0)} µs, heartbeat ` +
+      `${heartbeatUs.toFixed(0)} µs (ratio ${(healthUs / heartbeatUs).toFixed(2)})`,
   );
 }
 

@@ -21,7 +21,12 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import { AlertListQuery } from '@palisade/contract';
-import { openDatabase, type Database, type SqlParam } from '../apps/server/src/db/client.js';
+import {
+  openDatabase,
+  statementText,
+  type Database,
+  type SqlParam,
+} from '../apps/server/src/db/client.js';
 import { createAlertsService } from '../apps/server/src/modules/alerts/alerts.service.js';
 import { fillAlerts } from './lib/alert-fill.js';
 import { benchDatabase } from './lib/bench-db.js';
@@ -113,7 +118,7 @@ async function statementsOf(db: Database, orgId: number, c: Case) {
   const recording: Database = {
     ...db,
     query: (sql, params) => {
-      recorded.push({ sql, params: [...(params ?? [])] });
+      recorded.push({ sql: statementText(sql), params: [...(params ?? [])] });
       return db.query(sql, params);
     },
   };

@@ -60,7 +60,7 @@ function statFields(pid: number): string[] {
 }
 
 /** CPU seconds (user + system) a process has used so far. */
-function cpuSeconds(pid: number | undefined): number {
+export function cpuSeconds(pid: number | undefined): number {
   if (pid === undefined) return NaN;
   const fields = statFields(pid);
   return (Number(fields[11]) + Number(fields[12])) / 100;

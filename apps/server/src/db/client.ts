@@ -97,7 +97,6 @@ async function openPglite(folder: string | undefined): Promise<Database> {
   return pgliteDatabase(await startPglite(folder));
 }
 
-/** The Database seam over an open PGlite instance (benchmarks reach the instance itself too). */
 /**
  * A parameter as an SQL constant, for EXECUTE (PGlite's statements with parameters are parsed and
  * planned anew each time). The server keeps standard_conforming_strings on, so a quote doubled
@@ -117,6 +116,7 @@ export function sqlConstant(value: SqlParam): string {
   return `'${value.replaceAll("'", "''")}'`;
 }
 
+/** The Database seam over an open PGlite instance (benchmarks reach the instance itself too). */
 export function pgliteDatabase(db: PGlite): Database {
   /** Statement name → the name this session prepared it under. */
   const prepared = new Map<string, string>();

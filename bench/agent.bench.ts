@@ -2,7 +2,8 @@
 //  1. heartbeats per second the server sustains from a simulated fleet (every request a real
 //     device's token and a realistic body), with p50/p99 latency, beside GET /api/v1/health (a
 //     route that touches no database) under the same load: the ratio is the figure of merit
-//     (issue 5 target: at least half the ceiling and ≥ 6,667/s = 200,000 sensors / 30 s); on
+//     (issue 5 target: at least half the ceiling and ≥ 6,667/s = 200,000 sensors / 30 s), and
+//     the server's own CPU per request of each route (steadier than the rates here); on
 //     embedded PGlite, then again on a scratch database of the PostgreSQL server at
 //     BENCH_POSTGRES_URL (default postgres://postgres@127.0.0.1:5432/postgres) when it answers;
 //  2. time from a change in the console (PUT /policies/{id}) to the agent reporting it applied

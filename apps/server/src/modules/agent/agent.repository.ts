@@ -23,6 +23,8 @@ export interface HeartbeatWrite {
   tokenVersion: number;
   seen: Date;
   beat: AgentHeartbeat;
+  /** Answered before its write (a routine beat): its device's row is not read back for it. */
+  answered?: boolean;
 }
 
 /** What a heartbeat's device looks like after it was recorded. */
@@ -157,12 +159,14 @@ export const agentRepository = {
    * remote versions back, in one statement: a fleet's heartbeats are the server's most frequent
    * call, so they are written together (see heartbeat-batch.ts). A beat counts only while its
    * token's version is still the device's: a revoked token or a deleted device gets no row.
+   * Rows come back only for devices with a beat that was not `answered` already.
    */
   async heartbeats(db: Queryable, beats: readonly HeartbeatWrite[]): Promise<HeartbeatRow[]> {
     // One JSON parameter: serialised natively, where 17 array parameters were escaped in JS.
     const input = JSON.stringify(
-      beats.map(({ deviceId, tokenVersion, seen, beat }, n) => ({
+      beats.map(({ deviceId, tokenVersion, seen, beat, answered }, n) => ({
         n,
+        answered: answered === true,
         id: deviceId,
         token_version: tokenVersion,
         seen,
@@ -187,7 +191,7 @@ export const agentRepository = {
         name: 'record_heartbeats',
         text: `WITH input AS (
          SELECT * FROM json_to_recordset($1::json)
-           AS b(n int, id int, token_version int, seen timestamptz, state text, agent_version text,
+           AS b(n int, answered boolean, id int, token_version int, seen timestamptz, state text, agent_version text,
                 config_local int, policy_local int, metrics jsonb, health jsonb, firewall jsonb, set_error boolean, last_error text,
                 server_endpoint jsonb, upgrade_id bigint, upgrade_failed boolean, upgrade_error text)
        ), latest AS (
@@ -240,7 +244,8 @@ export const agentRepository = {
               ${SERVED.policy_version} AS policy_version, ${SERVED.policy_id} AS policy_id,
               d.flush_requested, d.heartbeat_interval, d.upgrade_id::float8 AS upgrade_id, d.upgrade_version
          FROM beat d LEFT JOIN device_deployed dp ON dp.device_id = d.id
-         LEFT JOIN policies p ON p.id = d.policy_id`,
+         LEFT JOIN policies p ON p.id = d.policy_id
+        WHERE d.id IN (SELECT id FROM input WHERE NOT answered)`,
       },
       [input],
     );

@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { eveAlerts } from '../../test/corpus.js';
 import {
   ADMIN_EMAIL,
@@ -252,6 +252,31 @@ describe('devices and their agents', () => {
     expect(
       (await asAgent('GET', 'bundle', undefined, { ...agent, 'if-none-match': etag })).statusCode,
     ).toBe(304);
+  });
+
+  it('says to pull once after a flush, and no more once the bundle was pulled', async () => {
+    const current = (await asAgent('GET', 'bundle')).json<{
+      config_version: number;
+      policy_version: number;
+    }>();
+    const pull = async () =>
+      (
+        await asAgent('POST', 'heartbeat', {
+          state: 'running',
+          metrics: METRICS,
+          local: { config_version: current.config_version, policy_version: current.policy_version },
+          agent_version: '0.1.0',
+          last_error: null,
+        })
+      ).json<{ pull: boolean }>().pull;
+    expect(await pull()).toBe(false);
+    // Routine from here on: answered from the row the server remembers for the device.
+    expect(await pull()).toBe(false);
+    expect((await console_('GET', `/deviceupdate/${device.id}`)).statusCode).toBe(200);
+    // Once the flush's notice reached the heartbeats, they answer from a fresh row.
+    await vi.waitFor(async () => expect(await pull()).toBe(true), { timeout: 5000 });
+    expect((await asAgent('GET', 'bundle')).statusCode).toBe(200);
+    for (let beat = 0; beat < 3; beat += 1) expect(await pull()).toBe(false);
   });
 
   it('stores alert batches exactly once, real eve.json events included', async () => {

@@ -15,6 +15,8 @@ interface Waiting {
   /** Absent for a routine beat: it was answered before its write. */
   resolve?: (row: HeartbeatRow | undefined) => void;
   reject?: (error: unknown) => void;
+  /** A routine beat's organization, as its answer's row said. */
+  orgId?: number;
 }
 
 /** A device's row after its last written beat, and what that beat said. */
@@ -33,6 +35,9 @@ function isRoutine(write: HeartbeatWrite, written: Written): boolean {
   const before = written.beat;
   return (
     written.row.token_version === write.tokenVersion &&
+    // A flush is cleared by the device's next bundle pull, which tells nobody: until a write
+    // reads it cleared, beats wait for theirs.
+    !written.row.flush_requested &&
     beat.state === before.state &&
     beat.agent_version === before.agent_version &&
     beat.local.config_version === before.local.config_version &&
@@ -52,13 +57,15 @@ function isRoutine(write: HeartbeatWrite, written: Written): boolean {
  * A beat that changes what the console shows (state, local versions, agent version, last error),
  * a device's first beat here, and any beat while the queue is long, is answered after its write
  * committed, from the row it read back. A routine beat (metrics and time only) is answered at
- * once from the device's row as the last write read it, and written with the next batch: a
- * fleet's beats are almost all routine, and answering them without waiting lets a batch hold
- * thousands instead of the few that arrived during one round trip. What a routine answer may
- * miss is at most one write old, and the rows of an organization are forgotten whenever its
- * devices change (a revoked token, a new policy, a flush: see forgetOrganization), so such a
- * change is always answered from a fresh write. Should the server stop before the write, the
- * sample is lost and the device's next beat records it as seen again.
+ * once from the device's row as its last waiting beat read it back, and written with the next
+ * batch, which reads no row back for it: a fleet's beats are almost all routine, and answering
+ * them without waiting lets a batch hold thousands instead of the few that arrived during one
+ * round trip. The rows of an organization are forgotten whenever its devices change (a revoked
+ * token, a new policy, an upgrade or a flush asked, a deleted device: see forgetOrganization),
+ * so such a change is always answered from a fresh write; a flush, which the device's next
+ * bundle pull clears without a notice, keeps its beats waiting until a write reads it cleared.
+ * Should the server stop before the write, the sample is lost and the device's next beat
+ * records it as seen again.
  */
 export class HeartbeatBatch {
   private waiting: Waiting[] = [];
@@ -82,7 +89,7 @@ export class HeartbeatBatch {
   record(write: HeartbeatWrite): Promise<HeartbeatRow | undefined> {
     const written = this.written.get(write.deviceId);
     if (written !== undefined && this.waiting.length < MAX_UNWRITTEN && isRoutine(write, written)) {
-      this.enqueue({ write });
+      this.enqueue({ write: { ...write, answered: true }, orgId: written.row.org_id });
       return Promise.resolve(written.row);
     }
     return new Promise((resolve, reject) => this.enqueue({ write, resolve, reject }));
@@ -127,6 +134,8 @@ export class HeartbeatBatch {
           this.db,
           batch.map((w) => w.write),
         );
+        // Rows come back only for the beats that wait for them: a routine beat's row is the
+        // one it was answered from, and stays remembered until its organization changes.
         const byDevice = new Map(rows.map((row) => [row.id, row]));
         this.remember(batch, byDevice, epoch);
         for (const w of batch) {
@@ -139,7 +148,9 @@ export class HeartbeatBatch {
           const org = w.resolve === undefined ? undefined : byDevice.get(w.write.deviceId)?.org_id;
           if (org !== undefined) changed.add(org);
         }
-        this.afterWrite(new Set(rows.map((row) => row.org_id)), changed);
+        const checkedIn = new Set(rows.map((row) => row.org_id));
+        for (const w of batch) if (w.orgId !== undefined) checkedIn.add(w.orgId);
+        this.afterWrite(checkedIn, changed);
       } catch (error) {
         this.epoch += 1;
         this.written.clear();
@@ -158,6 +169,8 @@ export class HeartbeatBatch {
     // The last beat of each device in the batch is the one its row now reflects.
     for (const { write } of batch) {
       const row = byDevice.get(write.deviceId);
+      // Not read back: what is remembered still holds (see the class comment).
+      if (row === undefined && write.answered === true) continue;
       if (fresh && row?.token_version === write.tokenVersion) {
         this.written.set(write.deviceId, { row, beat: write.beat });
       } else {

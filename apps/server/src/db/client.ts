@@ -102,7 +102,7 @@ async function openPglite(folder: string | undefined): Promise<Database> {
  * planned anew each time). The server keeps standard_conforming_strings on, so a quote doubled
  * is the only escape a string needs; the prepared statement's parameter types convert it.
  */
-export function sqlConstant(value: SqlParam): string {
+function sqlConstant(value: SqlParam): string {
   if (value === null || value === undefined) return 'NULL';
   if (typeof value === 'boolean') return value ? 'true' : 'false';
   if (typeof value === 'number') return Number.isFinite(value) ? String(value) : `'${value}'`;

@@ -288,9 +288,6 @@ export function createAgentService(ctx: AppContext, log: FastifyBaseLogger) {
     { gatherMs: GATHER_MS },
   );
 
-  // Alert batches of many devices in one transaction: a fleet's sensors each send a few alerts
-  // at a time, and a transaction each cost the database more than their rows. A batch the
-  // database refuses must not refuse the others gathered with it: then each is stored alone.
   /** One batch in a transaction of its own; a refusal is its outcome, not thrown. */
   const storeAlone = (batch: AlertBatch): Promise<AlertBatchOutcome> =>
     db
@@ -299,6 +296,10 @@ export function createAgentService(ctx: AppContext, log: FastifyBaseLogger) {
         ([outcome]) => outcome ?? { error: new Error('the alert batch was not stored') },
         (error: unknown) => ({ error }),
       );
+
+  // Alert batches of many devices in one transaction: a fleet's sensors each send a few alerts
+  // at a time, and a transaction each cost the database more than their rows. A batch the
+  // database refuses must not refuse the others gathered with it: then each is stored alone.
   const alertBatches = new GroupWrite<AlertBatch, AlertBatchOutcome>(
     async (batches) => {
       try {

@@ -10,6 +10,9 @@ export default defineConfig({
   resolve,
   ssr: { resolve: { conditions: ['palisade-source'], externalConditions: ['palisade-source'] } },
   test: {
+    // Vitest's default on a 2-core machine is one worker, which left a core idle while a test
+    // waited on PostgreSQL, a process or a timer (see "Tests" in docs/ARCHITECTURE.md).
+    maxWorkers: 2,
     projects: [
       {
         resolve,
@@ -28,6 +31,7 @@ export default defineConfig({
           include: ['apps/server/src/**/*.test.ts'],
           exclude,
           env: { TEST_DB: 'pglite' },
+          globalSetup: ['apps/server/src/test/pglite-image.setup.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },

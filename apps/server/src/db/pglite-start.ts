@@ -48,14 +48,23 @@ function tierUpOnlyHotWasm(): void {
 const PGLITE_MODULE = createRequire(import.meta.url).resolve('@electric-sql/pglite');
 
 /**
- * Opens the embedded database in `folder` (in memory without one). A folder without a database
+ * Opens the embedded database in `folder` (in memory without one, started from `image` when
+ * given: a data folder `dumpDataDir` made, which skips initdb). A folder without a database
  * is first initialised by a short-lived child process: initdb runs a second PGlite instance and
  * leaves some 500 MB of WASM memory and buffers that V8 collects only when it next needs to,
  * which at an idle server could be never.
  */
-export async function startPglite(folder: string | undefined): Promise<PGlite> {
+export async function startPglite(
+  folder: string | undefined,
+  options: { image?: Blob } = {},
+): Promise<PGlite> {
   tierUpOnlyHotWasm();
-  if (!folder) return PGlite.create({ startParams: PGLITE_START_PARAMS });
+  if (!folder) {
+    return PGlite.create({
+      startParams: PGLITE_START_PARAMS,
+      ...(options.image ? { loadDataDir: options.image } : {}),
+    });
+  }
   await mkdir(folder, { recursive: true });
   if (!existsSync(path.join(folder, 'PG_VERSION'))) await initialiseInChild(folder);
   return PGlite.create(folder, { startParams: PGLITE_START_PARAMS });

@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
@@ -6,9 +6,11 @@ import pg from 'pg';
 import { buildApp } from '../app.js';
 import { bootstrapAdministrator } from '../bootstrap.js';
 import { loadConfig } from '../config.js';
-import { openDatabase, type Database } from '../db/client.js';
+import { openDatabase, pgliteDatabase, type Database } from '../db/client.js';
+import { startPglite } from '../db/pglite-start.js';
 import { countStatements, type StatementCounter } from '../db/statement-counter.js';
 import type { Mail, Mailer } from '../lib/mailer.js';
+import { PGLITE_TEST_IMAGE } from './pglite-image.setup.js';
 import { scratchDbName } from '../../../../testing/scratch-db.mjs';
 
 /** The PostgreSQL server the suite's second run uses (TEST_DB=postgres). */
@@ -34,11 +36,15 @@ export async function createScratchDatabase(
 ): Promise<ScratchDatabase> {
   if (process.env['TEST_DB'] !== 'postgres') {
     const { pgliteDataDir } = options;
-    const db = await openDatabase({
-      databaseUrl: undefined,
-      dataDir: pgliteDataDir ?? '',
-      inMemory: pgliteDataDir === undefined,
-    });
+    const image = process.env[PGLITE_TEST_IMAGE];
+    const db =
+      pgliteDataDir === undefined && image
+        ? pgliteDatabase(await startPglite(undefined, { image: new Blob([await readFile(image)]) }))
+        : await openDatabase({
+            databaseUrl: undefined,
+            dataDir: pgliteDataDir ?? '',
+            inMemory: pgliteDataDir === undefined,
+          });
     return { db, drop: () => db.close() };
   }
   const name = scratchDbName();

@@ -1,4 +1,4 @@
-import { createTheme, type Components, type Theme } from '@mui/material/styles';
+import { createTheme, type Components, type Theme, type ThemeOptions } from '@mui/material/styles';
 import { contrastTextOn, textShadeOf } from './contrast';
 import type { ThemeColours } from './theme';
 
@@ -86,11 +86,34 @@ export interface ThemeTexts {
   loading: string;
 }
 
+/**
+ * What the user's system asks of motion (`prefers-reduced-motion: reduce`): no transitions (a
+ * dialog, menu or drawer is there at once) and no ripple on a press (WCAG 2.3.3). Progress bars
+ * and spinners still move: they are the sign that work goes on.
+ */
+const STILL: Pick<ThemeOptions, 'transitions'> & { components: Components<Theme> } = {
+  transitions: {
+    create: () => 'none',
+    duration: {
+      shortest: 0,
+      shorter: 0,
+      short: 0,
+      standard: 0,
+      complex: 0,
+      enteringScreen: 0,
+      leavingScreen: 0,
+    },
+  },
+  components: { MuiButtonBase: { defaultProps: { disableRipple: true } } },
+};
+
 export function buildTheme(
   colours: ThemeColours,
   direction: 'ltr' | 'rtl',
   texts: ThemeTexts = { loading: 'Loading...' },
+  motion: 'full' | 'reduced' = 'full',
 ): Theme {
+  const still = motion === 'reduced';
   const palette = Object.fromEntries(KEYS.map((key) => [key, entry(colours[key])])) as Record<
     Key,
     ReturnType<typeof entry>
@@ -102,7 +125,9 @@ export function buildTheme(
   return createTheme({
     direction,
     palette: { mode: 'light', ...palette },
+    ...(still ? { transitions: STILL.transitions } : {}),
     components: {
+      ...(still ? STILL.components : {}),
       ...colouredText(shade),
       // A progress bar needs an accessible name (WCAG 4.1.2); these name any that has none.
       MuiLinearProgress: { defaultProps: { 'aria-label': texts.loading } },

@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { CacheProvider, type EmotionCache } from '@emotion/react';
 import CssBaseline from '@mui/material/CssBaseline';
+import useMediaQuery from '@mui/material/useMediaQuery';
 import { ThemeProvider } from '@mui/material/styles';
 import { useTranslation } from 'react-i18next';
 import { direction } from '../../lib/i18n';
@@ -32,7 +33,13 @@ export function MuiProviders({ children }: { children: ReactNode }) {
     void themeColours().then(setColours);
   }, []);
   const loading = t('common.loading');
-  const theme = useMemo(() => buildTheme(colours, dir, { loading }), [colours, dir, loading]);
+  const motion = useMediaQuery('(prefers-reduced-motion: reduce)', { noSsr: true })
+    ? 'reduced'
+    : 'full';
+  const theme = useMemo(
+    () => buildTheme(colours, dir, { loading }, motion),
+    [colours, dir, loading, motion],
+  );
   const cache = useEmotionCache(dir);
   return (
     <CacheProvider value={cache}>

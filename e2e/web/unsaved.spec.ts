@@ -301,7 +301,7 @@ test('unsaved: editing an existing policy, profile and device asks before edits 
   api,
   baseUrl,
 }) => {
-  test.setTimeout(120_000);
+  test.slow(); // a long flow: three times the suite's time-out
   const token = await api.token(ADMIN.email, ADMIN.password);
   const policy = await apiCall(baseUrl, token, 'POST', 'policies/', {
     name: `Existing ${stamp()}`,

@@ -96,7 +96,7 @@ test('versions: a firewall ruleset edited twice is compared and rolled back', as
   baseUrl,
   shot,
 }) => {
-  test.setTimeout(120_000);
+  test.slow(); // a long flow: three times the suite's time-out
   const token = await api.token(ADMIN.email, ADMIN.password);
   const name = `Versioned ${Date.now().toString(36)}`;
   await apiCall(baseUrl, token, 'POST', 'fwruleset/', {
@@ -201,7 +201,7 @@ test('versions: a profile edited twice is compared and rolled back', async ({
   baseUrl,
   shot,
 }) => {
-  test.setTimeout(120_000);
+  test.slow(); // a long flow: three times the suite's time-out
   const token = await api.token(ADMIN.email, ADMIN.password);
   const name = `Site ${Date.now().toString(36)}`;
   await apiCall(baseUrl, token, 'POST', 'deviceconfigurationprofiles/', {
@@ -274,7 +274,7 @@ test("versions: a device's routes and NAT edited twice are compared and rolled b
   baseUrl,
   shot,
 }) => {
-  test.setTimeout(120_000);
+  test.slow(); // a long flow: three times the suite's time-out
   const token = await api.token(ADMIN.email, ADMIN.password);
   const device = await apiCall(baseUrl, token, 'POST', 'devices/', {
     name: `routed-${Date.now().toString(36)}`,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { contrastTextOn, LIGHT_SURFACE, textContrast, textShadeOf } from './contrast';
+import { contrastTextOn, hoverFillOf, LIGHT_SURFACE, textContrast, textShadeOf } from './contrast';
 import { DEFAULT_COLOURS } from './theme';
 
 describe('text contrast of the spec palette (WCAG 2.1 AA, 4.5:1)', () => {
@@ -41,5 +41,29 @@ describe('colour parsing', () => {
     expect(textContrast('rgba(0, 0, 0, 0.5)', '#fff')).toBeLessThan(5);
     expect(textContrast('teal', '#fff')).toBeNaN();
     expect(textShadeOf('teal')).toBe('teal');
+  });
+});
+
+describe('the fill under the pointer (a contained button hovered)', () => {
+  it('keeps every spec colour’s label at 4.5:1 and still differs from the fill', () => {
+    for (const fill of Object.values(DEFAULT_COLOURS)) {
+      const text = contrastTextOn(fill);
+      const hover = hoverFillOf(fill, text);
+      expect(textContrast(text, hover)).toBeGreaterThanOrEqual(4.5);
+      expect(textContrast(hover, fill)).toBeGreaterThan(1.05);
+    }
+  });
+
+  it('darkens by 30% under white labels, as MUI does', () => {
+    expect(hoverFillOf('#b71c1c', '#fff')).toBe('rgb(128, 20, 20)');
+  });
+
+  it('darkens the primary blue under dark labels only as far as they stay readable', () => {
+    const text = contrastTextOn(DEFAULT_COLOURS.primary);
+    // MUI's own darker shade read 2.73:1 with the dark label (axe, on a hovered button).
+    expect(textContrast(text, 'rgb(49, 91, 126)')).toBeLessThan(4.5);
+    expect(textContrast(text, hoverFillOf(DEFAULT_COLOURS.primary, text))).toBeGreaterThanOrEqual(
+      4.5,
+    );
   });
 });

@@ -1,5 +1,5 @@
 import { createTheme, type Components, type Theme, type ThemeOptions } from '@mui/material/styles';
-import { contrastTextOn, textShadeOf } from './contrast';
+import { contrastTextOn, hoverFillOf, textShadeOf } from './contrast';
 import type { ThemeColours } from './theme';
 
 declare module '@mui/material/styles' {
@@ -24,12 +24,19 @@ type Key = (typeof KEYS)[number];
 const COMPONENT_KEYS = ['primary', 'secondary', 'error', 'info', 'success', 'warning'] as const;
 type ComponentKey = (typeof COMPONENT_KEYS)[number];
 
-/** A palette colour: the spec colour as the fill, labels on it and text of it readable (AA). */
-const entry = (main: string) => ({
-  main,
-  contrastText: contrastTextOn(main),
-  textOnLight: textShadeOf(main),
-});
+/**
+ * A palette colour: the spec colour as the fill, labels on it (also under the pointer) and text
+ * of it readable (AA).
+ */
+const entry = (main: string) => {
+  const contrastText = contrastTextOn(main);
+  return {
+    main,
+    contrastText,
+    dark: hoverFillOf(main, contrastText),
+    textOnLight: textShadeOf(main),
+  };
+};
 
 /**
  * Where MUI draws text in a palette colour's `main` on a light surface (text and outlined

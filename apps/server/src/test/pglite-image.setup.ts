@@ -1,7 +1,7 @@
 // Vitest globalSetup of the server-pglite project. PGlite's initdb took 3–7 s for each in-memory
-// database a test opened (about a hundred of them); starting from a dump of one already
-// initialised takes under a second. The dump is made once per run, before the workers start,
-// and the workers find it through PGLITE_TEST_IMAGE (createScratchDatabase).
+// database a test opened; starting from a dump of one already initialised takes under a second.
+// The dump is made once per run, before the workers start, and the workers find it through
+// PGLITE_TEST_IMAGE (createScratchDatabase).
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';

@@ -19,6 +19,9 @@ interface Waiting {
   orgId?: number;
 }
 
+/** A routine beat: answered from the remembered row before its write. */
+const isAnswered = (waiting: Waiting): boolean => waiting.resolve === undefined;
+
 /** A device's row after its last written beat, and what that beat said. */
 interface Written {
   row: HeartbeatRow;
@@ -89,7 +92,7 @@ export class HeartbeatBatch {
   record(write: HeartbeatWrite): Promise<HeartbeatRow | undefined> {
     const written = this.written.get(write.deviceId);
     if (written !== undefined && this.waiting.length < MAX_UNWRITTEN && isRoutine(write, written)) {
-      this.enqueue({ write: { ...write, answered: true }, orgId: written.row.org_id });
+      this.enqueue({ write, orgId: written.row.org_id });
       return Promise.resolve(written.row);
     }
     return new Promise((resolve, reject) => this.enqueue({ write, resolve, reject }));
@@ -132,7 +135,7 @@ export class HeartbeatBatch {
       try {
         const rows = await repo.heartbeats(
           this.db,
-          batch.map((w) => w.write),
+          batch.map((w) => (isAnswered(w) ? { ...w.write, answered: true } : w.write)),
         );
         // Rows come back only for the beats that wait for them: a routine beat's row is the
         // one it was answered from, and stays remembered until its organization changes.
@@ -145,7 +148,7 @@ export class HeartbeatBatch {
         // A beat answered after its write is one that was not routine (or a device's first).
         const changed = new Set<number>();
         for (const w of batch) {
-          const org = w.resolve === undefined ? undefined : byDevice.get(w.write.deviceId)?.org_id;
+          const org = isAnswered(w) ? undefined : byDevice.get(w.write.deviceId)?.org_id;
           if (org !== undefined) changed.add(org);
         }
         const checkedIn = new Set(rows.map((row) => row.org_id));
@@ -167,10 +170,11 @@ export class HeartbeatBatch {
   private remember(batch: Waiting[], byDevice: Map<number, HeartbeatRow>, epoch: number): void {
     const fresh = epoch === this.epoch;
     // The last beat of each device in the batch is the one its row now reflects.
-    for (const { write } of batch) {
+    for (const waiting of batch) {
+      const { write } = waiting;
       const row = byDevice.get(write.deviceId);
       // Not read back: what is remembered still holds (see the class comment).
-      if (row === undefined && write.answered === true) continue;
+      if (row === undefined && isAnswered(waiting)) continue;
       if (fresh && row?.token_version === write.tokenVersion) {
         this.written.set(write.deviceId, { row, beat: write.beat });
       } else {

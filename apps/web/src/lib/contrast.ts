@@ -84,6 +84,13 @@ export function contrastTextOn(fill: string): string {
   return '#000';
 }
 
+/** `colour` mixed toward black (`amount` < 0) or white (`amount` > 0) by |amount|. */
+function mix(colour: Rgba, amount: number): string {
+  const target = amount < 0 ? 0 : 255;
+  const weight = Math.abs(amount);
+  return rgb(colour.map((c, i) => (i < 3 ? c + (target - c) * weight : 1)) as Rgba);
+}
+
 /**
  * `colour` as text on light surfaces: the colour itself where it reaches 4.5:1 on
  * LIGHT_SURFACE (and so on white), else the first darker shade of it, in steps of 5%, that
@@ -94,18 +101,10 @@ export function textShadeOf(colour: string): string {
   if (parsed === null) return colour;
   const solid = over(parsed, [255, 255, 255, 1]);
   for (let step = 0; step <= 20; step += 1) {
-    const shade =
-      step === 0 ? colour : rgb(solid.map((c, i) => (i < 3 ? c * (1 - step * 0.05) : 1)) as Rgba);
+    const shade = step === 0 ? colour : mix(solid, -step * 0.05);
     if (textContrast(shade, LIGHT_SURFACE) >= MIN_TEXT_CONTRAST) return shade;
   }
   return '#000';
-}
-
-/** `colour` mixed toward black (`amount` < 0) or white (`amount` > 0) by |amount|. */
-function mix(colour: Rgba, amount: number): string {
-  const target = amount < 0 ? 0 : 255;
-  const weight = Math.abs(amount);
-  return rgb(colour.map((c, i) => (i < 3 ? c + (target - c) * weight : 1)) as Rgba);
 }
 
 /**

@@ -95,23 +95,21 @@ export interface ThemeTexts {
 
 /**
  * What the user's system asks of motion (`prefers-reduced-motion: reduce`): no transitions (a
- * dialog, menu or drawer is there at once) and no ripple on a press (WCAG 2.3.3). Progress bars
- * and spinners still move: they are the sign that work goes on.
+ * dialog, menu or drawer is there at once) and no ripple on a press (WCAG 2.3.3, the ripple is
+ * switched off in buildTheme). Progress bars and spinners still move: they are the sign that
+ * work goes on.
  */
-const STILL: Pick<ThemeOptions, 'transitions'> & { components: Components<Theme> } = {
-  transitions: {
-    create: () => 'none',
-    duration: {
-      shortest: 0,
-      shorter: 0,
-      short: 0,
-      standard: 0,
-      complex: 0,
-      enteringScreen: 0,
-      leavingScreen: 0,
-    },
+const STILL_TRANSITIONS: ThemeOptions['transitions'] = {
+  create: () => 'none',
+  duration: {
+    shortest: 0,
+    shorter: 0,
+    short: 0,
+    standard: 0,
+    complex: 0,
+    enteringScreen: 0,
+    leavingScreen: 0,
   },
-  components: { MuiButtonBase: { defaultProps: { disableRipple: true } } },
 };
 
 export function buildTheme(
@@ -132,9 +130,9 @@ export function buildTheme(
   return createTheme({
     direction,
     palette: { mode: 'light', ...palette },
-    ...(still ? { transitions: STILL.transitions } : {}),
+    ...(still ? { transitions: STILL_TRANSITIONS } : {}),
     components: {
-      ...(still ? STILL.components : {}),
+      ...(still ? { MuiButtonBase: { defaultProps: { disableRipple: true } } } : {}),
       ...colouredText(shade),
       // A progress bar needs an accessible name (WCAG 4.1.2); these name any that has none.
       MuiLinearProgress: { defaultProps: { 'aria-label': texts.loading } },

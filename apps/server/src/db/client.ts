@@ -86,15 +86,14 @@ export interface DatabaseOptions {
   dataDir: string;
   /** Test seam: an in-memory PGlite instead of a folder. */
   inMemory?: boolean;
+  /** Test seam: the in-memory PGlite starts from this data folder image (see startPglite). */
+  image?: Blob;
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.databaseUrl) return openPostgres(options.databaseUrl);
-  return openPglite(options.inMemory ? undefined : path.join(options.dataDir, 'pglite'));
-}
-
-async function openPglite(folder: string | undefined): Promise<Database> {
-  return pgliteDatabase(await startPglite(folder));
+  if (options.inMemory) return pgliteDatabase(await startPglite(undefined, options));
+  return pgliteDatabase(await startPglite(path.join(options.dataDir, 'pglite')));
 }
 
 /**

@@ -6,8 +6,7 @@ import pg from 'pg';
 import { buildApp } from '../app.js';
 import { bootstrapAdministrator } from '../bootstrap.js';
 import { loadConfig } from '../config.js';
-import { openDatabase, pgliteDatabase, type Database } from '../db/client.js';
-import { startPglite } from '../db/pglite-start.js';
+import { openDatabase, type Database } from '../db/client.js';
 import { countStatements, type StatementCounter } from '../db/statement-counter.js';
 import type { Mail, Mailer } from '../lib/mailer.js';
 import { PGLITE_TEST_IMAGE } from './pglite-image.setup.js';
@@ -27,6 +26,17 @@ export interface ScratchDatabase {
   drop(): Promise<void>;
 }
 
+let imageRead: Promise<Blob | undefined> | undefined;
+
+/** The initialised PGlite data folder the run's globalSetup made (read once per test file). */
+function initialisedImage(): Promise<Blob | undefined> {
+  const file = process.env[PGLITE_TEST_IMAGE];
+  imageRead ??= file
+    ? readFile(file).then((bytes) => new Blob([bytes]))
+    : Promise.resolve(undefined);
+  return imageRead;
+}
+
 /**
  * A fresh, empty database: PGlite (in memory, or in `pgliteDataDir` as `npm start` keeps it), or
  * a scratch database on the PostgreSQL server.
@@ -36,15 +46,14 @@ export async function createScratchDatabase(
 ): Promise<ScratchDatabase> {
   if (process.env['TEST_DB'] !== 'postgres') {
     const { pgliteDataDir } = options;
-    const image = process.env[PGLITE_TEST_IMAGE];
-    const db =
-      pgliteDataDir === undefined && image
-        ? pgliteDatabase(await startPglite(undefined, { image: new Blob([await readFile(image)]) }))
-        : await openDatabase({
-            databaseUrl: undefined,
-            dataDir: pgliteDataDir ?? '',
-            inMemory: pgliteDataDir === undefined,
-          });
+    const inMemory = pgliteDataDir === undefined;
+    const image = inMemory ? await initialisedImage() : undefined;
+    const db = await openDatabase({
+      databaseUrl: undefined,
+      dataDir: pgliteDataDir ?? '',
+      inMemory,
+      ...(image ? { image } : {}),
+    });
     return { db, drop: () => db.close() };
   }
   const name = scratchDbName();

@@ -34,14 +34,28 @@ export function parseThemeColours(json: unknown): Partial<ThemeColours> {
 }
 
 let pending: Promise<ThemeColours> | null = null;
+let loaded: ThemeColours | null = null;
 
 /** The theme colours, fetched once; also published as CSS variables for plain-CSS screens. */
 export function themeColours(): Promise<ThemeColours> {
   pending ??= loadThemeColours().then((colours) => {
     applyThemeVariables(colours);
+    loaded = colours;
     return colours;
   });
   return pending;
+}
+
+/**
+ * The colours `themeColours()` has fetched, or null before they came: a screen mounted later
+ * starts in them instead of drawing everything twice, in the defaults and then again.
+ */
+export function loadedThemeColours(): ThemeColours | null {
+  return loaded;
+}
+
+export function sameColours(a: ThemeColours, b: ThemeColours): boolean {
+  return (Object.keys(DEFAULT_COLOURS) as (keyof ThemeColours)[]).every((key) => a[key] === b[key]);
 }
 
 /**

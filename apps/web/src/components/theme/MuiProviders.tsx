@@ -6,7 +6,13 @@ import { ThemeProvider } from '@mui/material/styles';
 import { useTranslation } from 'react-i18next';
 import { direction } from '../../lib/i18n';
 import { buildTheme } from '../../lib/mui-theme';
-import { DEFAULT_COLOURS, themeColours, type ThemeColours } from '../../lib/theme';
+import {
+  DEFAULT_COLOURS,
+  loadedThemeColours,
+  sameColours,
+  themeColours,
+  type ThemeColours,
+} from '../../lib/theme';
 import { getRtlCache, loadRtlCache, ltrCache } from './emotion-cache';
 
 function useEmotionCache(dir: 'ltr' | 'rtl'): EmotionCache {
@@ -28,9 +34,14 @@ function useEmotionCache(dir: 'ltr' | 'rtl'): EmotionCache {
 export function MuiProviders({ children }: { children: ReactNode }) {
   const { t, i18n } = useTranslation();
   const dir = direction(i18n.language);
-  const [colours, setColours] = useState<ThemeColours>(() => ({ ...DEFAULT_COLOURS }));
+  const [colours, setColours] = useState<ThemeColours>(
+    () => loadedThemeColours() ?? { ...DEFAULT_COLOURS },
+  );
   useEffect(() => {
-    void themeColours().then(setColours);
+    // A new theme object re-renders and restyles every component: only when colours differ.
+    void themeColours().then((fetched) =>
+      setColours((shown) => (sameColours(shown, fetched) ? shown : fetched)),
+    );
   }, []);
   const loading = t('common.loading');
   const motion = useMediaQuery('(prefers-reduced-motion: reduce)', { noSsr: true })

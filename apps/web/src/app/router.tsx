@@ -1,59 +1,57 @@
-import { lazy, type ComponentType } from 'react';
 import { Navigate, Route, createRoutesFromElements } from 'react-router';
 import { PublicOnly, RequireAuth, RootShell } from './guards';
+import { screenChunk } from './screen-chunk';
 
-/** Each screen is its own chunk, so /login loads only what it needs. */
-const screen = (load: () => Promise<{ Component: ComponentType }>) =>
-  lazy(() => load().then((module) => ({ default: module.Component })));
-
-const Login = screen(() => import('./routes/login'));
-const Register = screen(() => import('./routes/register'));
-const Lost = screen(() => import('./routes/lost'));
-const ResetPassword = screen(() => import('./routes/reset-password'));
-const loadSignedInLayout = () => import('./routes/signed-in-layout');
-const SignedInLayout = screen(loadSignedInLayout);
-const loadHome = () => import('./routes/home');
-const loadAlerts = () => import('./routes/alerts');
-const loadMonitoring = () => import('./routes/monitoring');
-const loadFirewall = () => import('./routes/firewall');
-const loadPolicies = () => import('./routes/policies');
-const loadDevices = () => import('./routes/devices');
-const loadAccount = () => import('./routes/account');
-const loadDevice = () => import('./routes/device');
-const loadDeploy = () => import('./routes/deploy');
+const Login = screenChunk(() => import('./routes/login')).Screen;
+const Register = screenChunk(() => import('./routes/register')).Screen;
+const Lost = screenChunk(() => import('./routes/lost')).Screen;
+const ResetPassword = screenChunk(() => import('./routes/reset-password')).Screen;
+const signedInLayout = screenChunk(() => import('./routes/signed-in-layout'));
+const home = screenChunk(() => import('./routes/home'));
+const alerts = screenChunk(() => import('./routes/alerts'));
+const monitoring = screenChunk(() => import('./routes/monitoring'));
+const firewall = screenChunk(() => import('./routes/firewall'));
+const policies = screenChunk(() => import('./routes/policies'));
+const devices = screenChunk(() => import('./routes/devices'));
+const account = screenChunk(() => import('./routes/account'));
+const device = screenChunk(() => import('./routes/device'));
+const deploy = screenChunk(() => import('./routes/deploy'));
 /** The signed-in screens by path (/ opens Devices), so the one a page opens on can come early. */
-const signedInScreens = new Map<string, () => Promise<unknown>>([
-  ['/home', loadHome],
-  ['/alerts', loadAlerts],
-  ['/monitoring', loadMonitoring],
-  ['/firewall', loadFirewall],
-  ['/policies', loadPolicies],
-  ['/devices', loadDevices],
-  ['/', loadDevices],
-  ['/account', loadAccount],
-  ['/deploy', loadDeploy],
+const signedInScreens = new Map([
+  ['/home', home],
+  ['/alerts', alerts],
+  ['/monitoring', monitoring],
+  ['/firewall', firewall],
+  ['/policies', policies],
+  ['/devices', devices],
+  ['/', devices],
+  ['/account', account],
+  ['/deploy', deploy],
 ]);
-const Home = screen(loadHome);
-const Alerts = screen(loadAlerts);
-const Monitoring = screen(loadMonitoring);
-const Firewall = screen(loadFirewall);
-const Policies = screen(loadPolicies);
-const Devices = screen(loadDevices);
-const Account = screen(loadAccount);
-const Device = screen(loadDevice);
-const Deploy = screen(loadDeploy);
-const RequireAdmin = screen(() => import('./routes/require-admin'));
-const AdminUsersAll = screen(() => import('./routes/admin-users-all'));
-const AdminUsersCreate = screen(() => import('./routes/admin-users-create'));
-const AdminUsersEdit = screen(() => import('./routes/admin-users-edit'));
-const Audit = screen(() => import('./routes/audit'));
+const SignedInLayout = signedInLayout.Screen;
+const Home = home.Screen;
+const Alerts = alerts.Screen;
+const Monitoring = monitoring.Screen;
+const Firewall = firewall.Screen;
+const Policies = policies.Screen;
+const Devices = devices.Screen;
+const Account = account.Screen;
+const Device = device.Screen;
+const Deploy = deploy.Screen;
+const RequireAdmin = screenChunk(() => import('./routes/require-admin')).Screen;
+const AdminUsersAll = screenChunk(() => import('./routes/admin-users-all')).Screen;
+const AdminUsersCreate = screenChunk(() => import('./routes/admin-users-create')).Screen;
+const AdminUsersEdit = screenChunk(() => import('./routes/admin-users-edit')).Screen;
+const Audit = screenChunk(() => import('./routes/audit')).Screen;
 
 /**
  * Starts loading the signed-in layout and the screen at `pathname` before the router asks for
  * them: otherwise the screen's chunks wait for the session check and then for the layout's.
  */
 export const preloadSignedIn = (pathname: string) =>
-  Promise.all([loadSignedInLayout(), signedInScreens.get(pathname)?.()]).catch(() => undefined);
+  Promise.all([signedInLayout.preload(), signedInScreens.get(pathname)?.preload()]).catch(
+    () => undefined,
+  );
 
 /** Route names the spec gives; Admin-Users-Edit is /admin/users/edit/{id}. */
 export const adminUsersEditPath = (id: number | string) => `/admin/users/edit/${id}`;

@@ -12,11 +12,11 @@ import './base.css';
 async function start(): Promise<void> {
   void themeColours();
   void loadCustomStyles();
+  // With a stored token the signed-in layout and this page's screen are next: fetch them while
+  // the language (ru and ar are a chunk each) and then the session are loaded and checked.
+  if (storage.get(StorageKey.token) !== null) void preloadSignedIn(window.location.pathname);
   await initI18n();
   watchSession();
-  // With a stored token the signed-in layout and this page's screen are next: fetch them while
-  // the session is checked.
-  if (storage.get(StorageKey.token) !== null) void preloadSignedIn(window.location.pathname);
   const root = document.getElementById('root');
   if (root === null) throw new Error('#root is missing from index.html');
   const router = createBrowserRouter(appRoutes);

@@ -48,30 +48,6 @@ export default defineConfig(({ mode }) => {
       compression({ algorithms: ['brotliCompress', 'gzip'], threshold: 1024 }),
     ],
     // Source maps are emitted but served only with SERVE_SOURCEMAPS=true (server config).
-    build: {
-      outDir: 'dist',
-      sourcemap: true,
-      manifest: true,
-      // Few, larger chunks. Split as it chose, the build made a signed-in page load 75 files,
-      // and a browser fetches at most six at a time from one HTTP/1.1 server: the session
-      // check queued behind them, and /devices painted ~10% later. Now: what the entry needs
-      // (also /login's, within its budget), the libraries behind the signed-in screens, and
-      // the console's own shared components, each one chunk; each screen stays its own.
-      rolldownOptions: {
-        output: {
-          codeSplitting: {
-            groups: [
-              { name: 'boot', tags: ['$initial'], priority: 3 },
-              { name: 'kit', test: /node_modules/, priority: 2 },
-              {
-                name: 'shared',
-                test: /apps[\\/]web[\\/]src[\\/](components|lib)[\\/]/,
-                priority: 1,
-              },
-            ],
-          },
-        },
-      },
-    },
+    build: { outDir: 'dist', sourcemap: true, manifest: true },
   };
 });

@@ -2,54 +2,47 @@ import { Navigate, Route, createRoutesFromElements } from 'react-router';
 import { PublicOnly, RequireAuth, RootShell } from './guards';
 import { screenChunk } from './screen-chunk';
 
-const Login = screenChunk(() => import('./routes/login')).Screen;
-const Register = screenChunk(() => import('./routes/register')).Screen;
-const Lost = screenChunk(() => import('./routes/lost')).Screen;
-const ResetPassword = screenChunk(() => import('./routes/reset-password')).Screen;
-const signedInLayout = screenChunk(() => import('./routes/signed-in-layout'));
-const home = screenChunk(() => import('./routes/home'));
-const alerts = screenChunk(() => import('./routes/alerts'));
-const monitoring = screenChunk(() => import('./routes/monitoring'));
-const firewall = screenChunk(() => import('./routes/firewall'));
-const policies = screenChunk(() => import('./routes/policies'));
-const devices = screenChunk(() => import('./routes/devices'));
-const account = screenChunk(() => import('./routes/account'));
-const device = screenChunk(() => import('./routes/device'));
-const deploy = screenChunk(() => import('./routes/deploy'));
+/** Every screen's chunk, each loaded once (see screenChunk). */
+const screens = {
+  login: screenChunk(() => import('./routes/login')),
+  register: screenChunk(() => import('./routes/register')),
+  lost: screenChunk(() => import('./routes/lost')),
+  resetPassword: screenChunk(() => import('./routes/reset-password')),
+  signedInLayout: screenChunk(() => import('./routes/signed-in-layout')),
+  home: screenChunk(() => import('./routes/home')),
+  alerts: screenChunk(() => import('./routes/alerts')),
+  monitoring: screenChunk(() => import('./routes/monitoring')),
+  firewall: screenChunk(() => import('./routes/firewall')),
+  policies: screenChunk(() => import('./routes/policies')),
+  devices: screenChunk(() => import('./routes/devices')),
+  device: screenChunk(() => import('./routes/device')),
+  account: screenChunk(() => import('./routes/account')),
+  deploy: screenChunk(() => import('./routes/deploy')),
+  requireAdmin: screenChunk(() => import('./routes/require-admin')),
+  adminUsersAll: screenChunk(() => import('./routes/admin-users-all')),
+  adminUsersCreate: screenChunk(() => import('./routes/admin-users-create')),
+  adminUsersEdit: screenChunk(() => import('./routes/admin-users-edit')),
+  audit: screenChunk(() => import('./routes/audit')),
+};
 /** The signed-in screens by path (/ opens Devices), so the one a page opens on can come early. */
 const signedInScreens = new Map([
-  ['/home', home],
-  ['/alerts', alerts],
-  ['/monitoring', monitoring],
-  ['/firewall', firewall],
-  ['/policies', policies],
-  ['/devices', devices],
-  ['/', devices],
-  ['/account', account],
-  ['/deploy', deploy],
+  ['/home', screens.home],
+  ['/alerts', screens.alerts],
+  ['/monitoring', screens.monitoring],
+  ['/firewall', screens.firewall],
+  ['/policies', screens.policies],
+  ['/devices', screens.devices],
+  ['/', screens.devices],
+  ['/account', screens.account],
+  ['/deploy', screens.deploy],
 ]);
-const SignedInLayout = signedInLayout.Screen;
-const Home = home.Screen;
-const Alerts = alerts.Screen;
-const Monitoring = monitoring.Screen;
-const Firewall = firewall.Screen;
-const Policies = policies.Screen;
-const Devices = devices.Screen;
-const Account = account.Screen;
-const Device = device.Screen;
-const Deploy = deploy.Screen;
-const RequireAdmin = screenChunk(() => import('./routes/require-admin')).Screen;
-const AdminUsersAll = screenChunk(() => import('./routes/admin-users-all')).Screen;
-const AdminUsersCreate = screenChunk(() => import('./routes/admin-users-create')).Screen;
-const AdminUsersEdit = screenChunk(() => import('./routes/admin-users-edit')).Screen;
-const Audit = screenChunk(() => import('./routes/audit')).Screen;
 
 /**
  * Starts loading the signed-in layout and the screen at `pathname` before the router asks for
  * them: otherwise the screen's chunks wait for the session check and then for the layout's.
  */
 export const preloadSignedIn = (pathname: string) =>
-  Promise.all([signedInLayout.preload(), signedInScreens.get(pathname)?.preload()]).catch(
+  Promise.all([screens.signedInLayout.preload(), signedInScreens.get(pathname)?.preload()]).catch(
     () => undefined,
   );
 
@@ -63,27 +56,27 @@ export const adminUsersEditPath = (id: number | string) => `/admin/users/edit/${
 export const appRoutes = createRoutesFromElements(
   <Route element={<RootShell />}>
     <Route element={<PublicOnly />}>
-      <Route path="/login" element={<Login />} />
-      <Route path="/register" element={<Register />} />
+      <Route path="/login" element={<screens.login.Screen />} />
+      <Route path="/register" element={<screens.register.Screen />} />
     </Route>
-    <Route path="/lost" element={<Lost />} />
-    <Route path="/reset-password" element={<ResetPassword />} />
+    <Route path="/lost" element={<screens.lost.Screen />} />
+    <Route path="/reset-password" element={<screens.resetPassword.Screen />} />
     <Route element={<RequireAuth />}>
-      <Route element={<SignedInLayout />}>
-        <Route path="/home" element={<Home />} />
-        <Route path="/alerts" element={<Alerts />} />
-        <Route path="/monitoring" element={<Monitoring />} />
-        <Route path="/firewall" element={<Firewall />} />
-        <Route path="/policies" element={<Policies />} />
-        <Route path="/devices" element={<Devices />} />
-        <Route path="/devices/:id" element={<Device />} />
-        <Route path="/account" element={<Account />} />
-        <Route path="/deploy" element={<Deploy />} />
-        <Route element={<RequireAdmin />}>
-          <Route path="/admin/users/all" element={<AdminUsersAll />} />
-          <Route path="/admin/users/create" element={<AdminUsersCreate />} />
-          <Route path="/admin/users/edit/:id" element={<AdminUsersEdit />} />
-          <Route path="/audit" element={<Audit />} />
+      <Route element={<screens.signedInLayout.Screen />}>
+        <Route path="/home" element={<screens.home.Screen />} />
+        <Route path="/alerts" element={<screens.alerts.Screen />} />
+        <Route path="/monitoring" element={<screens.monitoring.Screen />} />
+        <Route path="/firewall" element={<screens.firewall.Screen />} />
+        <Route path="/policies" element={<screens.policies.Screen />} />
+        <Route path="/devices" element={<screens.devices.Screen />} />
+        <Route path="/devices/:id" element={<screens.device.Screen />} />
+        <Route path="/account" element={<screens.account.Screen />} />
+        <Route path="/deploy" element={<screens.deploy.Screen />} />
+        <Route element={<screens.requireAdmin.Screen />}>
+          <Route path="/admin/users/all" element={<screens.adminUsersAll.Screen />} />
+          <Route path="/admin/users/create" element={<screens.adminUsersCreate.Screen />} />
+          <Route path="/admin/users/edit/:id" element={<screens.adminUsersEdit.Screen />} />
+          <Route path="/audit" element={<screens.audit.Screen />} />
         </Route>
       </Route>
     </Route>

@@ -1,5 +1,15 @@
 import { lazy, type ComponentType } from 'react';
 
+/**
+ * A promise-shaped value whose `then` calls back at once, in the same turn: React.lazy then
+ * takes the module synchronously. React.lazy calls only `then`, and no real Promise answers
+ * synchronously, hence the cast.
+ */
+function answeredAtOnce<T>(value: T): Promise<T> {
+  const thenable = { then: (onAnswered: (value: T) => unknown) => void onAnswered(value) };
+  return thenable as unknown as Promise<T>;
+}
+
 export type ScreenModule = { Component: ComponentType };
 
 /**
@@ -21,14 +31,10 @@ export function screenChunk(load: () => Promise<ScreenModule>) {
         throw error;
       },
     ));
-  const Screen = lazy(() => {
-    if (loaded === undefined) return preload().then((component) => ({ default: component }));
-    const component = loaded;
-    // A thenable that answers as it is asked: React.lazy then takes the module synchronously.
-    const ready: PromiseLike<{ default: ComponentType }> = {
-      then: (onLoaded) => Promise.resolve(onLoaded?.({ default: component })) as never,
-    };
-    return ready as Promise<{ default: ComponentType }>;
-  });
+  const Screen = lazy(() =>
+    loaded === undefined
+      ? preload().then((component) => ({ default: component }))
+      : answeredAtOnce({ default: loaded }),
+  );
   return { Screen, preload };
 }

@@ -87,7 +87,7 @@ export interface DatabaseOptions {
   /** Test seam: an in-memory PGlite instead of a folder. */
   inMemory?: boolean;
   /** Test seam: the in-memory PGlite starts from this data folder image (see startPglite). */
-  image?: Blob;
+  image?: Blob | undefined;
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {

@@ -52,7 +52,7 @@ export async function createScratchDatabase(
       databaseUrl: undefined,
       dataDir: pgliteDataDir ?? '',
       inMemory,
-      ...(image ? { image } : {}),
+      image,
     });
     return { db, drop: () => db.close() };
   }

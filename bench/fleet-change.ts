@@ -21,6 +21,7 @@ import {
   type TestProcess,
 } from '../apps/agent/src/testing/processes.js';
 import { scratchDbName } from '../testing/scratch-db.mjs';
+import { LOG_LINGER_MS } from '../apps/agent/src/log.js';
 
 const PASSWORD = 'bench-device-password';
 /**
@@ -400,6 +401,7 @@ async function fleetRun(dir: string, adminUrl: string, size: number, changes: nu
     await changeOnce({ admin, db, policyId: fleetPolicy.id, devices: measured, label: 1 });
     const transactionsBefore = await transactions(db);
     const transactionsFrom = performance.now();
+    const sequenceBefore = [cpuSeconds(server.pid), cpuSeconds(fleet.pid), postgresCpuSeconds()];
     const benchBefore = benchQueries;
     for (let i = 0; i < changes; i++) {
       const one = await changeOnce({
@@ -434,10 +436,13 @@ async function fleetRun(dir: string, adminUrl: string, size: number, changes: nu
       changeSeconds += (performance.now() - changeStart) / 1000;
     }
     // The database's side over all the changes (the one-device changes and the bench's own
-    // polling are a small part of it): the fleet's apply reports and log batches come in
-    // after each change.
-    await new Promise((resolve) => setTimeout(resolve, 3000));
+    // polling are a small part of it): the fleet's apply reports come in after each change,
+    // and its log lines up to LOG_LINGER_MS after.
+    await new Promise((resolve) => setTimeout(resolve, LOG_LINGER_MS + 3000));
     const transactionsSeconds = (performance.now() - transactionsFrom) / 1000;
+    const sequence = [cpuSeconds(server.pid), cpuSeconds(fleet.pid), postgresCpuSeconds()].map(
+      (after, i) => after - (sequenceBefore[i] ?? NaN),
+    );
     fleetTransactions =
       (await transactions(db)) - transactionsBefore - (benchQueries - benchBefore);
     const fleetRss = rssKiB(fleet.pid);
@@ -492,6 +497,18 @@ async function fleetRun(dir: string, adminUrl: string, size: number, changes: nu
         `(${((fleetCpu.fleet / changes / measured) * 1000).toFixed(1)} ms per device), ` +
         `PostgreSQL ${((fleetCpu.postgres / changes) * 1000).toFixed(0)} ms, ` +
         `this bench ${((fleetCpu.bench / changes) * 1000).toFixed(0)} ms`,
+    );
+    // Per change over the whole sequence, the work that follows a change's applies included
+    // (its log lines): what the per-change window above leaves out.
+    const [sequenceServer = NaN, sequenceFleet = NaN, sequencePostgres = NaN] = sequence;
+    const perChange = (seconds: number, restRate: number) =>
+      `${(((seconds - restRate * transactionsSeconds) / changes) * 1000).toFixed(0)} ms`;
+    console.log(
+      `${label} CPU per fleet-wide change with what follows it (log lines shipped up to ` +
+        `${LOG_LINGER_MS / 1000} s later; over all changes and ${(LOG_LINGER_MS + 3000) / 1000} s ` +
+        `after, the one-device changes included, above the fleet at rest): server ` +
+        `${perChange(sequenceServer, rest.server)}, fleet process ${perChange(sequenceFleet, rest.fleet)}, ` +
+        `PostgreSQL ${perChange(sequencePostgres, rest.postgres)}`,
     );
     const aboveRest = {
       server: (fleetCpu.server - rest.server * changeSeconds) / changes,

@@ -14,7 +14,7 @@ import { EveCollector } from './eve/collector.js';
 import { SensorHealthTracker } from './eve/health.js';
 import { readRuleErrors } from './eve/rule-errors.js';
 import type { EveEvent } from './eve/tailer.js';
-import type { LogTap } from './log.js';
+import { LOG_LINGER_MS, queueLogLine, type LogTap } from './log.js';
 import { SystemMetrics, type MetricsSource } from './metrics/system.js';
 import { AlertSimulation } from './simulate/alerts.js';
 import { SimulatedMetrics } from './simulate/metrics.js';
@@ -213,11 +213,11 @@ export class Agent {
     });
     const batcher = new Batcher<LogLine>(spool, {
       maxItems: 500,
-      maxDelayMs: 2000,
+      maxDelayMs: LOG_LINGER_MS,
       onBatch: () => sender.notify(),
     });
     const detach = this.context.tap.attach(this.settings.deviceId, (line) => {
-      batcher.add(line).catch(() => undefined);
+      queueLogLine(batcher, line).catch(() => undefined);
     });
     sender.start();
     this.stoppers.push(async () => {

@@ -5,6 +5,7 @@
 import pino, { type Logger } from 'pino';
 import pretty from 'pino-pretty';
 import type { LogLine } from './client/api.js';
+import type { Batcher } from './spool/batcher.js';
 
 type Level = LogLine['level'];
 
@@ -48,6 +49,27 @@ export function toLogLine(json: string): { deviceId: number | null; line: LogLin
       msg: msg.slice(0, 8000),
     },
   };
+}
+
+/**
+ * How long an info or debug line waits for the lines after it before it is shipped. A change
+ * that reaches a whole fleet makes every agent log it at once: shipped 2 s later (as they
+ * were), those lines reached the server while the fleet's other agents were still pulling and
+ * reporting the change, and took half of the server's and the database's work during it. Log
+ * shippers wait about as long (Datadog's agent 5 s); warnings and errors do not wait.
+ */
+export const LOG_LINGER_MS = 10_000;
+
+/**
+ * Buffers a device's log line for its spool: a warning or an error is written to the spool at
+ * once, with the lines that waited before it; others wait up to `LOG_LINGER_MS` (the batcher's
+ * delay) or until the batch is full.
+ */
+export function queueLogLine(batcher: Batcher<LogLine>, line: LogLine): Promise<void> {
+  const added = batcher.add(line);
+  return line.level === 'warn' || line.level === 'error'
+    ? added.then(() => batcher.flush())
+    : added;
 }
 
 export class LogTap {

@@ -55,8 +55,8 @@ export function toLogLine(json: string): { deviceId: number | null; line: LogLin
  * How long an info or debug line waits for the lines after it before it is shipped. A change
  * that reaches a whole fleet makes every agent log it at once: shipped 2 s later (as they
  * were), those lines reached the server while the fleet's other agents were still pulling and
- * reporting the change, and took half of the server's and the database's work during it. Log
- * shippers wait about as long (Datadog's agent 5 s); warnings and errors do not wait.
+ * reporting the change, and took about half of the server's and the database's work during it
+ * (docs/operations.md, "Fleet-wide changes"). Warnings and errors do not wait.
  */
 export const LOG_LINGER_MS = 10_000;
 

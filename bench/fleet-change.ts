@@ -198,8 +198,8 @@ async function changeOnce(options: {
           .join(', ')}); all applied after ${Math.round(all)} ms`,
     );
   }
-  // A change whose last devices applied it a heartbeat period late (seen about once in 25
-  // changes at 5,000 devices, not explained yet): named with their delay, to be looked up in
+  // A change whose last devices applied it a heartbeat period late (seen once in 43 changes
+  // at 5,000 devices on 2026-11-30, not explained yet): named with their delay, to be looked up in
   // the fleet's log (BENCH_KEEP_LOGS, BENCH_FLEET_LOG_LEVEL=debug).
   const late = rows
     .filter(({ at }) => at !== null && at - wallStart > STRAGGLER_MS)
@@ -385,26 +385,40 @@ async function fleetRun(dir: string, adminUrl: string, size: number, changes: nu
     await new Promise((resolve) => setTimeout(resolve, 3000));
     const pinned = pin(server.pid, 0) && pin(fleet.pid, 1) && pin(loneFleet.pid, 1);
 
+    /** CPU seconds the server, the fleet, PostgreSQL and this bench have spent so far. */
+    const cpuNow = () => ({
+      server: cpuSeconds(server.pid),
+      fleet: cpuSeconds(fleet.pid),
+      postgres: postgresCpuSeconds(),
+      bench: benchCpuSeconds(),
+    });
+    type Cpu = ReturnType<typeof cpuNow>;
+    const cpuSince = (before: Cpu): Cpu => {
+      const now = cpuNow();
+      return {
+        server: now.server - before.server,
+        fleet: now.fleet - before.fleet,
+        postgres: now.postgres - before.postgres,
+        bench: now.bench - before.bench,
+      };
+    };
+
     // The fleet at rest (heartbeats, simulated alerts, keep-alives), over a quiet while: what the
     // server, the fleet and the database spend per second without a change, subtracted below
     // from what a change costs (a change that takes long under load otherwise counts the rest).
     const rest = await (async () => {
       const seconds = 5;
-      const before = [
-        cpuSeconds(server.pid),
-        cpuSeconds(fleet.pid),
-        await transactions(db),
-        postgresCpuSeconds(),
-      ];
+      const cpuBefore = cpuNow();
+      const transactionsBefore = await transactions(db);
       await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
-      const after = [
-        cpuSeconds(server.pid),
-        cpuSeconds(fleet.pid),
-        (await transactions(db)) - 1,
-        postgresCpuSeconds(),
-      ];
-      const rate = (i: number) => ((after[i] ?? NaN) - (before[i] ?? NaN)) / seconds;
-      return { server: rate(0), fleet: rate(1), transactions: rate(2), postgres: rate(3) };
+      const cpu = cpuSince(cpuBefore);
+      const transactionsAtRest = (await transactions(db)) - 1 - transactionsBefore;
+      return {
+        server: cpu.server / seconds,
+        fleet: cpu.fleet / seconds,
+        postgres: cpu.postgres / seconds,
+        transactions: transactionsAtRest / seconds,
+      };
     })();
     let changeSeconds = 0;
 
@@ -418,7 +432,7 @@ async function fleetRun(dir: string, adminUrl: string, size: number, changes: nu
     await changeOnce({ admin, db, policyId: fleetPolicy.id, devices: measured, label: 1 });
     const transactionsBefore = await transactions(db);
     const transactionsFrom = performance.now();
-    const sequenceBefore = [cpuSeconds(server.pid), cpuSeconds(fleet.pid), postgresCpuSeconds()];
+    const sequenceBefore = cpuNow();
     const benchBefore = benchQueries;
     for (let i = 0; i < changes; i++) {
       const one = await changeOnce({
@@ -430,12 +444,7 @@ async function fleetRun(dir: string, adminUrl: string, size: number, changes: nu
       });
       reference.push(one.all);
       writes.push(one.write);
-      const cpuBefore = [
-        cpuSeconds(server.pid),
-        cpuSeconds(fleet.pid),
-        postgresCpuSeconds(),
-        benchCpuSeconds(),
-      ];
+      const cpuBefore = cpuNow();
       const changeStart = performance.now();
       fleetChanges.push(
         await changeOnce({
@@ -446,10 +455,11 @@ async function fleetRun(dir: string, adminUrl: string, size: number, changes: nu
           label: 2 * i + 3,
         }),
       );
-      fleetCpu.server += cpuSeconds(server.pid) - (cpuBefore[0] ?? NaN);
-      fleetCpu.fleet += cpuSeconds(fleet.pid) - (cpuBefore[1] ?? NaN);
-      fleetCpu.postgres += postgresCpuSeconds() - (cpuBefore[2] ?? NaN);
-      fleetCpu.bench += benchCpuSeconds() - (cpuBefore[3] ?? NaN);
+      const cpu = cpuSince(cpuBefore);
+      fleetCpu.server += cpu.server;
+      fleetCpu.fleet += cpu.fleet;
+      fleetCpu.postgres += cpu.postgres;
+      fleetCpu.bench += cpu.bench;
       changeSeconds += (performance.now() - changeStart) / 1000;
     }
     // The database's side over all the changes (the one-device changes and the bench's own
@@ -457,9 +467,7 @@ async function fleetRun(dir: string, adminUrl: string, size: number, changes: nu
     // and its log lines up to LOG_LINGER_MS after.
     await new Promise((resolve) => setTimeout(resolve, LOG_LINGER_MS + 3000));
     const transactionsSeconds = (performance.now() - transactionsFrom) / 1000;
-    const sequence = [cpuSeconds(server.pid), cpuSeconds(fleet.pid), postgresCpuSeconds()].map(
-      (after, i) => after - (sequenceBefore[i] ?? NaN),
-    );
+    const sequence = cpuSince(sequenceBefore);
     fleetTransactions =
       (await transactions(db)) - transactionsBefore - (benchQueries - benchBefore);
     const fleetRss = rssKiB(fleet.pid);
@@ -517,15 +525,14 @@ async function fleetRun(dir: string, adminUrl: string, size: number, changes: nu
     );
     // Per change over the whole sequence, the work that follows a change's applies included
     // (its log lines): what the per-change window above leaves out.
-    const [sequenceServer = NaN, sequenceFleet = NaN, sequencePostgres = NaN] = sequence;
     const perChange = (seconds: number, restRate: number) =>
       `${(((seconds - restRate * transactionsSeconds) / changes) * 1000).toFixed(0)} ms`;
     console.log(
       `${label} CPU per fleet-wide change with what follows it (log lines shipped up to ` +
         `${LOG_LINGER_MS / 1000} s later; over all changes and ${(LOG_LINGER_MS + 3000) / 1000} s ` +
         `after, the one-device changes included, above the fleet at rest): server ` +
-        `${perChange(sequenceServer, rest.server)}, fleet process ${perChange(sequenceFleet, rest.fleet)}, ` +
-        `PostgreSQL ${perChange(sequencePostgres, rest.postgres)}`,
+        `${perChange(sequence.server, rest.server)}, fleet process ${perChange(sequence.fleet, rest.fleet)}, ` +
+        `PostgreSQL ${perChange(sequence.postgres, rest.postgres)}`,
     );
     const aboveRest = {
       server: (fleetCpu.server - rest.server * changeSeconds) / changes,

@@ -131,4 +131,55 @@ describe('device monitor', () => {
     expect(hour.data.length).toBeLessThanOrEqual(50);
     expect(hour.data.slice(1, -1).every((p) => p.cpu === 20)).toBe(true);
   });
+
+  // The samples have no foreign key to their device (it cost each heartbeat a query): a trigger
+  // deletes them with it, whether the device is deleted alone or with its organization.
+  it("deletes a device's samples with the device, alone or with its organization", async () => {
+    const samplesOf = async (id: number) =>
+      (
+        await server.db.query<{ n: number }>(
+          'SELECT count(*)::int AS n FROM device_metrics WHERE device_id = $1',
+          [id],
+        )
+      )[0]?.n;
+    const addSamples = (id: number) =>
+      server.db.query(
+        `INSERT INTO device_metrics (device_id, time, cpu, memory_used, memory_total, disk_used,
+                                     disk_total, net_in, net_out)
+         SELECT $1, now() - g * INTERVAL '30 seconds', 5, 1, 2, 1, 2, 0, 0
+           FROM generate_series(1, 10) AS g`,
+        [id],
+      );
+    const leaving = (
+      await api(server.app, {
+        method: 'POST',
+        url: '/devices/',
+        headers: admin,
+        payload: { name: 'leaving-sensor', password: 'device-secret-1234' },
+      })
+    ).json<{ id: number }>().id;
+    await addSamples(leaving);
+    const before = await samplesOf(deviceId);
+    const removed = await api(server.app, {
+      method: 'DELETE',
+      url: `/devices/${leaving}`,
+      headers: admin,
+    });
+    expect(removed.statusCode).toBeLessThan(300);
+    expect(await samplesOf(leaving)).toBe(0);
+    expect(await samplesOf(deviceId)).toBe(before);
+
+    const [org] = await server.db.query<{ id: number }>(
+      "INSERT INTO organizations (name) VALUES ('Closing down') RETURNING id",
+    );
+    const [device] = await server.db.query<{ id: number }>(
+      "INSERT INTO devices (org_id, name, password_hash) VALUES ($1, 'last-sensor', 'x') RETURNING id",
+      [org?.id],
+    );
+    await addSamples(device?.id ?? 0);
+    expect(await samplesOf(device?.id ?? 0)).toBe(10);
+    await server.db.query('DELETE FROM organizations WHERE id = $1', [org?.id]);
+    expect(await samplesOf(device?.id ?? 0)).toBe(0);
+    expect(await samplesOf(deviceId)).toBe(before);
+  });
 });

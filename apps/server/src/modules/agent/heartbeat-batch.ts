@@ -5,6 +5,15 @@ import {
   type HeartbeatWrite,
 } from './agent.repository.js';
 
+/**
+ * How long beats are gathered before their batch is written. A statement's cost is mostly per
+ * beat, but not all: on the embedded database a batch of 20 beats cost 105 µs a beat, one of 64
+ * 54 µs and one of 256 43 µs. A fleet of 200,000 sensors at a 30 s heartbeat sends 6,667 beats
+ * a second: gathered for 10 ms they are batches of about 67, where a batch of what arrived
+ * during the last write (a few milliseconds) held a few dozen at most. A routine beat is
+ * answered before its write, so only beats that change what the console shows wait longer.
+ */
+const GATHER_MS = 10;
 /** Most heartbeats written by one statement. */
 const MAX_BATCH = 5000;
 /** Most routine beats answered before their write; past this, beats wait for theirs. */
@@ -54,8 +63,8 @@ function isRoutine(write: HeartbeatWrite, written: Written): boolean {
 
 /**
  * Group commit for heartbeats. Beats are written many at a time, in one statement: a beat that
- * arrives while no write runs is written on the next turn of the event loop with whatever else
- * arrived by then; beats that arrive during a write go into the next one.
+ * arrives while no write runs is written GATHER_MS later with whatever else arrived by then;
+ * beats that arrive during a write go into the next one.
  *
  * A beat that changes what the console shows (state, local versions, agent version, last error),
  * a device's first beat here, and any beat while the queue is long, is answered after its write
@@ -126,10 +135,8 @@ export class HeartbeatBatch {
 
   private async drain(): Promise<void> {
     while (this.waiting.length > 0) {
-      // Let the requests that arrived meanwhile be read first (they join this batch). Embedded
-      // PGlite runs a statement on this thread, so without this each batch would hold only
-      // the beats read between two statements.
-      await new Promise((resolve) => setImmediate(resolve));
+      // Let the beats that arrive meanwhile be read first (they join this batch).
+      await new Promise((resolve) => setTimeout(resolve, GATHER_MS));
       const batch = this.waiting.splice(0, MAX_BATCH);
       const epoch = this.epoch;
       try {

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Queryable } from '../../db/client.js';
 import { AppError } from '../../lib/app-error.js';
 import { renderDeviceConfig } from '../devices/device-config.js';
+import { keepDeployedHitKeys } from '../firewall/firewall-hits.service.js';
 import { renderPolicyById } from '../policies/policies.service.js';
 import { renderedContent, storeContents } from '../versions/versions.service.js';
 
@@ -12,7 +13,8 @@ const sha256 = (text: string) => createHash('sha256').update(text).digest('hex')
  * still served it after later saves (bundle-cache.ts reads it by digest). A device's
  * configuration is stored as the JSON its digest is taken of (`deviceConfigDigest`), rendered
  * once per distinct digest; a policy's text is stored with each of its versions and rendered
- * here only when missing. Called in the deploy's transaction, with digests just read there: a
+ * here only when missing. A configuration's firewall rule keys are kept with it (firewall hits
+ * of a device that runs it). Called in the deploy's transaction, with digests just read there: a
  * render that no longer matches means a save landed meanwhile, and the deploy is refused.
  */
 export async function storeDeployedContents(
@@ -33,12 +35,15 @@ export async function storeDeployedContents(
       policies.set(device.policySha256, device.policyId);
   }
   const bodies: { sha256: string; body: string }[] = [];
+  const firewalls: { deviceId: number; configSha256: string; nftables: string }[] = [];
   for (const [digest, deviceId] of configs) {
     const { variables, nftables, routes } = await renderDeviceConfig(tx, deviceId);
     const body = JSON.stringify({ variables, nftables, routes });
     if (sha256(body) !== digest) throw changedMeanwhile();
     bodies.push({ sha256: digest, body });
+    if (nftables !== null) firewalls.push({ deviceId, configSha256: digest, nftables });
   }
+  await keepDeployedHitKeys(tx, firewalls);
   for (const [digest, policyId] of policies) {
     if ((await renderedContent(tx, digest)) !== null) continue;
     const output = await renderPolicyById(tx, policyId);

@@ -1,15 +1,27 @@
 import type { ChainPolicies, DeviceNetwork, FirewallRule } from '@palisade/contract';
 import type { Queryable } from '../../db/client.js';
 
-/** What a device's firewall renders from, and the config version that rendering is. */
+/** A device's firewall as it renders now (firewall_id null: none), and what it was deployed. */
 export interface HitsSource {
   org_id: number;
-  firewall_id: number;
+  firewall_id: number | null;
   config_version: number;
   network: DeviceNetwork;
   variables: Record<string, string> | null;
-  rules: FirewallRule[];
-  policies: ChainPolicies;
+  rules: FirewallRule[] | null;
+  policies: ChainPolicies | null;
+  /** The configuration a staged organization last deployed to the device; null: it follows saves. */
+  deployed_version: number | null;
+  deployed_sha256: string | null;
+}
+
+/** Each chain's nftables rules, in order, by the key of the ruleset rule they come from. */
+export type ChainKeys = Record<'input' | 'forward' | 'output', (string | null)[]>;
+
+/** The rule keys a deployed configuration was rendered with (see firewall_hit_keys). */
+export interface DeployedKeys {
+  ruleset_id: number;
+  keys: ChainKeys;
 }
 
 export interface RuleCount {
@@ -26,11 +38,39 @@ const KEEP_DAYS = 31;
 export const firewallHitsRepository = {
   async source(db: Queryable, deviceId: number): Promise<HitsSource | undefined> {
     const [row] = await db.query<HitsSource>(
-      `SELECT d.org_id, d.firewall_id, d.config_version, d.network, f.variables, s.rules, s.policies
-         FROM devices d JOIN firewall_rulesets s ON s.id = d.firewall_id
+      `SELECT d.org_id, d.firewall_id, d.config_version, d.network, f.variables, s.rules, s.policies,
+              dp.config_version AS deployed_version, dp.config_sha256 AS deployed_sha256
+         FROM devices d LEFT JOIN firewall_rulesets s ON s.id = d.firewall_id
          LEFT JOIN device_profiles f ON f.id = d.profile_id
+         LEFT JOIN device_deployed dp ON dp.device_id = d.id
         WHERE d.id = $1`,
       [deviceId],
+    );
+    return row;
+  },
+
+  /** Keeps the rule keys of deployed configurations; one already kept stays as it is. */
+  async keepDeployedKeys(
+    db: Queryable,
+    rows: readonly { configSha256: string; rulesetId: number; keys: ChainKeys }[],
+  ): Promise<void> {
+    if (rows.length === 0) return;
+    await db.query(
+      `INSERT INTO firewall_hit_keys (config_sha256, ruleset_id, keys)
+       SELECT * FROM unnest($1::text[], $2::int[], $3::jsonb[])
+       ON CONFLICT (config_sha256) DO NOTHING`,
+      [
+        rows.map((row) => row.configSha256),
+        rows.map((row) => row.rulesetId),
+        rows.map((row) => JSON.stringify(row.keys)),
+      ],
+    );
+  },
+
+  async deployedKeys(db: Queryable, configSha256: string): Promise<DeployedKeys | undefined> {
+    const [row] = await db.query<DeployedKeys>(
+      'SELECT ruleset_id, keys FROM firewall_hit_keys WHERE config_sha256 = $1',
+      [configSha256],
     );
     return row;
   },

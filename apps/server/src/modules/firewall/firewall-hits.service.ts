@@ -1,11 +1,15 @@
 // Firewall rule hits (issue 20, item 4). Agents report the counters of every rule of Palisade's
 // filter chains in order, with the config version they run; the device's ruleset rendered for
 // that version says which ruleset rule each nftables rule comes from (renderFirewall's
-// `origins`), so the script carries no tags. Each rule is known by a digest of what it matches:
-// its hits follow it when other rules move, and start over when it is itself changed.
+// `origins`), so the script carries no tags. A device that runs a deployed configuration older
+// than what renders now (a staged organization) is read by the rule keys its deploy kept. Each
+// rule is known by a digest of what it matches: its hits follow it when other rules move, and
+// start over when it is itself changed.
 
 import { createHash } from 'node:crypto';
 import type {
+  ChainPolicies,
+  DeviceNetwork,
   FirewallHits,
   FirewallHitsReport,
   FirewallRule,
@@ -19,6 +23,7 @@ import { deviceIdsUsingRuleset } from '../devices/devices.service.js';
 import { firewallRepository } from './firewall.repository.js';
 import {
   firewallHitsRepository as repo,
+  type ChainKeys,
   type HitsSource,
   type RuleCount,
 } from './firewall-hits.repository.js';
@@ -35,36 +40,52 @@ export function ruleKey(rule: FirewallRule): string {
 }
 
 type Origins = ReturnType<typeof renderFirewall>['origins'];
-/** Rendered origins kept per server: a device reports many times per config version. */
-const ORIGINS_CACHED = 2000;
+/** Rule keys kept per server: a device reports many times per config version. */
+const KEYS_CACHED = 2000;
+const CHAINS = ['input', 'forward', 'output'] as const;
 
-function render(source: HitsSource): Origins | null {
-  const { problems, origins } = renderFirewall({
+/** A firewall as a device's configuration renders it: the ruleset, variables and network. */
+interface FirewallSource {
+  rules: FirewallRule[];
+  policies: ChainPolicies;
+  variables: Record<string, string> | null;
+  network: DeviceNetwork;
+}
+
+/** Each chain's nftables rules by the key of the ruleset rule they come from. */
+function keysOf(origins: Origins, rules: FirewallRule[]): ChainKeys {
+  const keyAt = (index: number | null) => {
+    const rule = index === null ? undefined : rules[index];
+    return rule ? ruleKey(rule) : null;
+  };
+  return {
+    input: origins.input.map(keyAt),
+    forward: origins.forward.map(keyAt),
+    output: origins.output.map(keyAt),
+  };
+}
+
+/** The rendering's script and rule keys; null when it has problems (no script is sent then). */
+function render(source: FirewallSource): { script: string; keys: ChainKeys } | null {
+  const { problems, origins, script } = renderFirewall({
     rules: source.rules,
     policies: source.policies,
     variables: source.variables ?? {},
     network: source.network,
   });
-  // With problems the device was sent no new script: what it runs is not this rendering.
-  return problems.length === 0 ? origins : null;
+  return problems.length === 0 ? { script, keys: keysOf(origins, source.rules) } : null;
 }
 
 /** Counters per rule key; null when the report does not fit the rendering. */
-function countsByRule(
-  report: FirewallHitsReport,
-  origins: Origins,
-  rules: FirewallRule[],
-): RuleCount[] | null {
+function countsByRule(report: FirewallHitsReport, keys: ChainKeys): RuleCount[] | null {
   const counts = new Map<string, RuleCount>();
-  for (const chain of ['input', 'forward', 'output'] as const) {
+  for (const chain of CHAINS) {
     const reported = report.chains[chain];
-    const from = origins[chain];
+    const from = keys[chain];
     if (reported.length !== from.length) return null;
     reported.forEach((counter, position) => {
-      const index = from[position];
-      const rule = index === null || index === undefined ? undefined : rules[index];
-      if (!counter || !rule) return;
-      const key = ruleKey(rule);
+      const key = from[position];
+      if (!counter || !key) return;
       const count = counts.get(key) ?? { rule_key: key, packets: 0, bytes: 0 };
       count.packets += counter[0];
       count.bytes += counter[1];
@@ -75,32 +96,80 @@ function countsByRule(
 }
 
 /**
- * Records devices' reports. A report is ignored (false) unless the device runs a ruleset and
- * it is of the config version the device is currently given, with as many rules per chain as
- * that renders. Renderings are cached by device and config version (both only ever grow).
+ * Keeps the rule keys of configurations a deploy is about to pin devices at, by their digest:
+ * after later saves, what renders now is no longer what such a device runs and reports (see
+ * firewall_hit_keys). `nftables` is each one's script as stored for the deploy: a configuration
+ * whose firewall renders another script now (a save landed meanwhile) keeps no keys, and its
+ * device's reports are ignored, as they were before keys were kept.
+ */
+export async function keepDeployedHitKeys(
+  tx: Queryable,
+  configs: readonly { deviceId: number; configSha256: string; nftables: string }[],
+): Promise<void> {
+  const rows: { configSha256: string; rulesetId: number; keys: ChainKeys }[] = [];
+  for (const config of configs) {
+    const source = await repo.source(tx, config.deviceId);
+    if (!source?.firewall_id || !source.rules || !source.policies) continue;
+    const rendered = render({ ...source, rules: source.rules, policies: source.policies });
+    if (rendered?.script !== config.nftables) continue;
+    rows.push({
+      configSha256: config.configSha256,
+      rulesetId: source.firewall_id,
+      keys: rendered.keys,
+    });
+  }
+  await repo.keepDeployedKeys(tx, rows);
+}
+
+/**
+ * Records devices' reports. A report counts when it is of the configuration the device is
+ * given: the one saved last, or, in a staged organization with changes not yet deployed to it,
+ * the one deployed (its rule keys kept by the deploy). Otherwise, or with other numbers of rules
+ * per chain than that configuration renders, it is ignored (false). Rule keys are cached by
+ * device and config version (both only ever grow), and by digest for deployed ones.
  */
 export function firewallHitsRecorder(db: Database) {
-  const cache = new Map<string, Origins | null>();
-  const originsOf = (deviceId: number, source: HitsSource) => {
-    const key = `${deviceId}:${source.config_version}`;
-    const cached = cache.get(key);
-    if (cached !== undefined) return cached;
-    const found = render(source);
-    if (cache.size >= ORIGINS_CACHED) cache.clear();
+  const cache = new Map<string, { rulesetId: number; keys: ChainKeys } | null>();
+  const cached = async (
+    key: string,
+    find: () => Promise<{ rulesetId: number; keys: ChainKeys } | null>,
+  ) => {
+    const known = cache.get(key);
+    if (known !== undefined) return known;
+    const found = await find();
+    if (cache.size >= KEYS_CACHED) cache.clear();
     cache.set(key, found);
     return found;
   };
+  const keysRun = (deviceId: number, source: HitsSource, reported: number) => {
+    const { deployed_version: deployed, deployed_sha256: digest } = source;
+    if (deployed !== null && digest !== null && deployed !== source.config_version) {
+      if (reported !== deployed) return null;
+      return cached(`deployed:${digest}`, async () => {
+        const kept = await repo.deployedKeys(db, digest);
+        return kept ? { rulesetId: kept.ruleset_id, keys: kept.keys } : null;
+      });
+    }
+    const { firewall_id: rulesetId, rules, policies } = source;
+    if (reported !== source.config_version || rulesetId === null || !rules || !policies) {
+      return null;
+    }
+    return cached(`${deviceId}:${source.config_version}`, () => {
+      const rendered = render({ ...source, rules, policies });
+      return Promise.resolve(rendered ? { rulesetId, keys: rendered.keys } : null);
+    });
+  };
   return async (deviceId: number, report: FirewallHitsReport): Promise<boolean> => {
     const source = await repo.source(db, deviceId);
-    if (!source || source.config_version !== report.config_version) return false;
-    const origins = originsOf(deviceId, source);
-    if (!origins) return false;
-    const counts = countsByRule(report, origins, source.rules);
+    if (!source) return false;
+    const run = await keysRun(deviceId, source, report.config_version);
+    if (!run) return false;
+    const counts = countsByRule(report, run.keys);
     if (!counts) return false;
     await db.transaction((tx) =>
       repo.record(tx, {
         deviceId,
-        rulesetId: source.firewall_id,
+        rulesetId: run.rulesetId,
         loadedAt: report.loaded_at,
         counts,
       }),

@@ -186,6 +186,85 @@ describe('firewall rule hits', () => {
     expect(await packets()).toEqual([2, 18, 7, 1, 0]);
   });
 
+  it('counts a staged device by the configuration deployed to it, not the one saved since', async () => {
+    const [a] = agents as [(typeof agents)[0]];
+    const call = (method: 'PUT' | 'POST', url: string, payload: object) =>
+      api(server.app, { method, url, headers: admin, payload });
+    // Staging pins each device at what it runs: input telnet, ssh, dns/tcp, dns/udp, quiet.
+    expect(
+      (await call('PUT', '/organization/settings', { deploy_mode: 'staged' })).statusCode,
+    ).toBe(200);
+    const deployed = await configVersion(a.id);
+    // Saved, not deployed: quiet moves first, and a new rule follows it.
+    const saved = await call('PUT', `/fwruleset/${rulesetId}`, {
+      name: 'Edge',
+      rules: [quiet, telnet, ssh, dns, smtp, { ...ssh, destination_ports: '2200' }],
+    });
+    expect(saved.statusCode).toBe(200);
+    // The device is still given what was deployed; the saved version is the devices row's.
+    expect(await configVersion(a.id)).toBe(deployed);
+    const [row] = await server.db.query<{ config_version: number }>(
+      'SELECT config_version FROM devices WHERE id = $1',
+      [a.id],
+    );
+    const savedVersion = row?.config_version ?? 0;
+    expect(savedVersion).toBeGreaterThan(deployed);
+    expect(await packets()).toEqual([0, 2, 18, 7, 1, 0]);
+    // The device reports the deployed layout: its fifth input rule is quiet, not dns/udp.
+    await beat(
+      a,
+      {
+        input: [
+          [0, 0],
+          [0, 0],
+          [0, 0],
+          [0, 0],
+          [7, 700],
+        ],
+        output: [[0, 0]],
+      },
+      { config_version: deployed, loaded_at: '2026-11-28T12:00:00.000Z' },
+    );
+    expect(await packets()).toEqual([7, 2, 18, 7, 1, 0]);
+    // A report of the saved version, which no deploy sent yet, is not counted.
+    await beat(
+      a,
+      {
+        input: [
+          [9, 9],
+          [9, 9],
+          [9, 9],
+          [9, 9],
+          [9, 9],
+          [9, 9],
+          [9, 9],
+        ],
+        output: [[9, 9]],
+      },
+      { config_version: savedVersion, loaded_at: '2026-11-28T12:00:00.000Z' },
+    );
+    expect(await packets()).toEqual([7, 2, 18, 7, 1, 0]);
+    // Once deployed, the device's reports are of the saved layout.
+    expect((await call('POST', '/deployments/', { all: true })).statusCode).toBe(201);
+    await beat(
+      a,
+      {
+        input: [
+          [1, 100],
+          [0, 0],
+          [0, 0],
+          [0, 0],
+          [0, 0],
+          [3, 300],
+        ],
+        output: [[0, 0]],
+      },
+      { loaded_at: '2026-11-28T13:00:00.000Z' },
+    );
+    expect(await packets()).toEqual([8, 2, 18, 7, 1, 3]);
+    await call('PUT', '/organization/settings', { deploy_mode: 'immediate' });
+  });
+
   it('answers a bad window with 4xx, another organization with 404, nobody with 401', async () => {
     for (const days of ['2', 'x', '-1', '31']) {
       const answer = await api(server.app, {

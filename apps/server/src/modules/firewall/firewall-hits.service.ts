@@ -133,10 +133,12 @@ export function firewallHitsRecorder(db: Database) {
   const cached = async (
     key: string,
     find: () => Promise<{ rulesetId: number; keys: ChainKeys } | null>,
+    { keepMissing }: { keepMissing: boolean },
   ) => {
     const known = cache.get(key);
     if (known !== undefined) return known;
     const found = await find();
+    if (found === null && !keepMissing) return found;
     if (cache.size >= KEYS_CACHED) cache.clear();
     cache.set(key, found);
     return found;
@@ -145,19 +147,29 @@ export function firewallHitsRecorder(db: Database) {
     const { deployed_version: deployed, deployed_sha256: digest } = source;
     if (deployed !== null && digest !== null && deployed !== source.config_version) {
       if (reported !== deployed) return null;
-      return cached(`deployed:${digest}`, async () => {
-        const kept = await repo.deployedKeys(db, digest);
-        return kept ? { rulesetId: kept.ruleset_id, keys: kept.keys } : null;
-      });
+      // Not remembered missing: a deploy of the same configuration may keep its keys later.
+      return cached(
+        `deployed:${digest}`,
+        async () => {
+          const kept = await repo.deployedKeys(db, digest);
+          return kept ? { rulesetId: kept.ruleset_id, keys: kept.keys } : null;
+        },
+        { keepMissing: false },
+      );
     }
     const { firewall_id: rulesetId, rules, policies } = source;
     if (reported !== source.config_version || rulesetId === null || !rules || !policies) {
       return null;
     }
-    return cached(`${deviceId}:${source.config_version}`, () => {
-      const rendered = render({ ...source, rules, policies });
-      return Promise.resolve(rendered ? { rulesetId, keys: rendered.keys } : null);
-    });
+    // A rendering with problems stays one: the device was sent no script for this version.
+    return cached(
+      `${deviceId}:${source.config_version}`,
+      () => {
+        const rendered = render({ ...source, rules, policies });
+        return Promise.resolve(rendered ? { rulesetId, keys: rendered.keys } : null);
+      },
+      { keepMissing: true },
+    );
   };
   return async (deviceId: number, report: FirewallHitsReport): Promise<boolean> => {
     const source = await repo.source(db, deviceId);

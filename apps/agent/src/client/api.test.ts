@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AgentApi, ApiError } from './api.js';
 import { followEvents } from './events.js';
 import { SharedBundles } from './shared-bundles.js';
@@ -106,6 +106,46 @@ describe('agent API client', () => {
       { device_id: 4, password: 'secret-password', agent_version: '9.9.9', protocol: 1 },
       { device_id: 4, password: 'secret-password', agent_version: '9.9.9', protocol: 1 },
     ]);
+  });
+
+  it("sends an apply's report only once the heartbeat on its way is answered", async () => {
+    const seen: string[] = [];
+    let answerBeat = () => {};
+    const url = await serve((req, _body, res) => {
+      if (req.url === '/api/v1/agent/login') {
+        return json(res, 200, { access_token: 't', token_type: 'bearer', expires_in: 3600 });
+      }
+      seen.push(req.url ?? '');
+      if (req.url === '/api/v1/agent/heartbeat') {
+        answerBeat = () =>
+          json(res, 200, {
+            remote: { config_version: 2, policy_version: 2 },
+            pull: false,
+            interval: 30,
+          });
+        return;
+      }
+      res.writeHead(204);
+      res.end();
+    });
+    const api = new AgentApi(options(url));
+    await api.login();
+    // A beat with the versions from before the apply, then the apply's report.
+    const beat = api.heartbeat({
+      state: 'running',
+      local: { config_version: 1, policy_version: 1 },
+      agent_version: '9.9.9',
+    });
+    await vi.waitFor(() => expect(seen).toHaveLength(1));
+    const report = api.applied({ config_version: 2, policy_version: 2, ok: true });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(seen).toEqual(['/api/v1/agent/heartbeat']);
+    answerBeat();
+    await Promise.all([beat, report]);
+    expect(seen).toEqual(['/api/v1/agent/heartbeat', '/api/v1/agent/applied']);
+    // With no beat on its way, a report goes at once.
+    await api.applied({ config_version: 2, policy_version: 2, ok: true });
+    expect(seen).toHaveLength(3);
   });
 
   it('renews a token that is close to expiring', async () => {

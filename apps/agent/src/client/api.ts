@@ -84,6 +84,8 @@ export class AgentApi {
   private token: string | undefined;
   private renewAt = 0;
   private signingIn: Promise<string> | undefined;
+  /** The heartbeat on its way, until answered (or failed): see `applied`. */
+  private beating: Promise<unknown> | undefined;
 
   constructor(private readonly options: AgentApiOptions) {
     this.base = agentBase(options.server);
@@ -272,7 +274,13 @@ export class AgentApi {
   }
 
   heartbeat(body: AgentHeartbeat, signal?: AbortSignal): Promise<AgentHeartbeatReply> {
-    return this.json(AgentHeartbeatReply, 'heartbeat', { method: 'POST', body }, signal);
+    const reply = this.json(AgentHeartbeatReply, 'heartbeat', { method: 'POST', body }, signal);
+    const beating = reply.catch(() => undefined);
+    this.beating = beating;
+    void beating.then(() => {
+      if (this.beating === beating) this.beating = undefined;
+    });
+    return reply;
   }
 
   async bundle(etag: string | null, signal?: AbortSignal): Promise<BundleAnswer> {
@@ -296,7 +304,15 @@ export class AgentApi {
     );
   }
 
+  /**
+   * Sent once the heartbeat on its way (if any) is answered. That beat may carry the versions
+   * from before the apply this reports, and the server takes a device's versions from whichever
+   * of its beats and reports it receives last: on two connections the beat could arrive after
+   * the report, and the console would show the device back on its old versions until its next
+   * beat, up to a heartbeat period later.
+   */
   async applied(body: AppliedReport, signal?: AbortSignal): Promise<void> {
+    await this.beating;
     await this.call(
       'applied',
       { method: 'POST', body },

@@ -167,6 +167,8 @@ async function changeOnce(options: {
   const version = row?.version ?? NaN;
   const deadline = t0 + 120_000;
   let all = NaN;
+  /** Devices the console did not show on the new version STRAGGLER_MS after the change. */
+  let lagging: number[] | undefined;
   while (performance.now() < deadline) {
     benchQueries += 1;
     const { rows } = await db.query<{ n: number }>(
@@ -176,6 +178,15 @@ async function changeOnce(options: {
     if ((rows[0]?.n ?? 0) >= devices) {
       all = performance.now() - t0;
       break;
+    }
+    if (lagging === undefined && performance.now() - t0 > STRAGGLER_MS) {
+      benchQueries += 1;
+      const behind = await db.query<{ id: number }>(
+        `SELECT id FROM devices
+          WHERE policy_id = $1 AND policy_version_local IS DISTINCT FROM $2`,
+        [policyId, version],
+      );
+      lagging = behind.rows.map((row) => row.id);
     }
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
@@ -211,6 +222,23 @@ async function changeOnce(options: {
           .slice(0, 5)
           .map(({ id, at }) => `${id} (${Math.round((at ?? 0) - wallStart)} ms)`)
           .join(', ')}`,
+    );
+  }
+  // A device whose report arrived in time but that the console still showed on the old version
+  // STRAGGLER_MS after the change: its versions went back after the report (a heartbeat sent
+  // before the apply and received after its report).
+  const wentBack = rows.filter(
+    ({ id, at }) =>
+      lagging?.includes(id) && at !== null && at >= wallStart && at - wallStart < STRAGGLER_MS,
+  );
+  if (wentBack.length > 0) {
+    console.log(
+      `[fleet] change at ${new Date(wallStart).toISOString()}: ${wentBack.length} device(s) ` +
+        `reported it applied in time but showed the old version after ${STRAGGLER_MS / 1000} s: ` +
+        wentBack
+          .slice(0, 5)
+          .map(({ id, at }) => `${id} (reported after ${Math.round((at ?? 0) - wallStart)} ms)`)
+          .join(', '),
     );
   }
   // A version a heartbeat carried in before the apply report (which then failed to arrive)

@@ -209,9 +209,10 @@ async function changeOnce(options: {
           .join(', ')}); all applied after ${Math.round(all)} ms`,
     );
   }
-  // A change whose last devices applied it a heartbeat period late (seen once in 43 changes
-  // at 5,000 devices on 2026-11-30, not explained yet): named with their delay, to be looked up in
-  // the fleet's log (BENCH_KEEP_LOGS, BENCH_FLEET_LOG_LEVEL=debug).
+  // A device whose apply report itself arrived over STRAGGLER_MS late: named with its delay, to
+  // be looked up in the fleet's log (BENCH_KEEP_LOGS, BENCH_FLEET_LOG_LEVEL=debug). The
+  // stragglers of one heartbeat period seen before 2026-11-30 were not these but the ones below
+  // whose versions went back (docs/operations.md).
   const late = rows
     .filter(({ at }) => at !== null && at - wallStart > STRAGGLER_MS)
     .sort((a, b) => (b.at ?? 0) - (a.at ?? 0));

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Queryable } from '../../db/client.js';
 import { AppError } from '../../lib/app-error.js';
 import { renderDeviceConfig } from '../devices/device-config.js';
-import { keepDeployedHitKeys } from '../firewall/firewall-hits.service.js';
+import { keepDeployedHitKeys, type RulesetOrigins } from '../firewall/firewall-hits.service.js';
 import { renderPolicyById } from '../policies/policies.service.js';
 import { renderedContent, storeContents } from '../versions/versions.service.js';
 
@@ -35,13 +35,13 @@ export async function storeDeployedContents(
       policies.set(device.policySha256, device.policyId);
   }
   const bodies: { sha256: string; body: string }[] = [];
-  const firewalls: { deviceId: number; configSha256: string; nftables: string }[] = [];
+  const firewalls: { configSha256: string; ruleset: RulesetOrigins }[] = [];
   for (const [digest, deviceId] of configs) {
-    const { variables, nftables, routes } = await renderDeviceConfig(tx, deviceId);
+    const { variables, nftables, routes, ruleset } = await renderDeviceConfig(tx, deviceId);
     const body = JSON.stringify({ variables, nftables, routes });
     if (sha256(body) !== digest) throw changedMeanwhile();
     bodies.push({ sha256: digest, body });
-    if (nftables !== null) firewalls.push({ deviceId, configSha256: digest, nftables });
+    if (ruleset) firewalls.push({ configSha256: digest, ruleset });
   }
   await keepDeployedHitKeys(tx, firewalls);
   for (const [digest, policyId] of policies) {

@@ -8,6 +8,7 @@ import type { ReportedEndpoint } from '../firewall/lockout.js';
 
 /** What a device's configuration renders from. */
 export interface ConfigSource {
+  firewall_id: number | null;
   variables: Record<string, string> | null;
   network: DeviceNetwork;
   rules: FirewallRule[] | null;
@@ -60,7 +61,8 @@ export type DeliveryRow = [
 export const deviceConfigRepository = {
   async findConfigSource(db: Queryable, deviceId: number): Promise<ConfigSource | undefined> {
     const [row] = await db.query<ConfigSource>(
-      `SELECT f.variables, d.network, s.rules, s.policies, d.nftables_managed, d.routes_managed
+      `SELECT d.firewall_id, f.variables, d.network, s.rules, s.policies, d.nftables_managed,
+              d.routes_managed
        FROM devices d LEFT JOIN device_profiles f ON f.id = d.profile_id
        LEFT JOIN firewall_rulesets s ON s.id = d.firewall_id
       WHERE d.id = $1`,

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Queryable } from '../../db/client.js';
 import { notifyDevices } from '../../plugins/device-events.js';
 import { renderDeviceFirewall } from '../firewall/firewall-render.js';
+import type { RulesetOrigins } from '../firewall/firewall-hits.service.js';
 import type { LockoutGuard } from '../firewall/lockout.js';
 import { checkNoLockout } from '../firewall/lockout.js';
 import { deviceConfigRepository as repo, type ConfigSource } from './device-config.repository.js';
@@ -21,6 +22,11 @@ export interface DeviceConfig {
 export interface RenderedDeviceConfig extends DeviceConfig {
   /** Why the firewall could not render (the device then gets no nftables script). */
   problems: { rule: number | null; field: string; message: string }[];
+  /**
+   * The ruleset the script was rendered from and which of its rules each of the script's filter
+   * rules comes from (firewall hits); null without a ruleset or a script.
+   */
+  ruleset: RulesetOrigins | null;
 }
 
 export async function renderDeviceConfig(
@@ -28,7 +34,15 @@ export async function renderDeviceConfig(
   deviceId: number,
 ): Promise<RenderedDeviceConfig> {
   const row = await repo.findConfigSource(tx, deviceId);
-  if (!row) return { variables: sortedVariables(null), nftables: null, routes: null, problems: [] };
+  if (!row) {
+    return {
+      variables: sortedVariables(null),
+      nftables: null,
+      routes: null,
+      problems: [],
+      ruleset: null,
+    };
+  }
   return renderConfigOf(row);
 }
 
@@ -51,6 +65,10 @@ function renderConfigOf(row: ConfigSource): RenderedDeviceConfig {
     nftables: firewall.nftables,
     routes: firewall.routes,
     problems: firewall.problems,
+    ruleset:
+      row.firewall_id !== null && row.rules !== null && firewall.origins !== null
+        ? { rulesetId: row.firewall_id, rules: row.rules, origins: firewall.origins }
+        : null,
   };
 }
 
@@ -100,6 +118,7 @@ export async function refreshDeviceConfigs(
     if (!rendered) {
       const ruleset = rulesetOf(firewallId);
       const config = renderConfigOf({
+        firewall_id: firewallId,
         variables: variablesOf(profileId),
         network,
         rules: ruleset?.[0] ?? null,

@@ -65,15 +65,15 @@ function keysOf(origins: Origins, rules: FirewallRule[]): ChainKeys {
   };
 }
 
-/** The rendering's script and rule keys; null when it has problems (no script is sent then). */
-function render(source: FirewallSource): { script: string; keys: ChainKeys } | null {
-  const { problems, origins, script } = renderFirewall({
+/** The rendering's rule keys; null when it has problems (no script is sent then). */
+function render(source: FirewallSource): ChainKeys | null {
+  const { problems, origins } = renderFirewall({
     rules: source.rules,
     policies: source.policies,
     variables: source.variables ?? {},
     network: source.network,
   });
-  return problems.length === 0 ? { script, keys: keysOf(origins, source.rules) } : null;
+  return problems.length === 0 ? keysOf(origins, source.rules) : null;
 }
 
 /** Counters per rule key; null when the report does not fit the rendering. */
@@ -95,30 +95,30 @@ function countsByRule(report: FirewallHitsReport, keys: ChainKeys): RuleCount[] 
   return [...counts.values()];
 }
 
+/** A rendered configuration's ruleset, and which of its rules each filter rule comes from. */
+export interface RulesetOrigins {
+  rulesetId: number;
+  rules: FirewallRule[];
+  origins: Origins;
+}
+
 /**
- * Keeps the rule keys of configurations a deploy is about to pin devices at, by their digest:
- * after later saves, what renders now is no longer what such a device runs and reports (see
- * firewall_hit_keys). `nftables` is each one's script as stored for the deploy: a configuration
- * whose firewall renders another script now (a save landed meanwhile) keeps no keys, and its
- * device's reports are ignored, as they were before keys were kept.
+ * Keeps the rule keys of configurations a deploy is about to pin devices at, by their digest,
+ * from the rendering stored for the deploy: after later saves, what renders now is no longer
+ * what such a device runs and reports (see firewall_hit_keys).
  */
 export async function keepDeployedHitKeys(
   tx: Queryable,
-  configs: readonly { deviceId: number; configSha256: string; nftables: string }[],
+  configs: readonly { configSha256: string; ruleset: RulesetOrigins }[],
 ): Promise<void> {
-  const rows: { configSha256: string; rulesetId: number; keys: ChainKeys }[] = [];
-  for (const config of configs) {
-    const source = await repo.source(tx, config.deviceId);
-    if (!source?.firewall_id || !source.rules || !source.policies) continue;
-    const rendered = render({ ...source, rules: source.rules, policies: source.policies });
-    if (rendered?.script !== config.nftables) continue;
-    rows.push({
-      configSha256: config.configSha256,
-      rulesetId: source.firewall_id,
-      keys: rendered.keys,
-    });
-  }
-  await repo.keepDeployedKeys(tx, rows);
+  await repo.keepDeployedKeys(
+    tx,
+    configs.map(({ configSha256, ruleset }) => ({
+      configSha256,
+      rulesetId: ruleset.rulesetId,
+      keys: keysOf(ruleset.origins, ruleset.rules),
+    })),
+  );
 }
 
 /**
@@ -165,8 +165,8 @@ export function firewallHitsRecorder(db: Database) {
     return cached(
       `${deviceId}:${source.config_version}`,
       () => {
-        const rendered = render({ ...source, rules, policies });
-        return Promise.resolve(rendered ? { rulesetId, keys: rendered.keys } : null);
+        const keys = render({ ...source, rules, policies });
+        return Promise.resolve(keys ? { rulesetId, keys } : null);
       },
       { keepMissing: true },
     );

@@ -42,7 +42,8 @@ export interface DeviceFirewallInput {
 }
 
 /**
- * The device's nftables script and route commands. With nothing to manage (no ruleset and no
+ * The device's nftables script and route commands, and which rule each of the script's filter
+ * rules comes from (`origins`, null without a script: see renderFirewall). With nothing to manage (no ruleset and no
  * NAT; no route): null for a device Palisade never managed, which is left alone, and for one it
  * did, the scripts that remove Palisade's table and routes. Problems (e.g. a variable the
  * device's profile lacks) are returned, not thrown: the console shows them and the device keeps
@@ -53,13 +54,19 @@ export function renderDeviceFirewall(input: DeviceFirewallInput) {
   const routes = renderRoutes(input.network, { managed: input.managed.routes });
   if (!input.hasRuleset && !managesNat) {
     const nftables = input.managed.nftables ? renderFirewallRemoval() : null;
-    return { nftables, routes, problems: [] as Problem[] };
+    return { nftables, routes, problems: [] as Problem[], origins: null };
   }
-  const { script, problems } = renderFirewall({
+  const { script, problems, origins } = renderFirewall({
     rules: input.rules,
     policies: input.policies,
     variables: input.variables,
     network: input.network,
   });
-  return { nftables: problems.length === 0 ? script : null, routes, problems };
+  const rendered = problems.length === 0;
+  return {
+    nftables: rendered ? script : null,
+    routes,
+    problems,
+    origins: rendered ? origins : null,
+  };
 }

@@ -84,7 +84,7 @@ export class AgentApi {
   private token: string | undefined;
   private renewAt = 0;
   private signingIn: Promise<string> | undefined;
-  /** The heartbeat on its way, until answered (or failed): see `applied`. */
+  /** The last heartbeat sent, settled once answered (or failed): see `applied`. */
   private beating: Promise<unknown> | undefined;
 
   constructor(private readonly options: AgentApiOptions) {
@@ -275,11 +275,7 @@ export class AgentApi {
 
   heartbeat(body: AgentHeartbeat, signal?: AbortSignal): Promise<AgentHeartbeatReply> {
     const reply = this.json(AgentHeartbeatReply, 'heartbeat', { method: 'POST', body }, signal);
-    const beating = reply.catch(() => undefined);
-    this.beating = beating;
-    void beating.then(() => {
-      if (this.beating === beating) this.beating = undefined;
-    });
+    this.beating = reply.catch(() => undefined);
     return reply;
   }
 

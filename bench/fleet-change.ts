@@ -168,7 +168,7 @@ async function changeOnce(options: {
   const deadline = t0 + 120_000;
   let all = NaN;
   /** Devices the console did not show on the new version STRAGGLER_MS after the change. */
-  let lagging: number[] | undefined;
+  let lagging: Set<number> | undefined;
   while (performance.now() < deadline) {
     benchQueries += 1;
     const { rows } = await db.query<{ n: number }>(
@@ -186,7 +186,7 @@ async function changeOnce(options: {
           WHERE policy_id = $1 AND policy_version_local IS DISTINCT FROM $2`,
         [policyId, version],
       );
-      lagging = behind.rows.map((row) => row.id);
+      lagging = new Set(behind.rows.map((row) => row.id));
     }
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
@@ -230,7 +230,7 @@ async function changeOnce(options: {
   // before the apply and received after its report).
   const wentBack = rows.filter(
     ({ id, at }) =>
-      lagging?.includes(id) && at !== null && at >= wallStart && at - wallStart < STRAGGLER_MS,
+      lagging?.has(id) && at !== null && at >= wallStart && at - wallStart < STRAGGLER_MS,
   );
   if (wentBack.length > 0) {
     console.log(

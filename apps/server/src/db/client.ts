@@ -39,17 +39,17 @@ export interface Queryable {
   query<Row = Record<string, unknown>>(sql: Statement, params?: SqlParam[]): Promise<Row[]>;
   /**
    * Bulk load: `COPY table (columns) FROM STDIN` fed with rows in COPY's text format (see
-   * `copyTextLine`). The fastest way in for many rows (alert ingest, rule imports), inside the
-   * caller's transaction. Rows may come as chunks from an async source: a PostgreSQL server
+   * `copyTextLine`), as text or as its UTF-8 bytes (`copyTextBytes`, cheaper for many lines).
+   * The fastest way in for many rows (alert ingest, rule imports), inside the caller's
+   * transaction. Rows may come as chunks from an async source: a PostgreSQL server
    * then loads each chunk while the next is produced (an error thrown by the source aborts the
    * COPY, and so the transaction).
    */
-  copyFrom(
-    copySql: string,
-    rows: string | AsyncIterable<string>,
-    options?: CopyOptions,
-  ): Promise<void>;
+  copyFrom(copySql: string, rows: CopyRows, options?: CopyOptions): Promise<void>;
 }
+
+/** COPY text: whole, or chunks from an async source; each as a string or its UTF-8 bytes. */
+export type CopyRows = string | Uint8Array | AsyncIterable<string | Uint8Array>;
 
 export interface CopyOptions {
   /**
@@ -151,12 +151,12 @@ export function pgliteDatabase(db: PGlite): Database {
   const copy = async (
     target: Pick<PGlite, 'query' | 'exec'>,
     copySql: string,
-    rows: string | AsyncIterable<string>,
+    rows: CopyRows,
     skipReferenceChecks = false,
   ) => {
     // Embedded: the database runs on this thread, so there is nothing to overlap; one blob.
-    const chunks: string[] = [];
-    if (typeof rows === 'string') chunks.push(rows);
+    const chunks: (string | Uint8Array)[] = [];
+    if (typeof rows === 'string' || rows instanceof Uint8Array) chunks.push(rows);
     else for await (const chunk of rows) chunks.push(chunk);
     // Foreign keys are checked by triggers, which the replica role does not fire (a trigger of
     // the schema's own on a table loaded this way must be ENABLE ALWAYS); the role is back to
@@ -221,12 +221,11 @@ async function openPostgres(url: string): Promise<Database> {
       throw asUnavailable(error);
     }
   };
-  const copy = async (
-    client: pg.PoolClient,
-    copySql: string,
-    rows: string | AsyncIterable<string>,
-  ) => {
-    const source = typeof rows === 'string' ? Readable.from([rows]) : Readable.from(rows);
+  const copy = async (client: pg.PoolClient, copySql: string, rows: CopyRows) => {
+    const source =
+      typeof rows === 'string' || rows instanceof Uint8Array
+        ? Readable.from([rows])
+        : Readable.from(rows);
     try {
       await pipeline(source, client.query(copyFrom(copySql)));
     } catch (error) {

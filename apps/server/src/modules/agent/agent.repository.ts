@@ -1,6 +1,6 @@
 import type { AgentHeartbeat } from '@palisade/contract';
 import type { Queryable } from '../../db/client.js';
-import { copyTextLine } from '../../db/copy-text.js';
+import { copyTextBytes, copyTextLine } from '../../db/copy-text.js';
 
 export interface RemoteVersions {
   /** The device's token version now: a stream opened with an older token is revoked. */
@@ -388,7 +388,6 @@ export const agentRepository = {
       alerts: AlertRecord[];
     }[],
   ) {
-    // Joined, not appended: encoding a flat string for the database is cheaper than a rope.
     const rows: string[] = [];
     for (const { orgId, deviceId, policy, alerts } of batches) {
       for (const a of alerts) {
@@ -424,7 +423,7 @@ export const agentRepository = {
                            app_proto, src_ip, src_port, dest_ip, dest_port, flow_id, event,
                            policy_id, policy_version)
        FROM STDIN`,
-      rows.join(''),
+      copyTextBytes(rows),
       { referencesRead: true },
     );
   },

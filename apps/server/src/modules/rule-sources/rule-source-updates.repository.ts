@@ -1,6 +1,6 @@
 import type { RejectedLine, RuleChangeKind } from '@palisade/contract';
 import type { Queryable } from '../../db/client.js';
-import { copyTextLine } from '../../db/copy-text.js';
+import { copyTextBytes, copyTextLine } from '../../db/copy-text.js';
 import { pagedList, type ListSql, type ListSpec } from '../../db/list-query.js';
 
 export interface UpdateRow {
@@ -250,8 +250,8 @@ export const sourceUpdatesRepository = {
   /** Writes an update's changelog in one COPY. */
   async insertChanges(db: Queryable, claim: ClaimedUpdate, changes: ChangeRecord[]): Promise<void> {
     if (changes.length === 0) return;
-    const rows = changes
-      .map((c) =>
+    const rows = copyTextBytes(
+      changes.map((c) =>
         copyTextLine([
           claim.org_id,
           claim.id,
@@ -267,8 +267,8 @@ export const sourceUpdatesRepository = {
           c.oldText,
           c.newText,
         ]),
-      )
-      .join('');
+      ),
+    );
     await db.copyFrom(
       `COPY rule_source_changes (org_id, update_id, source_id, kind, gid, sid, rule_id, msg, file,
          old_rev, new_rev, old_text, new_text) FROM STDIN`,

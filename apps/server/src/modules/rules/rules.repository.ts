@@ -1,6 +1,6 @@
 import type { Queryable } from '../../db/client.js';
 import { AppError } from '../../lib/app-error.js';
-import { copyTextLine } from '../../db/copy-text.js';
+import { copyTextBytes, copyTextLine } from '../../db/copy-text.js';
 import { pagedList, type ListSql, type ListSpec } from '../../db/list-query.js';
 
 export interface RuleRow {
@@ -124,9 +124,7 @@ export const RULE_LIST_SPEC: ListSpec = {
 function copyRows(
   records: RuleRecord[],
   lead: (index: number) => (number | null)[] = () => [],
-): string {
-  // Joined, not appended to one string: the COPY's blob encodes a flat string three times
-  // faster than a rope of 30,000 pieces.
+): Buffer {
   const rows: string[] = [];
   records.forEach((r, index) => {
     rows.push(
@@ -151,7 +149,7 @@ function copyRows(
       ]),
     );
   });
-  return rows.join('');
+  return copyTextBytes(rows);
 }
 
 export const rulesRepository = {
@@ -365,7 +363,7 @@ export const rulesRepository = {
       [...ruleIds].map((ruleId) => [groupId, ruleId] as const),
     );
     if (pairs.length === 0) return;
-    const rows = pairs.map(([groupId, ruleId]) => copyTextLine([groupId, ruleId])).join('');
+    const rows = copyTextBytes(pairs.map(([groupId, ruleId]) => copyTextLine([groupId, ruleId])));
     await db.copyFrom('COPY group_rules (group_id, rule_id) FROM STDIN', rows, {
       referencesRead: true,
     });

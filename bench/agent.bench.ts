@@ -24,7 +24,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { SimulatedMetrics } from '../apps/agent/src/simulate/metrics.js';
-import { cpuSeconds, fleetFigures } from './fleet-change.js';
+import { fleetFigures } from './fleet-change.js';
+import { cpuSeconds } from './lib/process-cpu.js';
 import {
   agentProcess,
   ConsoleClient,

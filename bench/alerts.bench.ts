@@ -23,6 +23,7 @@ import { missingCorpusPart } from '../testing/corpus.mjs';
 import { sampleAlerts } from '../testing/samples.mjs';
 import { scratchDbName } from '../testing/scratch-db.mjs';
 import { BENCH_ADMIN, ROOT, signIn, startBuiltServer } from './lib/built-server.js';
+import { cpuSeconds, endedChildrenCpuSeconds, postgresCpuSeconds } from './lib/process-cpu.js';
 
 const ADMIN = BENCH_ADMIN;
 const ADMIN_URL =
@@ -267,6 +268,16 @@ async function main() {
           : 'not pinned (no taskset)'),
     );
     const seconds = { psql: [] as number[], postgres: [] as number[], pglite: [] as number[] };
+    // CPU each run used, in seconds: moves much less than the rates with the machine's load.
+    // psql's run: psql and the PostgreSQL server; the server on PostgreSQL: both; on PGlite: the
+    // server alone (its database runs inside it).
+    const cpu = { psql: [] as number[], postgres: [] as number[], pglite: [] as number[] };
+    const measureCpu = async <T>(kind: keyof typeof cpu, pid: number | undefined, run: () => T) => {
+      const before = cpuSeconds(pid) + postgresCpuSeconds() + endedChildrenCpuSeconds();
+      const result = await run();
+      cpu[kind].push(cpuSeconds(pid) + postgresCpuSeconds() + endedChildrenCpuSeconds() - before);
+      return result;
+    };
     const pgSent: number[] = [];
     const pgliteSent: number[] = [];
     for (let round = 0; round < ROUNDS; round += 1) {
@@ -278,16 +289,22 @@ async function main() {
       for (const kind of order) {
         if (kind === 'psql') {
           await empty();
-          seconds.psql.push(psqlCopy(url.toString(), file));
+          seconds.psql.push(
+            await measureCpu('psql', undefined, () => psqlCopy(url.toString(), file)),
+          );
         } else if (kind === 'postgres') {
           await empty();
           seconds.postgres.push(
-            await ingest(onPostgres.baseUrl, pgFleet.tokens, perDevice, pgSent),
+            await measureCpu('postgres', onPostgres.child.pid, () =>
+              ingest(onPostgres.baseUrl, pgFleet.tokens, perDevice, pgSent),
+            ),
           );
         } else {
           // The PGlite server's table keeps the rows of earlier rounds (its data folder is its own).
           seconds.pglite.push(
-            await ingest(onPglite.baseUrl, pgliteFleet.tokens, perDevice, pgliteSent),
+            await measureCpu('pglite', onPglite.child.pid, () =>
+              ingest(onPglite.baseUrl, pgliteFleet.tokens, perDevice, pgliteSent),
+            ),
           );
         }
       }
@@ -314,6 +331,15 @@ async function main() {
     line("psql \\copy device_alerts FROM 'file'", seconds.psql);
     line('server on PostgreSQL (agent API)', seconds.postgres, TARGETS.postgres);
     line('server on PGlite, on disk (agent API)', seconds.pglite, TARGETS.pglite);
+    const perThousand = (values: number[]) => {
+      const s = stats(values.map((v) => (v * 1000 * 1000) / TOTAL));
+      return `${s.median.toFixed(0)} ms (${s.min.toFixed(0)}–${s.max.toFixed(0)})`;
+    };
+    console.log(
+      `CPU per 1,000 rows, median (range): psql and PostgreSQL ${perThousand(cpu.psql)}; ` +
+        `the server on PostgreSQL, with PostgreSQL ${perThousand(cpu.postgres)}; ` +
+        `the server on PGlite ${perThousand(cpu.pglite)}`,
+    );
   } finally {
     for (const stop of stoppers.reverse()) await stop().catch(() => undefined);
     await db.end().catch(() => undefined);

@@ -272,10 +272,14 @@ async function main() {
     // psql's run: psql and the PostgreSQL server; the server on PostgreSQL: both; on PGlite: the
     // server alone (its database runs inside it).
     const cpu = { psql: [] as number[], postgres: [] as number[], pglite: [] as number[] };
+    const cpuSoFar = (serverPid: number | undefined) =>
+      (serverPid === undefined ? 0 : cpuSeconds(serverPid)) +
+      postgresCpuSeconds() +
+      endedChildrenCpuSeconds();
     const measureCpu = async <T>(kind: keyof typeof cpu, pid: number | undefined, run: () => T) => {
-      const before = cpuSeconds(pid) + postgresCpuSeconds() + endedChildrenCpuSeconds();
+      const before = cpuSoFar(pid);
       const result = await run();
-      cpu[kind].push(cpuSeconds(pid) + postgresCpuSeconds() + endedChildrenCpuSeconds() - before);
+      cpu[kind].push(cpuSoFar(pid) - before);
       return result;
     };
     const pgSent: number[] = [];

@@ -1,5 +1,8 @@
+import { PGlite } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createScratchDatabase, type ScratchDatabase } from '../test/harness.js';
+import { pgliteDatabase } from './client.js';
+import { copyTextBytes } from './copy-text.js';
 
 // A COPY whose references were read earlier in the transaction may skip their checks on the
 // embedded database (rule imports do): that must end with the COPY, not hold for what follows.
@@ -78,3 +81,29 @@ describe('prepared statements', () => {
     ]);
   });
 });
+
+// The embedded database reads COPY input from a file of its in-memory file system: a server
+// that ingests all day must not keep one per COPY, whether the COPY loaded or failed.
+describe.skipIf(process.env['TEST_DB'] === 'postgres')(
+  'copyFrom input files (embedded database only: a PostgreSQL server streams the input)',
+  () => {
+    it('leaves no input file behind, loaded or refused', async () => {
+      const pglite = await PGlite.create();
+      const db = pgliteDatabase(pglite);
+      const files = pglite.Module.FS as unknown as { readdir(path: string): string[] };
+      const inputFiles = () => files.readdir('/tmp').filter((name) => name.includes('copy'));
+      try {
+        await db.query('CREATE TABLE copied (n int NOT NULL)');
+        await db.copyFrom('COPY copied (n) FROM STDIN', copyTextBytes(['1\n', '2\n']));
+        await expect(
+          db.transaction((tx) => tx.copyFrom('COPY copied (n) FROM STDIN', '3\nthree\n')),
+        ).rejects.toThrow(/invalid input syntax for type integer: "three"/);
+        const rows = await db.query<{ n: number }>('SELECT n FROM copied ORDER BY n');
+        expect(rows.map((row) => row.n)).toEqual([1, 2]);
+        expect(inputFiles()).toEqual([]);
+      } finally {
+        await pglite.close();
+      }
+    });
+  },
+);

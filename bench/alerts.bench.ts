@@ -269,17 +269,18 @@ async function main() {
     );
     const seconds = { psql: [] as number[], postgres: [] as number[], pglite: [] as number[] };
     // CPU each run used, in seconds: moves much less than the rates with the machine's load.
-    // psql's run: psql and the PostgreSQL server; the server on PostgreSQL: both; on PGlite: the
-    // server alone (its database runs inside it).
     const cpu = { psql: [] as number[], postgres: [] as number[], pglite: [] as number[] };
-    const cpuSoFar = (serverPid: number | undefined) =>
-      (serverPid === undefined ? 0 : cpuSeconds(serverPid)) +
-      postgresCpuSeconds() +
-      endedChildrenCpuSeconds();
-    const measureCpu = async <T>(kind: keyof typeof cpu, pid: number | undefined, run: () => T) => {
-      const before = cpuSoFar(pid);
+    const cpuSoFar: Record<keyof typeof cpu, () => number> = {
+      // psql (a child this process waits for) and the PostgreSQL server.
+      psql: () => endedChildrenCpuSeconds() + postgresCpuSeconds(),
+      postgres: () => cpuSeconds(onPostgres.child.pid) + postgresCpuSeconds(),
+      // The server alone: its database runs inside it.
+      pglite: () => cpuSeconds(onPglite.child.pid),
+    };
+    const measureCpu = async <T>(kind: keyof typeof cpu, run: () => T) => {
+      const before = cpuSoFar[kind]();
       const result = await run();
-      cpu[kind].push(cpuSoFar(pid) - before);
+      cpu[kind].push(cpuSoFar[kind]() - before);
       return result;
     };
     const pgSent: number[] = [];
@@ -293,20 +294,18 @@ async function main() {
       for (const kind of order) {
         if (kind === 'psql') {
           await empty();
-          seconds.psql.push(
-            await measureCpu('psql', undefined, () => psqlCopy(url.toString(), file)),
-          );
+          seconds.psql.push(await measureCpu('psql', () => psqlCopy(url.toString(), file)));
         } else if (kind === 'postgres') {
           await empty();
           seconds.postgres.push(
-            await measureCpu('postgres', onPostgres.child.pid, () =>
+            await measureCpu('postgres', () =>
               ingest(onPostgres.baseUrl, pgFleet.tokens, perDevice, pgSent),
             ),
           );
         } else {
           // The PGlite server's table keeps the rows of earlier rounds (its data folder is its own).
           seconds.pglite.push(
-            await measureCpu('pglite', onPglite.child.pid, () =>
+            await measureCpu('pglite', () =>
               ingest(onPglite.baseUrl, pgliteFleet.tokens, perDevice, pgliteSent),
             ),
           );

@@ -7,17 +7,24 @@ import { ADMIN } from './env.ts';
 
 export { assert };
 
+/**
+ * How long the helpers below wait by default: as long as an action may take (`actionTimeout`
+ * in playwright.config.ts). On a loaded 2-core machine (load average 9, another browser
+ * worker beside) a screen's first render once took 11 s after its scripts had arrived.
+ */
+const WAIT_MS = 30_000;
+
 /** Waits until the URL's path is `pathname` (history-mode redirects settle asynchronously). */
-export async function waitForPath(page: Page, pathname: string, timeout = 10_000) {
+export async function waitForPath(page: Page, pathname: string, timeout = WAIT_MS) {
   await page.waitForURL((url: URL) => url.pathname === pathname, { timeout });
 }
 
-export async function visible(locator: Locator, timeout = 10_000) {
+export async function visible(locator: Locator, timeout = WAIT_MS) {
   await locator.first().waitFor({ state: 'visible', timeout });
 }
 
 /** Waits until `locator` matches exactly `count` elements; fails naming the last count seen. */
-export async function waitForCount(locator: Locator, count: number, timeout = 10_000) {
+export async function waitForCount(locator: Locator, count: number, timeout = WAIT_MS) {
   const deadline = Date.now() + timeout;
   let seen = await locator.count();
   while (seen !== count) {
@@ -54,7 +61,7 @@ export async function recordNotices(page: Page) {
   };
 }
 
-export async function waitForNotice(page: Page, text: string | RegExp, timeout = 10_000) {
+export async function waitForNotice(page: Page, text: string | RegExp, timeout = WAIT_MS) {
   await page
     .locator('[data-testid="notification"]', { hasText: text })
     .first()

@@ -39,7 +39,7 @@ export function postgresCpuSeconds(): number {
   return total;
 }
 
-/** CPU seconds this process's ended children have used (those it waited for, as execFileSync does). */
+/** CPU seconds of this process's ended children (those it waited for, as execFileSync does). */
 export function endedChildrenCpuSeconds(): number {
   const fields = statFields(process.pid);
   return (Number(fields[13]) + Number(fields[14])) / 100;

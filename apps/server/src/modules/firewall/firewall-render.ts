@@ -43,11 +43,11 @@ export interface DeviceFirewallInput {
 
 /**
  * The device's nftables script and route commands, and which rule each of the script's filter
- * rules comes from (`origins`, null without a script: see renderFirewall). With nothing to manage (no ruleset and no
- * NAT; no route): null for a device Palisade never managed, which is left alone, and for one it
- * did, the scripts that remove Palisade's table and routes. Problems (e.g. a variable the
- * device's profile lacks) are returned, not thrown: the console shows them and the device keeps
- * its last good configuration (a null script, never the removal).
+ * rules comes from (`origins`, null without a script: see renderFirewall). With nothing to manage
+ * (no ruleset and no NAT; no route): null for a device Palisade never managed, which is left
+ * alone, and for one it did, the scripts that remove Palisade's table and routes. Problems (e.g.
+ * a variable the device's profile lacks) are returned, not thrown: the console shows them and the
+ * device keeps its last good configuration (a null script, never the removal).
  */
 export function renderDeviceFirewall(input: DeviceFirewallInput) {
   const managesNat = input.network.source_nat.length > 0 || input.network.port_forwards.length > 0;

@@ -25,7 +25,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { SimulatedMetrics } from '../apps/agent/src/simulate/metrics.js';
 import { fleetFigures } from './fleet-change.js';
-import { cpuSeconds } from './lib/process-cpu.js';
+import { cpuSeconds } from './lib/process-usage.js';
 import {
   agentProcess,
   ConsoleClient,

@@ -23,7 +23,7 @@ import { missingCorpusPart } from '../testing/corpus.mjs';
 import { sampleAlerts } from '../testing/samples.mjs';
 import { scratchDbName } from '../testing/scratch-db.mjs';
 import { BENCH_ADMIN, ROOT, signIn, startBuiltServer } from './lib/built-server.js';
-import { cpuSeconds, endedChildrenCpuSeconds, postgresCpuSeconds } from './lib/process-cpu.js';
+import { cpuSeconds, endedChildrenCpuSeconds, postgresCpuSeconds } from './lib/process-usage.js';
 
 const ADMIN = BENCH_ADMIN;
 const ADMIN_URL =

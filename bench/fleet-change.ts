@@ -22,7 +22,7 @@ import {
 } from '../apps/agent/src/testing/processes.js';
 import { scratchDbName } from '../testing/scratch-db.mjs';
 import { LOG_LINGER_MS } from '../apps/agent/src/log.js';
-import { cpuSeconds, postgresCpuSeconds } from './lib/process-cpu.js';
+import { cpuSeconds, postgresCpuSeconds, rssKiB } from './lib/process-usage.js';
 
 const PASSWORD = 'bench-device-password';
 /**
@@ -51,12 +51,6 @@ const spread = (values: number[]) => {
   return { min: sorted[0] ?? NaN, median: quantile(sorted, 0.5), max: sorted.at(-1) ?? NaN };
 };
 const ms = (n: number) => `${Math.round(n)} ms`;
-
-function rssKiB(pid: number | undefined): number {
-  if (pid === undefined) return NaN;
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? NaN);
-}
 
 /** CPU seconds this process has used so far. */
 const benchCpuSeconds = () => {

@@ -26,6 +26,7 @@ import {
 } from '../apps/agent/src/testing/processes.js';
 import { scratchDbName } from '../testing/scratch-db.mjs';
 import { startBuiltServer, type BuiltServer } from './lib/built-server.js';
+import { rssKiB } from './lib/process-usage.js';
 
 const SIZES = (process.env['BENCH_MEMORY_FLEET_SIZES'] ?? '100,1000,3000').split(',').map(Number);
 const DBS = (process.env['BENCH_MEMORY_DBS'] ?? 'pglite,postgres').split(',');
@@ -40,12 +41,6 @@ const admin = { email: ADMIN_EMAIL, password: ADMIN_PASSWORD };
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const mb = (kib: number) => `${Math.round(kib / 1024)} MB`;
-
-function rssKiB(pid: number | undefined): number {
-  if (pid === undefined) return NaN;
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? NaN);
-}
 
 /**
  * Copies of the first device up to `size`, in one statement (hashing each through the API takes

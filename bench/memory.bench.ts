@@ -7,10 +7,10 @@
 // Asserts nothing.
 
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { rssKiB } from './lib/process-usage.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const SERVER = path.join(ROOT, 'apps/server/dist/main.js');
@@ -21,10 +21,7 @@ const HAS_TASKSET = spawnSync('taskset', ['--version']).status === 0;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-function residentMb(pid: number): number {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
-}
+const residentMb = (pid: number) => rssKiB(pid) / 1024;
 
 /** Starts `args` (pinned to cpu), waits for `ready` on stdout, settles, reads its RSS, stops it. */
 async function idleRss(options: {

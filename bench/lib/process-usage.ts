@@ -1,4 +1,4 @@
-// CPU time of the processes a benchmark measures, read from /proc (Linux).
+// CPU time and resident memory of the processes a benchmark measures, read from /proc (Linux).
 import { readdirSync, readFileSync } from 'node:fs';
 
 /** Fields of /proc/<pid>/stat after the command's closing parenthesis. */
@@ -43,4 +43,11 @@ export function postgresCpuSeconds(): number {
 export function endedChildrenCpuSeconds(): number {
   const fields = statFields(process.pid);
   return (Number(fields[13]) + Number(fields[14])) / 100;
+}
+
+/** A process's resident memory (VmRSS), KiB; NaN without a process. */
+export function rssKiB(pid: number | undefined): number {
+  if (pid === undefined) return NaN;
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? NaN);
 }

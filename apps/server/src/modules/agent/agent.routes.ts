@@ -59,6 +59,8 @@ export const agentRoutes: FastifyPluginAsyncZod = async (app) => {
       // A fleet's most frequent answer, built by the service from typed values: written as JSON
       // without parsing it against its schema again (the schema still documents it).
       serializerCompiler: () => (data) => JSON.stringify(data),
+      // Under COMPRESS_THRESHOLD_BYTES whatever it holds: the compression hooks would only look.
+      compress: false,
     },
     (request) => agent.heartbeat(deviceTokenOf(request), request.body),
   );

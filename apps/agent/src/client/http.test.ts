@@ -45,6 +45,47 @@ describe('agent HTTP transport', () => {
     expect(received).toBe(129);
   });
 
+  it('gives up thousands of waiting turns at once, refuses a bad header alone, serves on', async () => {
+    const held: ServerResponse[] = [];
+    server = createServer((req, res) => {
+      req.resume();
+      if (req.url === '/hold') held.push(res);
+      else res.end('free');
+    });
+    await new Promise<void>((resolve) => server?.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const hold = new URL('/hold', base);
+    const free = new URL('/free', base);
+    const sent = Array.from({ length: 128 }, () =>
+      httpRequest(hold, { method: 'GET', signal: new AbortController().signal }),
+    );
+    await expect.poll(() => held.length).toBe(128);
+
+    // A fleet stopping: 20,000 requests waiting for a connection are aborted together.
+    const stopper = new AbortController();
+    const stopped = Array.from({ length: 20_000 }, () =>
+      httpRequest(free, { method: 'GET', signal: stopper.signal }),
+    );
+    // A request Node cannot send (a line break in a header), waiting behind them.
+    const badHeader = httpRequest(free, {
+      method: 'GET',
+      headers: { 'if-none-match': 'a\nb' },
+      signal: new AbortController().signal,
+    }).then(
+      () => 'sent',
+      (error: unknown) => String(error),
+    );
+    const after = httpRequest(free, { method: 'GET', signal: new AbortController().signal });
+    stopper.abort(new Error('the fleet stopped'));
+    const outcomes = await Promise.allSettled(stopped);
+    expect(outcomes.every((o) => o.status === 'rejected')).toBe(true);
+
+    for (const res of held.splice(0)) res.end('held');
+    await Promise.all(sent.map(async (answer) => (await answer).text()));
+    expect(await badHeader).toMatch(/invalid character/i);
+    expect(await (await after).text()).toBe('free');
+  });
+
   it('reads a header case-insensitively, its first value when sent twice', async () => {
     server = createServer((_req, res) => {
       res.setHeader('ETag', ['"v1"', '"v2"']);

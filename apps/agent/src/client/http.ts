@@ -42,45 +42,63 @@ const pools = {
  */
 class RequestSlots {
   private free: number;
-  private readonly waiting: (() => void)[] = [];
+  private readonly waiting: Turn[] = [];
   private head = 0;
 
   constructor(size: number) {
     this.free = size;
   }
 
-  /** Runs `start` once a slot is free; it calls the `release` it is given, once, when done. */
-  acquire(start: (release: () => void) => void): void {
-    const run = () => {
-      let released = false;
-      start(() => {
-        if (released) return;
-        released = true;
-        this.release();
-      });
-    };
+  /**
+   * Runs `start` once a slot is free; it calls the `release` it is given when done. Returns a
+   * function that gives the place in line up (`start` then never runs).
+   */
+  acquire(start: (release: () => void) => void): () => void {
     if (this.free > 0) {
       this.free -= 1;
-      run();
-    } else {
-      this.waiting.push(run);
+      this.run(start);
+      return () => undefined;
     }
+    const turn: Turn = { start, cancelled: false };
+    this.waiting.push(turn);
+    return () => {
+      turn.cancelled = true;
+    };
   }
 
-  private release(): void {
-    const next = this.waiting[this.head];
-    if (next === undefined) {
-      this.free += 1;
-      return;
-    }
-    this.waiting[this.head] = undefined as never;
-    this.head += 1;
-    if (this.head > 1024 && this.head * 2 > this.waiting.length) {
-      this.waiting.splice(0, this.head);
-      this.head = 0;
-    }
-    next();
+  private run(start: (release: () => void) => void): void {
+    let released = false;
+    start(() => {
+      if (released) return;
+      released = true;
+      this.release();
+    });
   }
+
+  /** Gives the slot to the next turn not given up (a loop: a stopping fleet gives up thousands). */
+  private release(): void {
+    for (;;) {
+      const turn = this.waiting[this.head];
+      if (turn === undefined) {
+        this.free += 1;
+        return;
+      }
+      this.waiting[this.head] = undefined as never;
+      this.head += 1;
+      if (this.head > 1024 && this.head * 2 > this.waiting.length) {
+        this.waiting.splice(0, this.head);
+        this.head = 0;
+      }
+      if (!turn.cancelled) {
+        this.run(turn.start);
+        return;
+      }
+    }
+  }
+}
+interface Turn {
+  start: (release: () => void) => void;
+  cancelled: boolean;
 }
 /** By origin, as Node's agent counts its sockets (a few: one per server address). */
 const requestSlots = new Map<string, RequestSlots>();
@@ -185,9 +203,27 @@ export function reachedEndpoint(origin: string): Endpoint | undefined {
   return reachedByOrigin.get(origin);
 }
 
+function newRequest(url: URL, init: HttpInit): http.ClientRequest {
+  const secure = url.protocol === 'https:';
+  return (secure ? https : http).request(url, {
+    method: init.method,
+    headers: {
+      'accept-encoding': 'br, gzip',
+      ...init.headers,
+      ...(init.body === undefined ? {} : { 'content-length': Buffer.byteLength(init.body) }),
+    },
+    agent: init.stream
+      ? secure
+        ? pools.httpsStreams
+        : pools.httpStreams
+      : secure
+        ? pools.https
+        : pools.http,
+  });
+}
+
 /** Sends a request; resolves once the answer's headers have come. */
 export function httpRequest(url: URL, init: HttpInit): Promise<HttpAnswer> {
-  const secure = url.protocol === 'https:';
   const { signal } = init;
   // The signal's reason (the caller's Error or DOMException), or why the connection ended.
   const stopped = (): Error =>
@@ -201,38 +237,30 @@ export function httpRequest(url: URL, init: HttpInit): Promise<HttpAnswer> {
     // Aborting ends the request, or the reading of its answer, until the exchange is over
     // (its socket may serve another request by then, which the signal must not touch). Ended
     // without an error of its own: the reading of the answer hears "aborted". A request still
-    // waiting for its turn (see RequestSlots) is not sent.
+    // waiting for its turn (see RequestSlots) gives it up and is not sent.
     let answered = false;
-    let dropped = false;
+    let giveUpTurn: (() => void) | undefined;
     const abort = () => {
       if (request) {
         request.destroy();
       } else {
-        dropped = true;
+        giveUpTurn?.();
         reject(stopped());
       }
     };
     signal.addEventListener('abort', abort, { once: true });
     const send = (release?: () => void) => {
-      if (dropped) {
-        release?.();
+      let sent: http.ClientRequest;
+      try {
+        sent = newRequest(url, init);
+      } catch (error) {
+        // A header Node refuses, say. This may run in the turn another request ended, which
+        // must not hear of it; the next turn starts once this one has returned.
+        signal.removeEventListener('abort', abort);
+        if (release) queueMicrotask(release);
+        reject(error instanceof Error ? error : new Error(String(error)));
         return;
       }
-      const sent = (secure ? https : http).request(url, {
-        method: init.method,
-        headers: {
-          'accept-encoding': 'br, gzip',
-          ...init.headers,
-          ...(init.body === undefined ? {} : { 'content-length': Buffer.byteLength(init.body) }),
-        },
-        agent: init.stream
-          ? secure
-            ? pools.httpsStreams
-            : pools.httpStreams
-          : secure
-            ? pools.https
-            : pools.http,
-      });
       request = sent;
       if (init.onConnection) sent.once('socket', init.onConnection);
       sent.once('close', () => {
@@ -258,6 +286,6 @@ export function httpRequest(url: URL, init: HttpInit): Promise<HttpAnswer> {
       sent.end(init.body);
     };
     if (init.stream) send();
-    else slotsFor(url.origin).acquire(send);
+    else giveUpTurn = slotsFor(url.origin).acquire(send);
   });
 }

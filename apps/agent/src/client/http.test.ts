@@ -10,19 +10,24 @@ afterEach(async () => {
   server = undefined;
 });
 
+/** A server that keeps /hold answers open (in `held`) and answers anything else "free". */
+async function holdingServer() {
+  const held: ServerResponse[] = [];
+  const counts = { received: 0 };
+  server = createServer((req, res) => {
+    counts.received += 1;
+    req.resume();
+    if (req.url === '/hold') held.push(res);
+    else res.end('free');
+  });
+  await new Promise<void>((resolve) => server?.listen(0, '127.0.0.1', resolve));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return { held, counts, hold: new URL('/hold', base), free: new URL('/free', base) };
+}
+
 describe('agent HTTP transport', () => {
   it('sends at most 128 requests at once; one aborted while it waits ends at once, unsent', async () => {
-    const held: ServerResponse[] = [];
-    let received = 0;
-    server = createServer((req, res) => {
-      received += 1;
-      req.resume();
-      if (req.url === '/hold') held.push(res);
-      else res.end('free');
-    });
-    await new Promise<void>((resolve) => server?.listen(0, '127.0.0.1', resolve));
-    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    const hold = new URL('/hold', base);
+    const { held, counts, hold, free } = await holdingServer();
 
     const sent = Array.from({ length: 128 }, () =>
       httpRequest(hold, { method: 'GET', signal: new AbortController().signal }),
@@ -37,25 +42,13 @@ describe('agent HTTP transport', () => {
     const texts = await Promise.all(sent.map(async (answer) => (await answer).text()));
     expect(texts.every((text) => text === 'held')).toBe(true);
     // The connections went back to the pool: the next request is sent and answered.
-    const next = await httpRequest(new URL('/free', base), {
-      method: 'GET',
-      signal: new AbortController().signal,
-    });
+    const next = await httpRequest(free, { method: 'GET', signal: new AbortController().signal });
     expect(await next.text()).toBe('free');
-    expect(received).toBe(129);
+    expect(counts.received).toBe(129);
   });
 
   it('gives up thousands of waiting turns at once, refuses a bad header alone, serves on', async () => {
-    const held: ServerResponse[] = [];
-    server = createServer((req, res) => {
-      req.resume();
-      if (req.url === '/hold') held.push(res);
-      else res.end('free');
-    });
-    await new Promise<void>((resolve) => server?.listen(0, '127.0.0.1', resolve));
-    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    const hold = new URL('/hold', base);
-    const free = new URL('/free', base);
+    const { held, hold, free } = await holdingServer();
     const sent = Array.from({ length: 128 }, () =>
       httpRequest(hold, { method: 'GET', signal: new AbortController().signal }),
     );

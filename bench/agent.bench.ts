@@ -64,7 +64,7 @@ interface Load {
 /** Closed loop: CONCURRENCY requests in flight for SECONDS, after a one-second warm-up. */
 async function load(
   url: URL,
-  make: (i: number) => { method: string; headers: Record<string, string>; body?: string },
+  make: (i: number) => { method: string; headers: Record<string, string>; body?: Buffer },
   serverPid: number | undefined,
 ): Promise<Load> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
@@ -209,22 +209,32 @@ async function heartbeatFigures(label: string, server: ServerProcess, ids: numbe
     }),
     server.pid,
   );
+  // Each device's beat is built once, with its length, as the agent sends it (the agent's
+  // client sets content-length; without it Node sends the body chunked): the load client's
+  // own work per request is then what it is for /health, sending and reading.
+  const beats = ids.map((_, n) => {
+    const body = Buffer.from(
+      JSON.stringify({
+        state: 'running',
+        metrics: samples[n],
+        local: { config_version: 1, policy_version: 1 },
+        agent_version: '0.1.0',
+        last_error: null,
+      }),
+    );
+    return {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${tokens[n] ?? ''}`,
+        'content-type': 'application/json',
+        'content-length': String(body.length),
+      },
+      body,
+    };
+  });
   const heartbeat = await load(
     new URL('/api/v1/agent/heartbeat', server.url),
-    (i) => {
-      const n = i % ids.length;
-      return {
-        method: 'POST',
-        headers: { authorization: `Bearer ${tokens[n] ?? ''}`, 'content-type': 'application/json' },
-        body: JSON.stringify({
-          state: 'running',
-          metrics: samples[n],
-          local: { config_version: 1, policy_version: 1 },
-          agent_version: '0.1.0',
-          last_error: null,
-        }),
-      };
-    },
+    (i) => beats[i % beats.length]!,
     server.pid,
   );
   const healthUs = health.serverCpuUs;

@@ -14,7 +14,8 @@ async function start(): Promise<void> {
   void loadCustomStyles();
   // With a stored token the signed-in layout and this page's screen are next: fetch them while
   // the language (ru and ar are a chunk each) and then the session are loaded and checked.
-  if (storage.get(StorageKey.token) !== null) void preloadSignedIn(window.location.pathname);
+  const screensReady =
+    storage.get(StorageKey.token) !== null ? preloadSignedIn(window.location.pathname) : undefined;
   await initI18n();
   watchSession();
   const root = document.getElementById('root');
@@ -25,7 +26,7 @@ async function start(): Promise<void> {
       <RouterProvider router={router} />
     </StrictMode>,
   );
-  await restoreSession();
+  await restoreSession(screensReady);
 }
 
 void start();

@@ -1,6 +1,7 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { buildApp } from './app.js';
 import { loadConfig } from './config.js';
 import { migrate } from './db/migrate.js';
@@ -98,11 +99,9 @@ describe('the API around the domain', () => {
 
 describe('serving the console', () => {
   let server: TestServer;
+  let webDist: string;
   beforeAll(async () => {
-    const webDist = path.join(
-      await import('node:os').then((os) => os.tmpdir()),
-      `palisade-web-${process.pid}`,
-    );
+    webDist = await mkdtemp(path.join(tmpdir(), 'palisade-web-'));
     await mkdir(path.join(webDist, 'assets'), { recursive: true });
     await writeFile(
       path.join(webDist, 'index.html'),
@@ -116,7 +115,10 @@ describe('serving the console', () => {
       '{"primary":"#123456"}',
     );
   });
-  afterAll(() => server.close());
+  afterAll(async () => {
+    await server.close();
+    await rm(webDist, { recursive: true, force: true });
+  });
 
   it('returns the console for / and for any history-mode route', async () => {
     for (const url of ['/', '/devices', '/admin/users/edit/3', '/reset-password?token=abc']) {
@@ -169,9 +171,9 @@ describe('AUTH_DISABLED', () => {
 describe('graceful shutdown', () => {
   it('finishes a request in flight before closing', async () => {
     const scratch = await createScratchDatabase();
-    const dataDir = await import('node:fs/promises').then((fs) =>
-      fs.mkdtemp(path.join(process.env['TMPDIR'] ?? '/tmp', 'palisade-close-')),
-    );
+    onTestFinished(() => scratch.drop());
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'palisade-close-'));
+    onTestFinished(() => rm(dataDir, { recursive: true, force: true }));
     const app = await buildApp({
       config: loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent' }),
       db: scratch.db,
@@ -193,6 +195,5 @@ describe('graceful shutdown', () => {
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ done: true });
     await expect(fetch(`http://127.0.0.1:${port}/api/v1/health`)).rejects.toThrow();
-    await scratch.drop();
   });
 });

@@ -210,8 +210,8 @@ async function heartbeatFigures(label: string, server: ServerProcess, ids: numbe
     server.pid,
   );
   // Each device's beat is built once, with its length, as the agent sends it (the agent's
-  // client sets content-length; without it Node sends the body chunked): the load client's
-  // own work per request is then what it is for /health, sending and reading.
+  // client sets content-length; without it Node sends the body chunked). Per request the load
+  // client then sends a prepared request and reads the answer, as it does for /health.
   const beats = ids.map((_, n) => {
     const body = Buffer.from(
       JSON.stringify({

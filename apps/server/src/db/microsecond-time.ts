@@ -32,42 +32,26 @@ export function isoFromEveTimestamp(stamp: string): { iso: string; millis: numbe
 const SURICATA_STAMP = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})\.(\d{6})\+0000$/;
 
 /**
- * The form every Suricata event has, read without a Date parse: a fifth of the time per event
- * (0.27 µs against 1.2 µs here), on the ingest path that reads each alert's time. Only a valid
+ * The form every Suricata event has, read without a Date parse: a quarter of the time per event
+ * (0.3 µs against 1.2 µs here), on the ingest path that reads each alert's time. Only a valid
  * date of years 100–9999 is read here; anything else (hour 24, 30 February, a two-digit year,
  * which Date.UTC would put in the 1900s) goes the general way, which decides as it always did.
  */
 function suricataTimestamp(stamp: string): { iso: string; millis: number } | null {
   const fields = SURICATA_STAMP.exec(stamp);
   if (fields === null) return null;
-  const [year, month, day, hour, minute, second] = fields.slice(1, 7).map(Number) as [
-    number,
-    number,
-    number,
-    number,
-    number,
-    number,
-  ];
-  const valid =
-    year >= 100 &&
-    month >= 1 &&
-    month <= 12 &&
-    day >= 1 &&
-    day <= daysInMonth(year, month) &&
-    hour <= 23 &&
-    minute <= 59 &&
-    second <= 59;
-  if (!valid) return null;
+  const year = Number(fields[1]);
+  const month = Number(fields[2]);
+  const day = Number(fields[3]);
+  const hour = Number(fields[4]);
+  const minute = Number(fields[5]);
+  const second = Number(fields[6]);
+  if (year < 100 || month < 1 || month > 12 || hour > 23 || minute > 59 || second > 59) return null;
+  const seconds = Date.UTC(year, month - 1, day, hour, minute, second);
+  // Date.UTC carries a day past the month's end into the next month: such a date is not valid.
+  if (day < 1 || new Date(seconds).getUTCDate() !== day) return null;
   const micros = fields[7] ?? '000000';
-  return {
-    iso: `${stamp.slice(0, 19)}.${micros}Z`,
-    millis: Date.UTC(year, month - 1, day, hour, minute, second) + Number(micros.slice(0, 3)),
-  };
-}
-
-function daysInMonth(year: number, month: number): number {
-  if (month === 2) return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28;
-  return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
+  return { iso: `${stamp.slice(0, 19)}.${micros}Z`, millis: seconds + Number(micros.slice(0, 3)) };
 }
 
 function anyTimestamp(stamp: string): { iso: string; millis: number } | null {

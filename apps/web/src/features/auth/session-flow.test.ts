@@ -21,7 +21,7 @@ vi.mock('./api/me', async () => {
 
 /** A promise and the function that fulfils it. */
 function pending() {
-  let fulfil = () => undefined as void;
+  let fulfil: () => void = () => undefined;
   const promise = new Promise<void>((resolve) => (fulfil = resolve));
   return { promise, fulfil };
 }

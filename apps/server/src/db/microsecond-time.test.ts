@@ -21,6 +21,11 @@ describe('microsecond times', () => {
     ['2024-01-01T24:00:00.000000+0000', '2024-01-02T00:00:00.000000Z'],
     ['0099-01-01T00:00:00.000000+0000', '0099-01-01T00:00:00.000000Z'],
     ['1900-02-29T00:00:00.000000+0000', '1900-03-01T00:00:00.000000Z'],
+    // A sensor on local time: the offset moves the day, the month and the year.
+    ['2024-03-01T00:30:00.000001+0100', '2024-02-29T23:30:00.000001Z'],
+    ['2023-12-31T20:00:00.500000-0500', '2024-01-01T01:00:00.500000Z'],
+    ['2024-05-01T05:41:12.123456-0430', '2024-05-01T10:11:12.123456Z'],
+    ['2024-02-30T01:00:00.000000+0200', '2024-02-29T23:00:00.000000Z'],
   ])('reads %s as a Date would', (stamp, iso) => {
     const read = isoFromEveTimestamp(stamp);
     expect(read?.iso).toBe(iso);
@@ -35,6 +40,8 @@ describe('microsecond times', () => {
   it('refuses what is not a date', () => {
     expect(isoFromEveTimestamp('2024-13-01T00:00:00.000000+0000')).toBeNull();
     expect(isoFromEveTimestamp('2024-01-01T10:61:00.000000+0000')).toBeNull();
+    expect(isoFromEveTimestamp('2024-05-01T10:11:12.000000+2400')).toBeNull();
+    expect(isoFromEveTimestamp('2024-05-01T10:11:12.000000-0060')).toBeNull();
     expect(isoFromEveTimestamp('yesterday.5')).toBeNull();
     expect(isoFromEveTimestamp('')).toBeNull();
   });

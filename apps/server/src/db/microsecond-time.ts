@@ -28,14 +28,16 @@ export function isoFromEveTimestamp(stamp: string): { iso: string; millis: numbe
   return suricataTimestamp(stamp) ?? anyTimestamp(stamp);
 }
 
-/** Suricata's own form: UTC with six fractional digits. */
-const SURICATA_STAMP = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})\.(\d{6})\+0000$/;
+/** Suricata's own form: the sensor's local time, six fractional digits and its UTC offset. */
+const SURICATA_STAMP =
+  /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})\.(\d{6})([+-])(\d{2})(\d{2})$/;
 
 /**
  * The form every Suricata event has, read without a Date parse: a quarter of the time per event
  * (0.3 µs against 1.2 µs here), on the ingest path that reads each alert's time. Only a valid
- * date of years 100–9999 is read here; anything else (hour 24, 30 February, a two-digit year,
- * which Date.UTC would put in the 1900s) goes the general way, which decides as it always did.
+ * date of years 100–9999 with an offset of at most 23:59 is read here; anything else (hour 24,
+ * 30 February, a two-digit year, which Date.UTC would put in the 1900s) goes the general way,
+ * which decides as it always did.
  */
 function suricataTimestamp(stamp: string): { iso: string; millis: number } | null {
   const fields = SURICATA_STAMP.exec(stamp);
@@ -46,12 +48,21 @@ function suricataTimestamp(stamp: string): { iso: string; millis: number } | nul
   const hour = Number(fields[4]);
   const minute = Number(fields[5]);
   const second = Number(fields[6]);
+  const offsetHours = Number(fields[9]);
+  const offsetMinutes = Number(fields[10]);
   if (year < 100 || month < 1 || month > 12 || hour > 23 || minute > 59 || second > 59) return null;
-  const seconds = Date.UTC(year, month - 1, day, hour, minute, second);
+  if (offsetHours > 23 || offsetMinutes > 59) return null;
+  const local = Date.UTC(year, month - 1, day, hour, minute, second);
   // Date.UTC carries a day past the month's end into the next month: such a date is not valid.
-  if (day < 1 || new Date(seconds).getUTCDate() !== day) return null;
+  if (day < 1 || new Date(local).getUTCDate() !== day) return null;
   const micros = fields[7] ?? '000000';
-  return { iso: `${stamp.slice(0, 19)}.${micros}Z`, millis: seconds + Number(micros.slice(0, 3)) };
+  const offset = (fields[8] === '-' ? -1 : 1) * (offsetHours * 60 + offsetMinutes) * 60_000;
+  const seconds = local - offset;
+  const iso =
+    offset === 0
+      ? `${stamp.slice(0, 19)}.${micros}Z`
+      : `${new Date(seconds).toISOString().slice(0, -4)}${micros}Z`;
+  return { iso, millis: seconds + Number(micros.slice(0, 3)) };
 }
 
 function anyTimestamp(stamp: string): { iso: string; millis: number } | null {

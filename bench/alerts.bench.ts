@@ -84,14 +84,15 @@ function corpusAlerts(): Record<string, unknown>[] {
 
 /**
  * TOTAL events cycling through the corpus, each a second apart so rows differ, ending now:
- * older ones would fall to the retention job while the benchmark runs.
+ * older ones would fall to the retention job while the benchmark runs. Times are written as
+ * Suricata writes them (`2026-11-30T10:11:12.123000+0000`), as the agent forwards them.
  */
 function workload(): Record<string, unknown>[] {
   const base = corpusAlerts();
   const start = Date.now() - TOTAL * 1000;
   return Array.from({ length: TOTAL }, (_, i) => ({
     ...base[i % base.length],
-    timestamp: new Date(start + i * 1000).toISOString(),
+    timestamp: new Date(start + i * 1000).toISOString().replace('Z', '000+0000'),
   }));
 }
 

@@ -30,6 +30,28 @@ export interface SignatureGroupRow {
   last_seen_us: string;
 }
 
+/** One row of the rollup a statement adds: a device's alerts of one hour, signature and severity. */
+interface RollupRow {
+  orgId: number;
+  deviceId: number;
+  hour: string;
+  gid: number | null;
+  sid: number | null;
+  severity: number | null;
+  count: number;
+  /** ISO times in UTC of the first and last of them. */
+  first: string;
+  last: string;
+}
+
+/** A signature text for the catalogue. */
+interface CatalogueText {
+  orgId: number;
+  gid: number | null;
+  sid: number | null;
+  msg: string;
+}
+
 /** The UTC hour an ISO time in UTC (as ingest writes it, `isoFromEveTimestamp`) falls in. */
 const hourOf = (time: string) => `${time.slice(0, 13)}:00:00Z`;
 
@@ -117,50 +139,73 @@ export const alertRollupRepository = {
    * so that two transactions cannot wait on each other.
    */
   async addBatches(db: Queryable, batches: readonly RollupBatch[]) {
-    // Keyed by device too: one statement may not upsert the same row twice.
-    const groups = new Map<
-      string,
-      RollupAlert & { orgId: number; deviceId: number; hour: string; count: number; last: string }
-    >();
-    const signatures = new Map<
-      string,
-      { orgId: number; gid: number | null; sid: number | null; msg: string }
-    >();
-    const days = new Map<string, { orgId: number; deviceId: number; day: string; count: number }>();
+    // Rollup rows of one device and hour by signature id, and catalogue texts by signature id:
+    // keys built once per hour, not per alert (a batch's alerts mostly share their hour).
+    const deviceHours = new Map<string, Map<number | null, RollupRow[]>>();
+    const catalogue = new Map<number | null, CatalogueText[]>();
     for (const { orgId, deviceId, alerts } of batches) {
-      for (const alert of alerts) {
-        const hour = hourOf(alert.time);
-        const key = `${deviceId} ${hour} ${alert.gid} ${alert.sid} ${alert.severity}`;
-        const group = groups.get(key);
-        if (!group)
-          groups.set(key, { ...alert, orgId, deviceId, hour, count: 1, last: alert.time });
-        else {
-          group.count += 1;
+      let hourPrefix = '';
+      let hour = '';
+      let bySignature: Map<number | null, RollupRow[]> | undefined;
+      for (const { time, gid, sid, severity, msg } of alerts) {
+        if (bySignature === undefined || !time.startsWith(hourPrefix)) {
+          hourPrefix = time.slice(0, 13);
+          hour = hourOf(time);
+          const key = `${deviceId} ${hour}`;
+          bySignature = deviceHours.get(key) ?? new Map<number | null, RollupRow[]>();
+          deviceHours.set(key, bySignature);
+        }
+        let rows = bySignature.get(sid);
+        if (rows === undefined) bySignature.set(sid, (rows = []));
+        const row = rows.find((r) => r.gid === gid && r.severity === severity);
+        if (row === undefined) {
+          rows.push({
+            orgId,
+            deviceId,
+            hour,
+            gid,
+            sid,
+            severity,
+            count: 1,
+            first: time,
+            last: time,
+          });
+        } else {
+          row.count += 1;
           // ISO times in UTC of the same form compare as text.
-          if (alert.time < group.time) group.time = alert.time;
-          if (alert.time > group.last) group.last = alert.time;
+          if (time < row.first) row.first = time;
+          if (time > row.last) row.last = time;
         }
-        if (alert.msg !== null) {
-          const { gid, sid, msg } = alert;
-          signatures.set(`${orgId} ${gid} ${sid} ${msg}`, { orgId, gid, sid, msg });
+        if (msg !== null) {
+          let texts = catalogue.get(sid);
+          if (texts === undefined) catalogue.set(sid, (texts = []));
+          if (!texts.some((t) => t.msg === msg && t.gid === gid && t.orgId === orgId))
+            texts.push({ orgId, gid, sid, msg });
         }
-        const day = alert.time.slice(0, 10);
-        const dayKey = `${deviceId} ${day}`;
-        const perDay = days.get(dayKey);
-        if (perDay) perDay.count += 1;
-        else days.set(dayKey, { orgId, deviceId, day, count: 1 });
       }
     }
-    if (groups.size === 0) return;
-    const rows = [...groups.values()];
-    const perDay = [...days.values()];
-    const texts = [...signatures.values()].sort(
-      (a, b) =>
-        a.orgId - b.orgId ||
-        (a.gid ?? -1) - (b.gid ?? -1) ||
-        (a.sid ?? -1) - (b.sid ?? -1) ||
-        (a.msg < b.msg ? -1 : a.msg > b.msg ? 1 : 0),
+    const rows = [...deviceHours.values()].flatMap((bySignature) =>
+      [...bySignature.values()].flat(),
     );
+    if (rows.length === 0) return;
+    const days = new Map<string, { orgId: number; deviceId: number; day: string; count: number }>();
+    for (const { orgId, deviceId, hour, count } of rows) {
+      const day = hour.slice(0, 10);
+      const key = `${deviceId} ${day}`;
+      const perDay = days.get(key);
+      if (perDay) perDay.count += count;
+      else days.set(key, { orgId, deviceId, day, count });
+    }
+    const perDay = [...days.values()];
+    const texts = [...catalogue.values()]
+      .flat()
+      .sort(
+        (a, b) =>
+          a.orgId - b.orgId ||
+          (a.gid ?? -1) - (b.gid ?? -1) ||
+          (a.sid ?? -1) - (b.sid ?? -1) ||
+          (a.msg < b.msg ? -1 : a.msg > b.msg ? 1 : 0),
+      );
     await db.query(
       {
         // Prepared: a fleet sends these all the time.
@@ -190,7 +235,7 @@ export const alertRollupRepository = {
         rows.map((g) => g.sid),
         rows.map((g) => g.severity),
         rows.map((g) => g.count),
-        rows.map((g) => g.time),
+        rows.map((g) => g.first),
         rows.map((g) => g.last),
         texts.map((t) => t.orgId),
         texts.map((t) => t.gid),

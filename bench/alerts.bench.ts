@@ -311,6 +311,11 @@ async function main() {
             ),
           );
         }
+        const last = (values: number[]) => values.at(-1) ?? NaN;
+        console.log(
+          `  round ${round + 1}, ${kind}: ${rate(TOTAL / last(seconds[kind]))} rows/s, ` +
+            `${Math.round((last(cpu[kind]) * 1e6) / TOTAL)} ms CPU per 1,000 rows`,
+        );
       }
     }
     const [stored] = (await db.query<{ n: number }>('SELECT count(*)::int AS n FROM device_alerts'))

@@ -89,10 +89,9 @@ interface NodeFileSystem {
  * message and stack trace. Asked not to throw, a missing lookup costs 19–32 µs instead of
  * 38–71 µs (10,000 lookups, seven alternations): 2–5 ms of CPU per 1,000 alerts ingested, about
  * 1–2% of the server's. Found files and other errors go through NODEFS's own lookup as before.
- * Returns whether the file system was the one expected (a PGlite upgrade that changes it leaves
- * the lookup as it is; a test says so).
+ * A PGlite whose file system is not the one expected is left as it is (a test says so).
  */
-export function answerMissingFilesWithoutExceptions(db: PGlite): boolean {
+export function answerMissingFilesWithoutExceptions(db: PGlite): void {
   const module = db.Module as unknown as {
     NODEFS?: Partial<NodeFileSystem>;
     FS: { ErrnoError: new (errno: number) => Error };
@@ -103,7 +102,7 @@ export function answerMissingFilesWithoutExceptions(db: PGlite): boolean {
     typeof nodeFs.realPath !== 'function' ||
     typeof nodeFs.convertNodeCode !== 'function'
   ) {
-    return false;
+    return;
   }
   const { node_ops: operations, realPath } = nodeFs as NodeFileSystem;
   const lookUp = operations.lookup;
@@ -120,7 +119,6 @@ export function answerMissingFilesWithoutExceptions(db: PGlite): boolean {
     return lookUp(parent, name);
   };
   operations.lookup = lookupWithoutThrowing;
-  return true;
 }
 
 const INITIALISE = `

@@ -140,7 +140,8 @@ export const alertRollupRepository = {
    */
   async addBatches(db: Queryable, batches: readonly RollupBatch[]) {
     // Rollup rows of one device and hour by signature id, and catalogue texts by signature id:
-    // keys built once per hour, not per alert (a batch's alerts mostly share their hour).
+    // keys built once per hour, not per alert (a batch's alerts mostly share their hour). Keyed
+    // by device too: one statement may not upsert the same row twice.
     const deviceHours = new Map<string, Map<number | null, RollupRow[]>>();
     const catalogue = new Map<number | null, CatalogueText[]>();
     for (const { orgId, deviceId, alerts } of batches) {

@@ -3,8 +3,9 @@ import { createScratchDatabase, type ScratchDatabase } from '../test/harness.js'
 import { copyTextLine } from './copy-text.js';
 import { storableJson, storableText } from './storable-text.js';
 
-// Alert ingest writes what sensors send with COPY into text and jsonb columns: what the database
-// cannot hold must arrive escaped, and everything else exactly as it was sent.
+// Alert ingest writes what sensors send with COPY into text and json columns; jsonb, the stricter,
+// is checked here: what the database cannot hold must arrive escaped, and everything else exactly
+// as it was sent.
 describe('storable text through a real COPY', () => {
   let scratch: ScratchDatabase;
   beforeAll(async () => {

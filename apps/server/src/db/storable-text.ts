@@ -1,9 +1,10 @@
 /**
  * What PostgreSQL cannot hold, written as its JSON escape instead. Sensors copy traffic into
  * their events (Suricata puts NUL bytes of a request into `http.url`), but a `text` value may
- * not contain NUL, and `jsonb` refuses both `\u0000` and a surrogate escape that is not half
- * of a pair. Such a character is kept as the six characters of its escape (`\u0000`,
- * `\ud800`), so an analyst still sees where it was; every other character is left alone.
+ * not contain NUL, `json` (the alert's event) refuses a surrogate escape that is not half of a
+ * pair, and `jsonb` refuses that and `\u0000`. Such a character is kept as the six characters of
+ * its escape (`\u0000`, `\ud800`), so an analyst still sees where it was; every other character
+ * is left alone.
  */
 
 /** A string for a text column: NUL and lone surrogates become their escape text. */
@@ -13,8 +14,8 @@ export function storableText(value: string): string {
 }
 
 /**
- * JSON text (as `JSON.stringify` writes it) for a jsonb column: the `\u0000` escape and the
- * escapes of lone surrogates become escaped backslashes, i.e. the strings hold the escape as
+ * JSON text (as `JSON.stringify` writes it) for a json or jsonb column: the `\u0000` escape and
+ * the escapes of lone surrogates become escaped backslashes, i.e. the strings hold the escape as
  * text. `JSON.stringify` escapes a surrogate only when it is lone, and every other escape it
  * writes is one jsonb reads, so nothing else changes.
  */

@@ -91,7 +91,7 @@ interface NodeFileSystem {
  * 1–2% of the server's. Found files and other errors go through NODEFS's own lookup as before.
  * A PGlite whose file system is not the one expected is left as it is (a test says so).
  */
-export function answerMissingFilesWithoutExceptions(db: PGlite): void {
+function answerMissingFilesWithoutExceptions(db: PGlite): void {
   const module = db.Module as unknown as {
     NODEFS?: Partial<NodeFileSystem>;
     FS: { ErrnoError: new (errno: number) => Error };

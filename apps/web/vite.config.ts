@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { defaultClientConditions, defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import { compression } from 'vite-plugin-compression2';
@@ -27,6 +28,12 @@ const SIGNED_IN_KIT = new RegExp(
     String.raw`)[\\/]`,
 );
 
+/** What MUI's modules import its number formatter as ("../locale/utils/buildFormatNumber.mjs"). */
+const MUI_FORMAT_NUMBER = /^(?:\.\.\/)+locale\/utils\/buildFormatNumber\.m?js$/;
+const LAZY_FORMAT_NUMBER = fileURLToPath(
+  new URL('./src/lib/lazy-format-number.ts', import.meta.url),
+);
+
 /** Fails the production build if benchmark code found its way into it. */
 function noBenchCode(): Plugin {
   return {
@@ -44,12 +51,37 @@ function noBenchCode(): Plugin {
   };
 }
 
+/**
+ * Fails the build if MUI's own number formatter is in it: the alias above no longer matches how
+ * MUI imports it (an upgrade moved it), and a list page would again build an Intl object before
+ * its first paint.
+ */
+function onlyLazyNumberFormat(): Plugin {
+  return {
+    name: 'palisade:only-lazy-number-format',
+    apply: 'build',
+    generateBundle(_options, bundle) {
+      for (const output of Object.values(bundle)) {
+        const modules = output.type === 'chunk' ? output.moduleIds : [];
+        const eager = modules.find((id) => /[\\/]locale[\\/]utils[\\/]buildFormatNumber/.test(id));
+        if (eager !== undefined)
+          this.error(`MUI's eager number formatter is in the build: ${eager}`);
+      }
+    },
+  };
+}
+
 export default defineConfig(({ mode }) => {
   const common = {
     // Vite's own conditions must stay beside ours: without 'module' and 'browser' the build
     // took packages' CommonJS builds where they have browser ESM ones (emotion's), and
     // 'development|production' picks a package's production build where it ships one.
-    resolve: { conditions: ['palisade-source', ...defaultClientConditions] },
+    resolve: {
+      conditions: ['palisade-source', ...defaultClientConditions],
+      // MUI's number formatter, made lazy (see the module): its TablePagination made one when
+      // the kit's scripts ran, before any list page's first paint.
+      alias: [{ find: MUI_FORMAT_NUMBER, replacement: LAZY_FORMAT_NUMBER }],
+    },
     server: { proxy: { '/api': 'http://127.0.0.1:8080' } },
   };
   if (mode === 'bench') {
@@ -64,6 +96,7 @@ export default defineConfig(({ mode }) => {
     plugins: [
       react(),
       noBenchCode(),
+      onlyLazyNumberFormat(),
       // name.br and name.gz beside each text asset over 1 KB, at the plugin's default (highest)
       // levels, once at build time; the server sends the one the browser accepts
       // (@fastify/static preCompressed). Source maps are left as they are.

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { ALL_ROWS, initialTableState } from './list-params';
 import { localPage } from './local-page';
 
@@ -21,6 +21,29 @@ describe('localPage', () => {
     expect(byName.rows.map((i) => i.name)).toEqual(['custom', 'Decoder-events', 'emerging-dos']);
     const byCount = localPage(items, initialTableState(25, [{ id: 'count', desc: true }]), texts);
     expect(byCount.rows.map((i) => i.count)).toEqual([100, 10, 2]);
+  });
+
+  it('puts "item 2" before "item 10", with a collator made at its first comparison', async () => {
+    vi.resetModules(); // a fresh module: earlier tests have made its collator
+    const fresh = (await import('./local-page')).localPage;
+    const Original = Intl.Collator;
+    let made = 0;
+    Reflect.set(Intl, 'Collator', function (...args: Parameters<typeof Intl.Collator>) {
+      made += 1;
+      return new Original(...args);
+    });
+    onTestFinished(() => void Reflect.set(Intl, 'Collator', Original));
+    const sorting = initialTableState(25, [{ id: 'name', desc: false }]);
+    expect(fresh([], sorting, texts).rows).toEqual([]);
+    expect(made).toBe(0);
+    const numbered = [{ name: 'item 10' }, { name: 'Item 2' }, { name: 'item 1' }];
+    expect(fresh(numbered, sorting, texts).rows.map((i) => i.name)).toEqual([
+      'item 1',
+      'Item 2',
+      'item 10',
+    ]);
+    fresh(numbered, sorting, texts);
+    expect(made).toBe(1);
   });
 
   it('pages, and All shows everything', () => {

@@ -56,8 +56,7 @@ function readPostgresCpu(): { live: number; endedBefore: number; endedAfter: num
   let live = 0;
   for (const { pid } of postgres) {
     try {
-      const fields = statFields(pid);
-      live += (Number(fields[11]) + Number(fields[12])) / 100;
+      live += cpuSeconds(pid);
     } catch {
       // Ended since the list was made: its CPU is in the postmaster's count once reaped.
     }

@@ -51,6 +51,26 @@ describe('alert day partitions', () => {
       ).map((r) => [r.part, r.n]),
     );
 
+  it("has yesterday's to three days ahead's partitions from the start, before retention runs", async () => {
+    const today = Math.floor(Date.now() / 86_400_000) * 86_400_000;
+    const days = [-1, 0, 1, 2, 3].map((offset) =>
+      new Date(today + offset * 86_400_000).toISOString().slice(0, 10).replaceAll('-', ''),
+    );
+    const [jobs] = await server.db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM scheduled_jobs WHERE name = 'retention'`,
+    );
+    expect(jobs?.n).toBe(0);
+    const present = await server.db.query<{ name: string }>(
+      `SELECT c.relname AS name FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
+        WHERE i.inhparent IN ('device_alerts'::regclass, 'alert_rollup'::regclass)`,
+    );
+    const names = present.map((row) => row.name);
+    for (const day of days) {
+      expect(names).toContain(`device_alerts_p${day}`);
+      expect(names).toContain(`alert_rollup_p${day}`);
+    }
+  });
+
   it('creates the coming days, drops past days whole and trims only the default', async () => {
     const first = await applyRetention(
       server.db,

@@ -82,18 +82,37 @@ function corpusAlerts(): Record<string, unknown>[] {
   return events;
 }
 
+const DAY_MS = 86_400_000;
 /**
- * TOTAL events cycling through the corpus, each a second apart so rows differ, ending now:
- * older ones would fall to the retention job while the benchmark runs. Times are written as
- * Suricata writes them (`2026-11-30T10:11:12.123000+0000`), as the agent forwards them.
+ * Alerts this far apart (a quarter of a second, or less if need be): all rounds' alerts fall
+ * within four days from yesterday, which have their partitions.
  */
-function workload(): Record<string, unknown>[] {
-  const base = corpusAlerts();
-  const start = Date.now() - TOTAL * 1000;
+const SPACING_MS = Math.min(250, (4 * DAY_MS) / (ROUNDS * TOTAL));
+
+/**
+ * TOTAL events cycling through the corpus, SPACING_MS apart so rows differ; each round is the
+ * stretch of time after the round before, from the start of yesterday (UTC), as a sensor's
+ * eve.json goes on: the server makes day partitions from yesterday to three days ahead, and a
+ * round that repeated an earlier round's times would put every row in the middle of the
+ * PGlite server's indexes (its table keeps earlier rounds' rows), which no sensor does. Times
+ * are written as Suricata writes them (`2026-11-30T10:11:12.123000+0000`), as the agent
+ * forwards them.
+ */
+function workload(base: Record<string, unknown>[], round: number): Record<string, unknown>[] {
+  const start = Math.floor(Date.now() / DAY_MS) * DAY_MS - DAY_MS + round * TOTAL * SPACING_MS;
   return Array.from({ length: TOTAL }, (_, i) => ({
     ...base[i % base.length],
-    timestamp: new Date(start + i * 1000).toISOString().replace('Z', '000+0000'),
+    timestamp: new Date(start + i * SPACING_MS).toISOString().replace('Z', '000+0000'),
   }));
+}
+
+/** A round's events in the agent's batches, each device's share in the order it sends them. */
+function batchesByDevice(events: Record<string, unknown>[]): string[][] {
+  const perDevice = Array.from({ length: DEVICES }, () => [] as string[]);
+  for (let i = 0, b = 0; i < events.length; i += BATCH, b += 1) {
+    perDevice[b % DEVICES]?.push(JSON.stringify(events.slice(i, i + BATCH)));
+  }
+  return perDevice;
 }
 
 /** The COPY text the server's ingest builds from the same events, for psql to read. */
@@ -230,11 +249,7 @@ async function main() {
   const build = spawnSync('npx', ['tsc', '-b'], { cwd: ROOT, stdio: 'inherit' });
   if (build.status !== 0) throw new Error('the server did not build');
 
-  const events = workload();
-  const perDevice = Array.from({ length: DEVICES }, () => [] as string[]);
-  for (let i = 0, b = 0; i < events.length; i += BATCH, b += 1) {
-    perDevice[b % DEVICES]?.push(JSON.stringify(events.slice(i, i + BATCH)));
-  }
+  const corpus = corpusAlerts();
   const dir = await mkdtemp(path.join(tmpdir(), 'palisade-ingest-bench-'));
   const dbName = scratchDbName('bench_ingest');
   const root = new pg.Client({ connectionString: ADMIN_URL });
@@ -258,7 +273,6 @@ async function main() {
       ])
     ).rows;
     const file = path.join(dir, 'alerts.copy');
-    await writeFile(file, toCopyText(events, org?.id ?? 1, pgFleet.deviceId));
     const empty = () => db.query('TRUNCATE device_alerts, alert_signatures, alert_rollup');
 
     console.log(
@@ -287,6 +301,9 @@ async function main() {
     const pgSent: number[] = [];
     const pgliteSent: number[] = [];
     for (let round = 0; round < ROUNDS; round += 1) {
+      const events = workload(corpus, round);
+      const perDevice = batchesByDevice(events);
+      await writeFile(file, toCopyText(events, org?.id ?? 1, pgFleet.deviceId));
       // Each round in another order, so that a drift in the machine's load hits all alike.
       const order =
         round % 2 === 0

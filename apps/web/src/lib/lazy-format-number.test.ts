@@ -1,23 +1,15 @@
 import { describe, expect, it } from 'vitest';
+import { countIntlMade } from '../testing/intl-count';
 import buildFormatNumber from './lazy-format-number';
 
 describe("MUI's number formatter, made lazy", () => {
   it('makes no Intl object until it formats, then one', () => {
-    const Original = Intl.NumberFormat;
-    let made = 0;
-    Reflect.set(Intl, 'NumberFormat', function (...args: Parameters<typeof Intl.NumberFormat>) {
-      made += 1;
-      return new Original(...args);
-    });
-    try {
-      const format = buildFormatNumber('en-US');
-      expect(made).toBe(0);
-      expect(format(1234567)).toBe('1,234,567');
-      expect(format(42)).toBe('42');
-      expect(made).toBe(1);
-    } finally {
-      Reflect.set(Intl, 'NumberFormat', Original);
-    }
+    const made = countIntlMade('NumberFormat');
+    const format = buildFormatNumber('en-US');
+    expect(made()).toBe(0);
+    expect(format(1234567)).toBe('1,234,567');
+    expect(format(42)).toBe('42');
+    expect(made()).toBe(1);
   });
 
   it('formats as MUI does: other locales, and non-finite numbers as text', () => {

@@ -1,4 +1,5 @@
-import { describe, expect, it, onTestFinished, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { countIntlMade } from '../../testing/intl-count';
 import { ALL_ROWS, initialTableState } from './list-params';
 import { localPage } from './local-page';
 
@@ -26,16 +27,10 @@ describe('localPage', () => {
   it('puts "item 2" before "item 10", with a collator made at its first comparison', async () => {
     vi.resetModules(); // a fresh module: earlier tests have made its collator
     const fresh = (await import('./local-page')).localPage;
-    const Original = Intl.Collator;
-    let made = 0;
-    Reflect.set(Intl, 'Collator', function (...args: Parameters<typeof Intl.Collator>) {
-      made += 1;
-      return new Original(...args);
-    });
-    onTestFinished(() => void Reflect.set(Intl, 'Collator', Original));
+    const made = countIntlMade('Collator');
     const sorting = initialTableState(25, [{ id: 'name', desc: false }]);
     expect(fresh([], sorting, texts).rows).toEqual([]);
-    expect(made).toBe(0);
+    expect(made()).toBe(0);
     const numbered = [{ name: 'item 10' }, { name: 'Item 2' }, { name: 'item 1' }];
     expect(fresh(numbered, sorting, texts).rows.map((i) => i.name)).toEqual([
       'item 1',
@@ -43,7 +38,7 @@ describe('localPage', () => {
       'item 10',
     ]);
     fresh(numbered, sorting, texts);
-    expect(made).toBe(1);
+    expect(made()).toBe(1);
   });
 
   it('pages, and All shows everything', () => {

@@ -34,38 +34,45 @@ const LAZY_FORMAT_NUMBER = fileURLToPath(
   new URL('./src/lib/lazy-format-number.ts', import.meta.url),
 );
 
-/** Fails the production build if benchmark code found its way into it. */
-function noBenchCode(): Plugin {
-  return {
-    name: 'palisade:no-bench-code',
-    apply: 'build',
-    generateBundle(_options, bundle) {
-      for (const output of Object.values(bundle)) {
-        const modules = output.type === 'chunk' ? output.moduleIds : [];
-        const leaked = modules.find((id) => id.includes(BENCH_SOURCES));
-        if (leaked !== undefined || output.fileName.includes('bench')) {
-          this.error(`benchmark code in the production build: ${leaked ?? output.fileName}`);
-        }
-      }
-    },
-  };
+/** A file of the build and the modules in it. */
+interface BuiltFile {
+  fileName: string;
+  moduleIds: readonly string[];
 }
 
-/**
- * Fails the build if MUI's own number formatter is in it: the alias above no longer matches how
- * MUI imports it (an upgrade moved it), and a list page would again build an Intl object before
- * its first paint.
- */
-function onlyLazyNumberFormat(): Plugin {
+/** What must never be in the production build: what each finds fails the build. */
+const BUILD_GUARDS: { find: (file: BuiltFile) => string | undefined; failure: string }[] = [
+  {
+    // The benchmark pages are built only with `--mode bench`.
+    find: ({ fileName, moduleIds }) =>
+      moduleIds.find((id) => id.includes(BENCH_SOURCES)) ??
+      (fileName.includes('bench') ? fileName : undefined),
+    failure: 'benchmark code in the production build',
+  },
+  {
+    // The alias above no longer matches how MUI imports its formatter (an upgrade moved it), and
+    // a list page would again build an Intl object before its first paint.
+    find: ({ moduleIds }) =>
+      moduleIds.find((id) => /[\\/]locale[\\/]utils[\\/]buildFormatNumber/.test(id)),
+    failure: "MUI's eager number formatter is in the build",
+  },
+];
+
+/** Fails the build when one of BUILD_GUARDS finds what it looks for in a file of it. */
+function buildGuards(): Plugin {
   return {
-    name: 'palisade:only-lazy-number-format',
+    name: 'palisade:build-guards',
     apply: 'build',
     generateBundle(_options, bundle) {
       for (const output of Object.values(bundle)) {
-        const modules = output.type === 'chunk' ? output.moduleIds : [];
-        const eager = modules.find((id) => /[\\/]locale[\\/]utils[\\/]buildFormatNumber/.test(id));
-        if (eager !== undefined)
-          this.error(`MUI's eager number formatter is in the build: ${eager}`);
+        const file = {
+          fileName: output.fileName,
+          moduleIds: output.type === 'chunk' ? output.moduleIds : [],
+        };
+        for (const { find, failure } of BUILD_GUARDS) {
+          const found = find(file);
+          if (found !== undefined) this.error(`${failure}: ${found}`);
+        }
       }
     },
   };
@@ -95,8 +102,7 @@ export default defineConfig(({ mode }) => {
     ...common,
     plugins: [
       react(),
-      noBenchCode(),
-      onlyLazyNumberFormat(),
+      buildGuards(),
       // name.br and name.gz beside each text asset over 1 KB, at the plugin's default (highest)
       // levels, once at build time; the server sends the one the browser accepts
       // (@fastify/static preCompressed). Source maps are left as they are.

@@ -48,7 +48,7 @@ import { compressionPlugin } from './plugins/compression.js';
 import { consoleEventsPlugin } from './plugins/console-events.js';
 import { deviceAuthPlugin } from './plugins/device-auth.js';
 import { deviceEventsPlugin } from './plugins/device-events.js';
-import { embeddedCheckpointsPlugin } from './plugins/embedded-checkpoints.js';
+import { embeddedMaintenancePlugin } from './plugins/embedded-maintenance.js';
 import { securityHeadersPlugin } from './plugins/security-headers.js';
 import { errorsPlugin, frameworkErrors } from './plugins/errors.js';
 import { openapiPlugin } from './plugins/openapi.js';
@@ -150,7 +150,7 @@ export async function buildApp(options: BuildOptions): Promise<FastifyInstance> 
   await app.register(deviceEventsPlugin);
   await app.register(consoleEventsPlugin);
   await app.register(retentionPlugin);
-  await app.register(embeddedCheckpointsPlugin);
+  await app.register(embeddedMaintenancePlugin);
   await app.register(deployGatePlugin);
   await app.register(expiryJob);
   await app.register(ruleSourceUpdatesPlugin);

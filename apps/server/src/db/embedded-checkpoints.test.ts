@@ -1,10 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AppContext } from '../plugins/context.js';
-import { embeddedCheckpointsPlugin } from '../plugins/embedded-checkpoints.js';
 import { pgliteDatabase, type Database } from './client.js';
 import { checkpointIfDue } from './embedded-checkpoints.js';
 import { startPglite } from './pglite-start.js';
@@ -58,22 +55,5 @@ describe('checkpoints of the embedded database', () => {
     await db.query(`INSERT INTO filler VALUES ('one row')`);
     expect(await checkpointIfDue(db, timed)).toBe(true);
     expect(await redoPoint(db)).not.toBe(start);
-  });
-
-  it('are taken by the server by itself while it runs', async () => {
-    const app = Fastify();
-    app.decorate('ctx', { db } as AppContext);
-    await app.register(embeddedCheckpointsPlugin, {
-      limits: { walBytes: 2 * MB, everyMs: 3_600_000 },
-      lookEveryMs: 20,
-    });
-    await app.ready();
-    try {
-      const start = await redoPoint(db);
-      await writeWal(db, 3);
-      await expect.poll(() => redoPoint(db), { timeout: 10_000 }).not.toBe(start);
-    } finally {
-      await app.close();
-    }
   });
 });

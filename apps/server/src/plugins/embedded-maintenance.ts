@@ -1,0 +1,59 @@
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import {
+  EMBEDDED_CHECKPOINT_LIMITS,
+  checkpointIfDue,
+  type CheckpointLimits,
+} from '../db/embedded-checkpoints.js';
+import {
+  EMBEDDED_VACUUM_LIMITS,
+  vacuumMostDead,
+  type VacuumLimits,
+} from '../db/embedded-vacuum.js';
+
+/** How often the server asks whether a checkpoint is due: one small statement. */
+const LOOK_EVERY_MS = 10_000;
+/** Every this many looks, it also looks for a table to vacuum (a minute, as autovacuum_naptime). */
+const VACUUM_EVERY_LOOKS = 6;
+
+export interface EmbeddedMaintenanceOptions {
+  checkpoints?: CheckpointLimits;
+  vacuum?: VacuumLimits;
+  lookEveryMs?: number;
+}
+
+/**
+ * The background work a single-user PostgreSQL lacks, on PGlite only (a PostgreSQL server has its
+ * checkpointer and autovacuum): checkpoints (see checkpointIfDue) and vacuuming tables with
+ * many dead rows (see vacuumMostDead), one at a time on the server's own thread. The last look
+ * is awaited on close, before the database closes.
+ */
+export const embeddedMaintenancePlugin = fp(
+  async (app: FastifyInstance, options: EmbeddedMaintenanceOptions) => {
+    const { db } = app.ctx;
+    if (db.kind !== 'pglite') return;
+    let looks = 0;
+    const look = async () => {
+      looks += 1;
+      await checkpointIfDue(db, options.checkpoints ?? EMBEDDED_CHECKPOINT_LIMITS);
+      if (looks % VACUUM_EVERY_LOOKS === 0) {
+        const vacuumed = await vacuumMostDead(db, options.vacuum ?? EMBEDDED_VACUUM_LIMITS);
+        if (vacuumed !== undefined) app.log.debug({ table: vacuumed }, 'vacuumed');
+      }
+    };
+    let looking: Promise<void> | undefined;
+    const tick = setInterval(() => {
+      looking ??= look()
+        .catch((error: unknown) => app.log.warn({ err: error }, 'embedded database upkeep failed'))
+        .finally(() => {
+          looking = undefined;
+        });
+    }, options.lookEveryMs ?? LOOK_EVERY_MS);
+    tick.unref();
+    app.addHook('onClose', async () => {
+      clearInterval(tick);
+      await looking;
+    });
+  },
+  { name: 'embedded-maintenance' },
+);

@@ -100,8 +100,8 @@ export async function applyRetention(db: Database, policy: RetentionPolicy, now 
  * Makes the alert day partitions from yesterday to the days ahead at start, before the server
  * listens: the retention job first runs a minute later. Without them, after a first start (or a
  * start after days down) every alert went to the default partition, and the job's first run
- * then moved them all into their days in one transaction: on the embedded database 10 s of the
- * server's only thread for 300,000 alerts (measured in bench/alerts.bench.ts), with ingest held.
+ * then moved them all into their days in one transaction: on the embedded database 9.6 s of the
+ * server's only thread for about 250,000 alerts (bench/alerts.bench.ts), with ingest held.
  * Nothing is dropped here (the job does that); a failure is logged, and the job tries again.
  */
 async function createComingAlertDays(app: FastifyInstance): Promise<void> {

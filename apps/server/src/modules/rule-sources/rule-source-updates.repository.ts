@@ -145,20 +145,24 @@ export const sourceUpdatesRepository = {
     source: { orgId: number; sourceId: number },
     requestedBy: string,
   ): Promise<number> {
-    const [queued] = await db.query<{ id: number }>(
-      `INSERT INTO rule_source_updates (org_id, source_id, trigger, requested_by)
-       VALUES ($1, $2, 'manual', $3)
-       ON CONFLICT (source_id) WHERE status IN ('queued', 'running') DO NOTHING
-       RETURNING id`,
-      [source.orgId, source.sourceId, requestedBy],
-    );
-    if (queued) return queued.id;
-    const [pending] = await db.query<{ id: number }>(
-      `SELECT id FROM rule_source_updates WHERE source_id = $1 AND status IN ('queued', 'running')`,
-      [source.sourceId],
-    );
-    if (!pending) throw new Error('no pending update after a conflicting insert');
-    return pending.id;
+    // The update the insert conflicted with can end before the next statement reads it (a
+    // runner finishing it): then there is none pending, and a new one is queued after all.
+    for (let attempt = 1; ; attempt += 1) {
+      const [queued] = await db.query<{ id: number }>(
+        `INSERT INTO rule_source_updates (org_id, source_id, trigger, requested_by)
+         VALUES ($1, $2, 'manual', $3)
+         ON CONFLICT (source_id) WHERE status IN ('queued', 'running') DO NOTHING
+         RETURNING id`,
+        [source.orgId, source.sourceId, requestedBy],
+      );
+      if (queued) return queued.id;
+      const [pending] = await db.query<{ id: number }>(
+        `SELECT id FROM rule_source_updates WHERE source_id = $1 AND status IN ('queued', 'running')`,
+        [source.sourceId],
+      );
+      if (pending) return pending.id;
+      if (attempt === 3) throw new Error('no pending update after conflicting inserts');
+    }
   },
 
   /**

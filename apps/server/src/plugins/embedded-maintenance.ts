@@ -5,11 +5,7 @@ import {
   checkpointIfDue,
   type CheckpointLimits,
 } from '../db/embedded-checkpoints.js';
-import {
-  EMBEDDED_VACUUM_LIMITS,
-  vacuumMostDead,
-  type VacuumLimits,
-} from '../db/embedded-vacuum.js';
+import { vacuumMostDead } from '../db/embedded-vacuum.js';
 
 /** How often the server asks whether a checkpoint is due: one small statement. */
 const LOOK_EVERY_MS = 10_000;
@@ -18,7 +14,6 @@ const VACUUM_EVERY_LOOKS = 6;
 
 export interface EmbeddedMaintenanceOptions {
   checkpoints?: CheckpointLimits;
-  vacuum?: VacuumLimits;
   lookEveryMs?: number;
 }
 
@@ -37,7 +32,7 @@ export const embeddedMaintenancePlugin = fp(
       looks += 1;
       await checkpointIfDue(db, options.checkpoints ?? EMBEDDED_CHECKPOINT_LIMITS);
       if (looks % VACUUM_EVERY_LOOKS === 0) {
-        const vacuumed = await vacuumMostDead(db, options.vacuum ?? EMBEDDED_VACUUM_LIMITS);
+        const vacuumed = await vacuumMostDead(db);
         if (vacuumed !== undefined) app.log.debug({ table: vacuumed }, 'vacuumed');
       }
     };

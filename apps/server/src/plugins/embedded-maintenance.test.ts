@@ -7,7 +7,7 @@ import { embeddedMaintenancePlugin } from './embedded-maintenance.js';
 
 const MB = 1024 * 1024;
 
-// The server's own checkpointer and vacuum for PGlite, running by themselves on a timer.
+// The server's own checkpointer, ANALYZE and vacuum for PGlite, running by themselves on a timer.
 describe('upkeep of the embedded database', () => {
   let db: Database;
   beforeAll(async () => {
@@ -16,7 +16,7 @@ describe('upkeep of the embedded database', () => {
   }, 120_000);
   afterAll(() => db.close());
 
-  it('takes checkpoints and vacuums while the server runs', async () => {
+  it('takes checkpoints, analyses and vacuums while the server runs', async () => {
     const app = Fastify();
     app.decorate('ctx', { db } as AppContext);
     await app.register(embeddedMaintenancePlugin, {
@@ -26,8 +26,9 @@ describe('upkeep of the embedded database', () => {
     await app.ready();
     try {
       const state = async () => {
-        const [row] = await db.query<{ redo: string; vacuums: number }>(
+        const [row] = await db.query<{ redo: string; analyses: number; vacuums: number }>(
           `SELECT (SELECT redo_lsn::text FROM pg_control_checkpoint()) AS redo,
+                  (SELECT analyze_count::int FROM pg_stat_user_tables WHERE relname = 'churned') AS analyses,
                   (SELECT vacuum_count::int FROM pg_stat_user_tables WHERE relname = 'churned') AS vacuums`,
         );
         return row;
@@ -39,6 +40,9 @@ describe('upkeep of the embedded database', () => {
       await expect
         .poll(async () => (await state())?.redo, { timeout: 10_000 })
         .not.toBe(before?.redo);
+      await expect
+        .poll(async () => (await state())?.analyses, { timeout: 10_000 })
+        .toBeGreaterThanOrEqual(1);
       await expect.poll(async () => (await state())?.vacuums, { timeout: 10_000 }).toBe(1);
     } finally {
       await app.close();

@@ -5,6 +5,15 @@ import { configDefaults, defineConfig } from 'vitest/config';
 // Tests of the built agent (*.release.test.ts) need `npm run build` first: vitest.release.config.ts.
 const resolve = { conditions: ['palisade-source'] };
 const exclude = [...configDefaults.exclude, '**/*.release.test.ts'];
+// The agent's tests that start the server as a process too (startConsole, ServerProcess).
+const agentAndServer = ['apps/agent/src/**/*integration.test.ts', 'apps/agent/src/enrol.test.ts'];
+// The embedded database's own plumbing: these open PGlite themselves, whatever TEST_DB says, so
+// the PostgreSQL run would only repeat them (about 37 s of a worker's time).
+const embeddedOnly = [
+  'apps/server/src/db/pglite-start.test.ts',
+  'apps/server/src/db/embedded-*.test.ts',
+  'apps/server/src/plugins/embedded-maintenance.test.ts',
+];
 
 export default defineConfig({
   resolve,
@@ -19,8 +28,19 @@ export default defineConfig({
         test: {
           name: 'packages',
           include: ['packages/*/src/**/*.test.ts', 'apps/agent/src/**/*.test.ts'],
+          exclude: [...exclude, ...agentAndServer],
+          // The agent's tests start processes; on a busy machine 5 s timed out.
+          testTimeout: 30_000,
+        },
+      },
+      {
+        resolve,
+        test: {
+          name: 'agent-and-server',
+          include: agentAndServer,
           exclude,
-          // The agent's tests start processes and servers; on a busy machine 5 s timed out.
+          // The servers they start begin from one first start's database (see there).
+          globalSetup: ['apps/agent/src/testing/console-image.setup.ts'],
           testTimeout: 30_000,
         },
       },
@@ -41,7 +61,7 @@ export default defineConfig({
         test: {
           name: 'server-postgres',
           include: ['apps/server/src/**/*.test.ts'],
-          exclude,
+          exclude: [...exclude, ...embeddedOnly],
           env: { TEST_DB: 'postgres' },
           testTimeout: 30_000,
           hookTimeout: 60_000,

@@ -10,6 +10,8 @@ const resolve = { conditions: ['palisade-source'] };
 const release = path.resolve(import.meta.dirname, 'apps/agent/dist-release');
 const integration = ['apps/agent/src/integration.test.ts', 'apps/agent/src/enrol.test.ts'];
 const timeouts = { testTimeout: 180_000, hookTimeout: 180_000 };
+// The servers these start begin from one first start's database, made once for all three projects.
+const globalSetup = ['apps/agent/src/testing/console-image.setup.ts'];
 
 export default defineConfig({
   resolve,
@@ -24,6 +26,7 @@ export default defineConfig({
           name: 'release',
           include: ['**/*.release.test.ts'],
           exclude: configDefaults.exclude,
+          globalSetup,
           ...timeouts,
         },
       },
@@ -33,6 +36,7 @@ export default defineConfig({
           name: 'agent-executable',
           include: integration,
           env: { PALISADE_AGENT_COMMAND: path.join(release, 'palisade-agent-linux-x64') },
+          globalSetup,
           ...timeouts,
         },
       },
@@ -44,6 +48,7 @@ export default defineConfig({
           env: {
             PALISADE_AGENT_COMMAND: `${process.execPath} ${path.join(release, 'palisade-agent.mjs')}`,
           },
+          globalSetup,
           ...timeouts,
         },
       },

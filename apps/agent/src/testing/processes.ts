@@ -4,7 +4,8 @@
 // bench code only.
 
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { createWriteStream } from 'node:fs';
+import { createWriteStream, existsSync } from 'node:fs';
+import { cp } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -12,6 +13,12 @@ import { repoRoot } from './corpus.js';
 
 export const ADMIN_EMAIL = 'admin@example.com';
 export const ADMIN_PASSWORD = 'Admin-passw0rd!';
+
+/**
+ * The embedded database folder of a server's first start, made once per test run
+ * (console-image.setup.ts): a ServerProcess on an empty folder starts from a copy of it.
+ */
+export const CONSOLE_IMAGE = 'PALISADE_TEST_CONSOLE_IMAGE';
 
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -100,10 +107,11 @@ export class TestProcess {
 export class ServerProcess {
   readonly url: string;
   private readonly process: TestProcess;
+  private readonly embedded: boolean;
 
   constructor(
     readonly port: number,
-    dataDir: string,
+    private readonly dataDir: string,
     logFile: string,
     env: Record<string, string> = {},
     /** Options for node itself (a benchmark's `--cpu-prof`). */
@@ -111,6 +119,7 @@ export class ServerProcess {
   ) {
     // HOST in `env`: another address of this machine (a veth end a namespace reaches).
     this.url = `http://${env.HOST ?? '127.0.0.1'}:${port}`;
+    this.embedded = env.DATABASE_URL === undefined;
     this.process = sourceProcess(
       path.join(repoRoot, 'apps/server/src/main.ts'),
       [],
@@ -130,6 +139,11 @@ export class ServerProcess {
   }
 
   async start(timeoutMs = 90_000): Promise<void> {
+    const image = process.env[CONSOLE_IMAGE];
+    const database = path.join(this.dataDir, 'pglite');
+    if (this.embedded && image && existsSync(image) && !existsSync(database)) {
+      await cp(image, database, { recursive: true });
+    }
     this.process.start();
     await waitFor(
       'the server to answer /api/v1/health',

@@ -84,6 +84,23 @@ function run(command, args) {
 }
 
 /**
+ * postject's ELF library warns, through console.warn, of each note section of Node's binary it
+ * cannot name (nine lines starting "warning:" on every `npm start` that rebuilds the agent); the
+ * executable it writes runs and is tested. Other warnings still show.
+ */
+async function withoutNoteWarnings(work) {
+  const warn = console.warn;
+  console.warn = (...args) => {
+    if (!/Can't find string offset for section name/.test(String(args[0]))) warn(...args);
+  };
+  try {
+    return await work();
+  } finally {
+    console.warn = warn;
+  }
+}
+
+/**
  * bundle (CommonJS) → `node --experimental-sea-config` blob → copy of this node → postject.
  * Skipped when the bundle, the node binary and postject are those of the last build and the
  * executable it made is still there, untouched.
@@ -116,7 +133,10 @@ async function buildExecutable({ version, outfile }) {
   const temporary = `${outfile}.${process.pid}.tmp`;
   await copyFile(process.execPath, temporary);
   await chmod(temporary, 0o755);
-  await inject(temporary, 'NODE_SEA_BLOB', await readFile(blob), { sentinelFuse: SEA_FUSE });
+  const blobData = await readFile(blob);
+  await withoutNoteWarnings(() =>
+    inject(temporary, 'NODE_SEA_BLOB', blobData, { sentinelFuse: SEA_FUSE }),
+  );
   await rename(temporary, outfile);
   const made = await stat(outfile);
   const sha256 = await sha256File(outfile);

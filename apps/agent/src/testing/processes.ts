@@ -107,7 +107,8 @@ export class TestProcess {
 export class ServerProcess {
   readonly url: string;
   private readonly process: TestProcess;
-  private readonly embedded: boolean;
+  /** On the embedded database, with the image's Administrator: may begin from CONSOLE_IMAGE. */
+  private readonly fromImage: boolean;
 
   constructor(
     readonly port: number,
@@ -119,7 +120,10 @@ export class ServerProcess {
   ) {
     // HOST in `env`: another address of this machine (a veth end a namespace reaches).
     this.url = `http://${env.HOST ?? '127.0.0.1'}:${port}`;
-    this.embedded = env.DATABASE_URL === undefined;
+    this.fromImage =
+      env.DATABASE_URL === undefined &&
+      env.ADMIN_EMAIL === undefined &&
+      env.ADMIN_PASSWORD === undefined;
     this.process = sourceProcess(
       path.join(repoRoot, 'apps/server/src/main.ts'),
       [],
@@ -141,7 +145,7 @@ export class ServerProcess {
   async start(timeoutMs = 90_000): Promise<void> {
     const image = process.env[CONSOLE_IMAGE];
     const database = path.join(this.dataDir, 'pglite');
-    if (this.embedded && image && existsSync(image) && !existsSync(database)) {
+    if (this.fromImage && image && existsSync(image) && !existsSync(database)) {
       await cp(image, database, { recursive: true });
     }
     this.process.start();

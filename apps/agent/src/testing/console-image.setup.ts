@@ -8,20 +8,17 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { CONSOLE_IMAGE, ServerProcess, freePort } from './processes.js';
+import { CONSOLE_IMAGE, ServerProcess, embeddedDatabaseIn, freePort } from './processes.js';
 
 export default async function makeConsoleImage(): Promise<() => Promise<void>> {
   // Another project of this run made it already (each project runs its own global setup).
   if (process.env[CONSOLE_IMAGE]) return () => Promise.resolve();
   const dir = await mkdtemp(path.join(os.tmpdir(), 'palisade-console-image-'));
-  const server = new ServerProcess(
-    await freePort(),
-    path.join(dir, 'data'),
-    path.join(dir, 'server.log'),
-  );
+  const dataDir = path.join(dir, 'data');
+  const server = new ServerProcess(await freePort(), dataDir, path.join(dir, 'server.log'));
   await server.start();
   await server.stop();
-  process.env[CONSOLE_IMAGE] = path.join(dir, 'data', 'pglite');
+  process.env[CONSOLE_IMAGE] = embeddedDatabaseIn(dataDir);
   return async () => {
     delete process.env[CONSOLE_IMAGE];
     await rm(dir, { recursive: true, force: true });

@@ -20,6 +20,9 @@ export const ADMIN_PASSWORD = 'Admin-passw0rd!';
  */
 export const CONSOLE_IMAGE = 'PALISADE_TEST_CONSOLE_IMAGE';
 
+/** Where the server keeps its embedded database in a data folder (see db/client.ts). */
+export const embeddedDatabaseIn = (dataDir: string): string => path.join(dataDir, 'pglite');
+
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = createServer();
@@ -144,7 +147,7 @@ export class ServerProcess {
 
   async start(timeoutMs = 90_000): Promise<void> {
     const image = process.env[CONSOLE_IMAGE];
-    const database = path.join(this.dataDir, 'pglite');
+    const database = embeddedDatabaseIn(this.dataDir);
     if (this.fromImage && image && existsSync(image) && !existsSync(database)) {
       await cp(image, database, { recursive: true });
     }

@@ -1,4 +1,4 @@
-/* global document, window, MutationObserver -- used in code that runs in the page */
+/* global document, window, localStorage, MutationObserver -- used in code that runs in the page */
 // Small helpers of the browser tests (written before they ran on @playwright/test).
 import assert from 'node:assert/strict';
 import type { Locator, Page } from '@playwright/test';
@@ -40,6 +40,28 @@ export async function signIn(page: Page, { email, password } = ADMIN) {
   await page.getByLabel('Password', { exact: true }).fill(password);
   await page.getByRole('button', { name: 'Login' }).click();
   await waitForPath(page, '/devices');
+}
+
+/**
+ * Signs in as the console does after its login form, without the form: the token the API
+ * answers is put where the console keeps it (localStorage `token`), from a page of the server's
+ * that runs no script. For tests about another screen; sign-in itself is signIn's.
+ */
+export async function storeSession(page: Page, { email, password } = ADMIN) {
+  const response = await page.request.post('/api/v1/login/access-token', {
+    form: { username: email, password },
+  });
+  assert.ok(response.ok(), `sign-in of ${email}: ${response.status()} ${await response.text()}`);
+  const { access_token: token } = (await response.json()) as { access_token: string };
+  await page.goto('/api/v1/health');
+  await page.evaluate((value) => localStorage.setItem('token', value), token);
+}
+
+/** Opens `path` signed in (storeSession) and waits until the console shows that path. */
+export async function openSignedIn(page: Page, path: string, credentials = ADMIN) {
+  await storeSession(page, credentials);
+  await page.goto(path);
+  await waitForPath(page, new URL(path, 'http://console').pathname);
 }
 
 /** Texts of every notice shown, in order, recorded in the page from now on. */

@@ -4,7 +4,7 @@
 // alerts of the same flow. Item 3: a star, a comment and a saved view.
 import { type apiClient, callApi, eveTime, reportingDevice } from '../lib/api.ts';
 import { ADMIN } from '../lib/env.ts';
-import { assert, signIn, visible } from '../lib/ui.ts';
+import { assert, openSignedIn, visible } from '../lib/ui.ts';
 import { test } from '../fixtures.ts';
 
 const ROWS = 60;
@@ -70,8 +70,7 @@ test('alert triage: 25+ rows at 1440×900, a pivot filters and excludes in the U
   // The server is shared with the other specs: the list is this device's alerts only.
   const { total, deviceId } = await arrange(baseUrl, api);
   await page.setViewportSize({ width: 1440, height: 900 });
-  await signIn(page);
-  await page.goto(`/alerts?device=${deviceId}`);
+  await openSignedIn(page, `/alerts?device=${deviceId}`);
   const list = page.getByRole('table', { name: 'Alerts' });
   await visible(page.getByTestId('alerts-total').getByText(`Alerts: ${total}`, { exact: true }));
 
@@ -187,8 +186,7 @@ test('alert triage: star an alert, filter on the star, save it as a view and app
 }) => {
   const { total, deviceId } = await arrange(baseUrl, api);
   await page.setViewportSize({ width: 1440, height: 900 });
-  await signIn(page);
-  await page.goto(`/alerts?device=${deviceId}`);
+  await openSignedIn(page, `/alerts?device=${deviceId}`);
   const list = page.getByRole('table', { name: 'Alerts' });
   await visible(page.getByTestId('alerts-total').getByText(`Alerts: ${total}`, { exact: true }));
 
@@ -278,8 +276,7 @@ test('alert triage: suppressing a source shows first what it would have removed,
     ...Array.from({ length: 5 }, (_, i) => alert(20 + i, 3_200_002, '10.9.0.2', 'BACKTEST other')),
   ]);
 
-  await signIn(page);
-  await page.goto(`/alerts?device=${sensor.device.id}&src_ip=10.9.0.2&signature=3200001`);
+  await openSignedIn(page, `/alerts?device=${sensor.device.id}&src_ip=10.9.0.2&signature=3200001`);
   const list = page.getByRole('table', { name: 'Alerts' });
   await visible(page.getByTestId('alerts-total').getByText('Alerts: 6', { exact: true }));
   await list.getByRole('button', { name: 'BACKTEST target' }).first().click();

@@ -5,7 +5,7 @@
 import type { Page } from '@playwright/test';
 import { readFile } from 'node:fs/promises';
 import { ADMIN } from '../lib/env.ts';
-import { apiCall, assert, signIn, visible, waitForNotice } from '../lib/ui.ts';
+import { apiCall, assert, openSignedIn, visible, waitForNotice } from '../lib/ui.ts';
 import { test } from '../fixtures.ts';
 
 /** Waits until the log shows exactly `count` rows (it polls; no fixed wait). */
@@ -30,8 +30,7 @@ test('audit: a change shows with its before/after, filters, history and export',
   });
 
   // The change, made in the console.
-  await signIn(page);
-  await page.goto('/firewall?tab=profiles');
+  await openSignedIn(page, '/firewall?tab=profiles');
   await page.getByRole('button', { name: `Edit ${name}` }).click();
   const dialog = page.getByRole('dialog');
   await dialog.getByLabel('Description').fill('branch office, "east"');
@@ -106,8 +105,7 @@ test('audit: the log is for Administrators; others see no History', async ({
   await api.createUser(token, { email, password: 'Operator#2026', role: 'Operator' });
   const name = `Not yours ${Date.now().toString(36)}`;
   await apiCall(baseUrl, token, 'POST', 'deviceconfigurationprofiles/', { name });
-  await signIn(page, { email, password: 'Operator#2026' });
-  await page.goto('/firewall?tab=profiles');
+  await openSignedIn(page, '/firewall?tab=profiles', { email, password: 'Operator#2026' });
   await page.getByRole('button', { name: `Edit ${name}` }).click();
   await visible(page.getByRole('dialog').getByRole('button', { name: 'Save' }));
   assert.equal(await page.getByTestId('history-link').count(), 0);

@@ -3,7 +3,15 @@
 // Back to editing keeps the edits, Save and send saves. An assignment, a rule import and a
 // policy upload ask the same way.
 import { ADMIN } from '../lib/env.ts';
-import { apiCall, assert, choose, signIn, visible, waitForNotice } from '../lib/ui.ts';
+import {
+  apiCall,
+  assert,
+  choose,
+  openSignedIn,
+  signIn,
+  visible,
+  waitForNotice,
+} from '../lib/ui.ts';
 import { test } from '../fixtures.ts';
 
 const SAFE = [
@@ -69,8 +77,7 @@ test('change review: an assigned ruleset edit shows devices and diff; back keeps
   const name = `Reviewed ${Date.now().toString(36)}`;
   const { ruleset, devices } = await assignedRuleset(baseUrl, token, name, 2);
   const versionBefore = await versionOf(baseUrl, token, devices[0].id);
-  await signIn(page);
-  await page.goto('/firewall');
+  await openSignedIn(page, '/firewall');
   await page
     .getByRole('row', { name: new RegExp(name) })
     .getByRole('button', { name: `Edit ${name}` })
@@ -132,8 +139,7 @@ test('change review: assigning a ruleset asks first and shows what the device ge
     name: `unassigned-${Date.now().toString(36)}`,
     password: 'review-device-pw-1',
   });
-  await signIn(page);
-  await page.goto('/firewall?tab=assignments');
+  await openSignedIn(page, '/firewall?tab=assignments');
   await visible(page.getByRole('row', { name: new RegExp(device.name) }));
 
   await choose(page, `Firewall of ${device.name}`, name);

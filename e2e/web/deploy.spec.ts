@@ -3,7 +3,7 @@
 // canary gate's failure (the canary never sends a heartbeat) appears live with its reason.
 // The organization applies saves at once again at the end: the other specs expect it.
 import { ADMIN } from '../lib/env.ts';
-import { apiCall, assert, choose, signIn, visible, waitForNotice } from '../lib/ui.ts';
+import { apiCall, assert, choose, openSignedIn, visible, waitForNotice } from '../lib/ui.ts';
 import { test } from '../fixtures.ts';
 
 /** The canary's grace (10 s), then the next look for due jobs (JOB_CHECK_SECONDS, 5 in global-setup.ts). */
@@ -33,8 +33,7 @@ test('deploy: a staged save waits, a canary deploy fails its gate and rolls back
     });
   }
   try {
-    await signIn(page);
-    await page.goto('/deploy');
+    await openSignedIn(page, '/deploy');
     const settings = page.getByTestId('deploy-settings');
     await choose(page, 'When saves reach devices', 'Stage changes until deployed');
     await settings.getByLabel('Heartbeat grace (seconds)').fill('10');

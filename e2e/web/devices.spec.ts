@@ -4,7 +4,16 @@
 // start-up command; the table fits 1280 px with its row actions in view, in ltr and rtl.
 import type { Locator, Page } from '@playwright/test';
 import { ADMIN } from '../lib/env.ts';
-import { apiCall, choose, assert, signIn, uniqueEmail, visible, waitForNotice } from '../lib/ui.ts';
+import {
+  apiCall,
+  choose,
+  assert,
+  openSignedIn,
+  signIn,
+  uniqueEmail,
+  visible,
+  waitForNotice,
+} from '../lib/ui.ts';
 import { expect, test } from '../fixtures.ts';
 
 /** Asserts the control is wholly inside the viewport and nothing covers its middle. */
@@ -41,8 +50,7 @@ test('profiles: a bad value shows the server message at its row; saved profile i
   shot,
 }) => {
   const name = `Office ${Date.now().toString(36)}`;
-  await signIn(page);
-  await page.goto('/firewall?tab=profiles');
+  await openSignedIn(page, '/firewall?tab=profiles');
   await page.getByRole('button', { name: 'New profile' }).click();
   const dialog = page.getByRole('dialog');
   await dialog.getByLabel('Name', { exact: true }).fill(name);
@@ -86,8 +94,7 @@ test('profiles: one a device uses is not deleted', async ({ page, api, baseUrl }
     password: 'profile-device-pw-1',
     profile_id: profile.id,
   });
-  await signIn(page);
-  await page.goto('/firewall?tab=profiles');
+  await openSignedIn(page, '/firewall?tab=profiles');
   const row = page.getByRole('row', { name: new RegExp(profile.name) });
   await row.getByRole('button', { name: `Delete ${profile.name}` }).click();
   await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();

@@ -2,7 +2,7 @@
 // suppression given an expiry and a reason in the console show an "Expires" chip in their
 // editor, and the Policies tab lists them among what expires in the next 7 days.
 import { ADMIN } from '../lib/env.ts';
-import { assert, signIn, visible, waitForNotice } from '../lib/ui.ts';
+import { assert, openSignedIn, visible, waitForNotice } from '../lib/ui.ts';
 import { arrangePolicy } from '../lib/versions.ts';
 import { test } from '../fixtures.ts';
 
@@ -25,8 +25,7 @@ test('expiry: a firewall rule with an end date is badged and listed as expiring'
   shot,
 }) => {
   const rulesetName = `Partner ${Date.now().toString(36)}`;
-  await signIn(page);
-  await page.goto('/firewall');
+  await openSignedIn(page, '/firewall');
   await visible(page.getByRole('table', { name: 'Firewall rulesets' }));
   await page.getByRole('button', { name: 'New ruleset' }).click();
   const editor = page.getByRole('dialog', { name: 'New ruleset' });
@@ -71,8 +70,7 @@ test('expiry: a rule override and a suppression with end dates are listed as exp
   const token = await api.token(ADMIN.email, ADMIN.password);
   const name = `Expiring ${Date.now().toString(36)}`;
   await arrangePolicy(baseUrl, token, name, RULES);
-  await signIn(page);
-  await page.goto('/policies');
+  await openSignedIn(page, '/policies');
   await page.getByRole('button', { name: `Edit ${name}` }).click();
   const editor = page.getByRole('dialog', { name: `Edit ${name}` });
 

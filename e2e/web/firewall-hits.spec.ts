@@ -3,7 +3,7 @@
 // editor shows each rule's packets over 1, 7 or 30 days and marks the rule nothing matched.
 import { reportingDevice } from '../lib/api.ts';
 import { ADMIN } from '../lib/env.ts';
-import { apiCall, assert, signIn, visible, waitForPath } from '../lib/ui.ts';
+import { apiCall, assert, openSignedIn, visible, waitForPath } from '../lib/ui.ts';
 import { test } from '../fixtures.ts';
 
 test('firewall hits: counters an agent reports show per rule in the ruleset editor', async ({
@@ -63,8 +63,7 @@ test('firewall hits: counters an agent reports show per rule in the ruleset edit
   });
   assert.equal(beat.status, 200);
 
-  await signIn(page);
-  await page.goto('/firewall');
+  await openSignedIn(page, '/firewall');
   await page
     .getByRole('row', { name: new RegExp(ruleset.name) })
     .getByRole('button', { name: `Edit ${ruleset.name}` })
@@ -113,8 +112,7 @@ test('firewall drift: a firewall changed outside Palisade shows on the device an
       },
     },
   );
-  await signIn(page);
-  await page.goto('/home');
+  await openSignedIn(page, '/home');
   const drifted = page.getByTestId('fleet-firewall_drift');
   await visible(drifted.getByRole('link', { name }));
   await drifted.getByRole('link', { name }).click();

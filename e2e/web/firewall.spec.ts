@@ -9,6 +9,7 @@ import {
   choose,
   dragRow,
   recordNotices,
+  openSignedIn,
   signIn,
   visible,
   waitForNotice,
@@ -42,8 +43,7 @@ test('firewall: ruleset of 3 rules with the spec notices, reordered by drag, ord
   shot,
 }) => {
   const rulesetName = `Edge ${Date.now().toString(36)}`;
-  await signIn(page);
-  await page.goto('/firewall');
+  await openSignedIn(page, '/firewall');
   await visible(page.getByRole('table', { name: 'Firewall rulesets' }));
   const notices = await recordNotices(page);
   await page.getByRole('button', { name: 'New ruleset' }).click();
@@ -111,8 +111,7 @@ test('firewall: assign a ruleset to a device; preview; route in L3 mode; flush; 
       { chain: 'input', action: 'accept', protocol: 'tcp', destination_ports: '22' },
     ],
   });
-  await signIn(page);
-  await page.goto('/firewall?tab=assignments');
+  await openSignedIn(page, '/firewall?tab=assignments');
 
   const row = page.getByRole('row', { name: new RegExp(device.name) });
   await choose(page, `Firewall of ${device.name}`, rulesetName);
@@ -199,8 +198,7 @@ test('firewall: a refused rule is named at its row; a used ruleset cannot be del
     password: 'firewall-device-pw-2',
     firewall_id: ruleset.id,
   });
-  await signIn(page);
-  await page.goto('/firewall');
+  await openSignedIn(page, '/firewall');
   const row = page.getByRole('row', { name: new RegExp(ruleset.name) });
   await row.getByRole('button', { name: `Delete ${ruleset.name}` }).click();
   await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();

@@ -2,7 +2,15 @@
 // Layout, languages (Arabic right to left), notifications order, theme and custom styles.
 import { rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { assert, recordNotices, signIn, visible, waitForNotice, waitForPath } from '../lib/ui.ts';
+import {
+  assert,
+  recordNotices,
+  openSignedIn,
+  signIn,
+  visible,
+  waitForNotice,
+  waitForPath,
+} from '../lib/ui.ts';
 import { test } from '../fixtures.ts';
 
 test('language: Arabic turns the console right to left and is remembered; back to English', async ({
@@ -82,8 +90,7 @@ test('notifications: one at a time, progress held, then success; account save an
   page,
   shot,
 }) => {
-  await signIn(page);
-  await page.goto('/account');
+  await openSignedIn(page, '/account');
   await visible(page.getByLabel('First name'));
   const notices = await recordNotices(page);
   await page.getByLabel('First name').fill('Alice');

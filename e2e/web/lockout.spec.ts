@@ -6,7 +6,15 @@
 import type { Page } from '@playwright/test';
 import { simulatedDevice } from '../lib/api.ts';
 import { ADMIN } from '../lib/env.ts';
-import { apiCall, assert, signIn, uniqueEmail, visible, waitForNotice } from '../lib/ui.ts';
+import {
+  apiCall,
+  assert,
+  openSignedIn,
+  signIn,
+  uniqueEmail,
+  visible,
+  waitForNotice,
+} from '../lib/ui.ts';
 import { test } from '../fixtures.ts';
 
 const ENDPOINT = { address: '10.0.0.5', port: 8443 };
@@ -154,8 +162,7 @@ test("lockout: a route that would carry the agent's connection is refused by nam
     `${device.name} may lose its connection to the server (10.0.0.5:8443/tcp): route 1 ` +
     "(default via 192.0.2.1) would carry it instead of the device's own routes: check its " +
     'gateway and interface';
-  await signIn(page);
-  await page.goto(`/firewall?tab=network&device=${device.id}`);
+  await openSignedIn(page, `/firewall?tab=network&device=${device.id}`);
   await page.getByRole('switch', { name: /L3 mode/ }).check();
   await page.getByRole('button', { name: 'Add route' }).click();
   const route = page.getByRole('dialog', { name: 'New route' });

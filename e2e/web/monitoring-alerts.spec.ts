@@ -13,7 +13,7 @@ import { callApi } from '../lib/api.ts';
 import { ADMIN, ROOT } from '../lib/env.ts';
 import {
   assert,
-  signIn,
+  openSignedIn,
   uniqueEmail,
   visible,
   waitForCount,
@@ -135,8 +135,7 @@ test('monitoring+alerts: a replayed eve.json alert appears live on both screens;
   await agent.heartbeat(12.5);
 
   // Monitoring in one tab, Alerts in another, both before any alert exists.
-  await signIn(page);
-  await page.goto(`/monitoring?device=${agent.device.id}`);
+  await openSignedIn(page, `/monitoring?device=${agent.device.id}`);
   const detail = page.getByTestId('device-detail');
   await visible(detail);
   await visible(detail.getByRole('heading', { name }));
@@ -339,8 +338,7 @@ test('monitoring+alerts: a Viewer reads alerts without acknowledge or tuning; Ar
   const logLine = 'suricata: rules reloaded in 2.1 s';
   await agent.logs([{ time: new Date().toISOString(), level: 'warn', msg: logLine }]);
 
-  await signIn(page, { email, password: 'Viewer#2026' });
-  await page.goto('/alerts');
+  await openSignedIn(page, '/alerts', { email, password: 'Viewer#2026' });
   const list = page.getByRole('table', { name: 'Alerts' });
   await visible(list.getByRole('row').nth(1));
   assert.equal(await page.getByRole('button', { name: /^Acknowledge/ }).count(), 0);

@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { ADMIN } from '../lib/env.ts';
 import { snap, suricataRulesFile, uploadRules } from '../lib/ids.ts';
-import { assert, signIn, uniqueEmail, visible, waitForNotice } from '../lib/ui.ts';
+import { assert, openSignedIn, signIn, uniqueEmail, visible, waitForNotice } from '../lib/ui.ts';
 import { test } from '../fixtures.ts';
 
 const RULES_FILE = await suricataRulesFile('dns-events.rules');
@@ -78,8 +78,7 @@ test('policies: the preview lists a rule enabled for flowbits, until the editor 
     ].join('\n'),
   );
   await arrangePolicy(baseUrl, token, { file, name, overrides: false });
-  await signIn(page);
-  await page.goto('/policies');
+  await openSignedIn(page, '/policies');
 
   await page.getByRole('button', { name: `Rendered rules of ${name}` }).click();
   const listed = page.getByTestId('policy-flowbit-rules');
@@ -223,8 +222,7 @@ test('policies: a Viewer reads policies, groups and rules without write actions'
   const admin = await api.token(ADMIN.email, ADMIN.password);
   const email = uniqueEmail('viewer');
   await api.createUser(admin, { email, password: 'Viewer#2026', role: 'Viewer' });
-  await signIn(page, { email, password: 'Viewer#2026' });
-  await page.goto('/policies');
+  await openSignedIn(page, '/policies', { email, password: 'Viewer#2026' });
   await visible(page.getByRole('table', { name: 'Policies' }));
   assert.equal(await page.getByRole('button', { name: 'New policy' }).count(), 0);
   await page.getByRole('tab', { name: 'Rule groups' }).click();
@@ -266,8 +264,7 @@ test('policies: upload a disable.conf, export, download the rules; a group in us
   const file = await suricataRulesFile('smtp-events.rules');
   const { group, enabled } = await arrangePolicy(baseUrl, token, { file, name });
   const [dropped, disabled] = enabled;
-  await signIn(page);
-  await page.goto('/policies');
+  await openSignedIn(page, '/policies');
 
   // Upload custom policies: a suricata-update disable.conf line by gid:sid.
   await page.getByRole('button', { name: `More actions for ${name}` }).click();

@@ -3,7 +3,7 @@
 // rule's newest alert, whose drawer backtests the tuning.
 import { callApi, eveTime, policyOfRules, reportingDevice } from '../lib/api.ts';
 import { ADMIN } from '../lib/env.ts';
-import { assert, signIn, visible } from '../lib/ui.ts';
+import { assert, openSignedIn, visible } from '../lib/ui.ts';
 import { test } from '../fixtures.ts';
 
 const NOISY = 3_300_001;
@@ -51,8 +51,7 @@ test('rule analytics: noisiest rules per device, a rule opens its days, silent r
     ...Array.from({ length: 12 }, (_, i) => alert(100 + i, QUIET, 'ANALYTICS quiet')),
   ]);
 
-  await signIn(page);
-  await page.goto('/policies?tab=analytics');
+  await openSignedIn(page, '/policies?tab=analytics');
   await page.getByRole('combobox', { name: 'Device' }).click();
   await page.getByRole('option', { name, exact: true }).click();
   await visible(page.getByTestId('analytics-total').getByText('52 alerts in the window'));

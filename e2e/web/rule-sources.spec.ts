@@ -11,7 +11,15 @@ import { gzipSync } from 'node:zlib';
 import { packTar } from 'modern-tar';
 import { ADMIN } from '../lib/env.ts';
 import { callApi } from '../lib/api.ts';
-import { apiCall, assert, signIn, uniqueEmail, visible, waitForNotice } from '../lib/ui.ts';
+import {
+  apiCall,
+  assert,
+  openSignedIn,
+  signIn,
+  uniqueEmail,
+  visible,
+  waitForNotice,
+} from '../lib/ui.ts';
 import { test } from '../fixtures.ts';
 
 /** The sids of one feed; each test has its own, as rules are unique by sid in an organization. */
@@ -190,8 +198,7 @@ test('rule sources: ET Open from the catalogue, two updates, the changelog diff,
     const name = `ET Open ${stamp}`;
 
     // Add ET Open from the catalogue, its URLs edited to the local mirror.
-    await signIn(page);
-    await page.goto('/policies?tab=sources');
+    await openSignedIn(page, '/policies?tab=sources');
     await page.getByRole('button', { name: 'Add from catalogue' }).click();
     const catalogue = page.getByRole('dialog', { name: 'Rule source catalogue' });
     await catalogue.getByRole('button', { name: 'Add ET Open' }).click();

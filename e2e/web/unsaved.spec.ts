@@ -5,7 +5,7 @@
 // the edit, "Discard" lets it go.
 import type { Page } from '@playwright/test';
 import { ADMIN } from '../lib/env.ts';
-import { apiCall, assert, dragRow, signIn, visible, waitForPath } from '../lib/ui.ts';
+import { apiCall, assert, dragRow, openSignedIn, signIn, visible, waitForPath } from '../lib/ui.ts';
 import { test } from '../fixtures.ts';
 
 const stamp = () => Date.now().toString(36);
@@ -124,8 +124,7 @@ test('unsaved: the ruleset editor asks after a drag reorder; Discard keeps the s
       comment,
     })),
   });
-  await signIn(page);
-  await page.goto('/firewall');
+  await openSignedIn(page, '/firewall');
   const open = () =>
     page
       .getByRole('row', { name: new RegExp(name) })
@@ -194,8 +193,7 @@ test('unsaved: routes and NAT hold another tab, another page and a reload', asyn
     name: `net-${stamp()}`,
     password: 'unsaved-device-pw-1',
   });
-  await signIn(page);
-  await page.goto(`/firewall?tab=network&device=${device.id}`);
+  await openSignedIn(page, `/firewall?tab=network&device=${device.id}`);
   await page.getByRole('button', { name: 'Add route' }).click();
   const route = page.getByRole('dialog', { name: 'New route' });
   await route.getByLabel('Destination').fill('10.20.0.0/16');
@@ -234,8 +232,7 @@ test('unsaved: routes and NAT hold another tab, another page and a reload', asyn
 test('unsaved: policy, profile and device editors ask before typed changes go', async ({
   page,
 }) => {
-  await signIn(page);
-  await page.goto('/policies');
+  await openSignedIn(page, '/policies');
   await dialogAsks(page, {
     open: () => page.getByRole('button', { name: 'New policy' }).click(),
     name: 'New policy',

@@ -1,6 +1,14 @@
 // Admin user screens, and their refusal to an Operator (spec §6).
 import { ADMIN } from '../lib/env.ts';
-import { assert, signIn, uniqueEmail, visible, waitForNotice, waitForPath } from '../lib/ui.ts';
+import {
+  assert,
+  openSignedIn,
+  signIn,
+  uniqueEmail,
+  visible,
+  waitForNotice,
+  waitForPath,
+} from '../lib/ui.ts';
 import { test } from '../fixtures.ts';
 
 test('admin: create, edit and delete a user; roles come from /openapi.json', async ({
@@ -8,8 +16,7 @@ test('admin: create, edit and delete a user; roles come from /openapi.json', asy
   shot,
 }) => {
   const email = uniqueEmail('operator');
-  await signIn(page);
-  await page.goto('/admin/users/all');
+  await openSignedIn(page, '/admin/users/all');
   await page.getByRole('link', { name: 'Create user' }).click();
   await waitForPath(page, '/admin/users/create');
   await page.getByLabel('E-mail').fill(email);
@@ -56,8 +63,7 @@ test('admin: create, edit and delete a user; roles come from /openapi.json', asy
 });
 
 test('admin: a taken e-mail on create is reported', async ({ page }) => {
-  await signIn(page);
-  await page.goto('/admin/users/create');
+  await openSignedIn(page, '/admin/users/create');
   await page.getByLabel('E-mail').fill(ADMIN.email);
   await page.getByLabel('Password', { exact: true }).fill('Another1!');
   await page.getByRole('button', { name: 'Create user' }).click();

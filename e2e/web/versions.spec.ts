@@ -4,7 +4,7 @@
 // makes a new version, after a confirmation naming the devices it reaches, equal to it.
 import type { Locator, Page } from '@playwright/test';
 import { ADMIN } from '../lib/env.ts';
-import { apiCall, assert, signIn, visible, waitForNotice } from '../lib/ui.ts';
+import { apiCall, assert, openSignedIn, visible, waitForNotice } from '../lib/ui.ts';
 import {
   arrangePolicy,
   compareVersions,
@@ -51,8 +51,7 @@ test('versions: a policy edited twice is compared and rolled back as a new versi
   const token = await api.token(ADMIN.email, ADMIN.password);
   const name = `History ${Date.now().toString(36)}`;
   await arrangePolicy(baseUrl, token, name);
-  await signIn(page);
-  await page.goto('/policies');
+  await openSignedIn(page, '/policies');
 
   // Two edits in the editor: each disables one more rule (versions 2 and 3).
   for (const sid of [7810002, 7810003]) {
@@ -112,8 +111,7 @@ test('versions: a firewall ruleset edited twice is compared and rolled back', as
       },
     ],
   });
-  await signIn(page);
-  await page.goto('/firewall');
+  await openSignedIn(page, '/firewall');
   const open = () =>
     page
       .getByRole('row', { name: new RegExp(name) })
@@ -208,8 +206,7 @@ test('versions: a profile edited twice is compared and rolled back', async ({
     name,
     variables: { HOME_NET: '[10.0.0.0/8]' },
   });
-  await signIn(page);
-  await page.goto('/firewall?tab=profiles');
+  await openSignedIn(page, '/firewall?tab=profiles');
   const open = () =>
     page
       .getByRole('row', { name: new RegExp(name) })
@@ -280,8 +277,7 @@ test("versions: a device's routes and NAT edited twice are compared and rolled b
     name: `routed-${Date.now().toString(36)}`,
     password: 'versions-device-pw-1',
   });
-  await signIn(page);
-  await page.goto(`/firewall?tab=network&device=${device.id}`);
+  await openSignedIn(page, `/firewall?tab=network&device=${device.id}`);
   const addRoute = async (destination: string) => {
     await page.getByRole('button', { name: 'Add route' }).click();
     const route = page.getByRole('dialog', { name: 'New route' });

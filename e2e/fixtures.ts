@@ -29,6 +29,11 @@ type Shared = {
 type PerTest = {
   /** A screenshot of the page as `test-results/<name>.png`. */
   shot: (name: string) => Promise<Buffer>;
+  /**
+   * Whether endChecks runs axe on the screen the test leaves (an option, on by default): off
+   * where each test ends by checking its screen itself (a11y.spec.ts), which would be read twice.
+   */
+  a11yAtEnd: boolean;
   /** After the test: uncaught page errors, then the accessibility check (automatic). */
   endChecks: void;
 };
@@ -54,8 +59,9 @@ export const test = shared.extend<PerTest>({
   shot: async ({ page }, use) => {
     await use((name) => page.screenshot({ path: path.join(shots, `${name}.png`) }));
   },
+  a11yAtEnd: [true, { option: true }],
   endChecks: [
-    async ({ page, baseUrl }, use, testInfo) => {
+    async ({ page, baseUrl, a11yAtEnd }, use, testInfo) => {
       const pageErrors: string[] = [];
       page.on('pageerror', (error) => pageErrors.push(error.message));
       await use();
@@ -63,7 +69,7 @@ export const test = shared.extend<PerTest>({
       if (pageErrors.length > 0) throw new Error(`uncaught page errors: ${pageErrors.join('; ')}`);
       // Issue 19: axe's WCAG 2.1 A/AA rules on the screen each test leaves the console on
       // (with any dialog still open); a violation fails the test.
-      if (!page.isClosed() && page.url().startsWith(baseUrl)) {
+      if (a11yAtEnd && !page.isClosed() && page.url().startsWith(baseUrl)) {
         await checkA11y(page, `${new URL(page.url()).pathname} at the end of the test`);
       }
     },

@@ -22,7 +22,7 @@ import { CHROMIUM, CHROMIUM_ARGS } from './lib/env.ts';
 const FIRST = ['web/monitoring-alerts.spec.ts', 'web/onboarding.spec.ts'];
 /** Change organization-wide or server-wide state, or measure timings a busy machine skews. */
 const SERIAL = [
-  'web/a11y.spec.ts', // deploy mode staged for a screen, then back
+  'web/a11y-serial.spec.ts', // deploy mode staged for a screen, then back; a device named kbd-
   'web/deploy.spec.ts', // deploy mode staged and the heartbeat grace
   'web/layout.spec.ts', // the admin's password, the server's theme and component versions
   'web/live-devices.spec.ts', // latency limits of the live device list

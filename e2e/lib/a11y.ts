@@ -5,6 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import type { Page } from '@playwright/test';
+import { visible, waitForPath } from './ui.ts';
 
 const require = createRequire(import.meta.url);
 const AXE_PATH = require.resolve('axe-core/axe.min.js');
@@ -120,4 +121,22 @@ export async function checkA11y(page: Page, label = page.url()) {
   throw new Error(
     `accessibility: ${count} violation(s) on ${label}\n${formatViolations(violations)}`,
   );
+}
+
+/** Opens `path` and waits until its heading (and table, where it has one) has rendered. */
+export async function openScreen(page: Page, path: string, { table }: { table?: boolean }) {
+  await page.goto(path);
+  await waitForPath(page, path.split('?')[0] ?? path);
+  await visible(page.getByRole('heading', { level: 1 }), 30_000);
+  if (table) await visible(page.locator('main table'), 30_000);
+  await page.waitForFunction(
+    () => document.querySelectorAll('main .MuiSkeleton-root').length === 0,
+  );
+}
+
+/** Switches the signed-in console to Arabic from the top bar's language menu. */
+export async function switchToArabic(page: Page) {
+  await page.getByRole('button', { name: 'Language' }).click();
+  await page.getByRole('menuitem', { name: 'العربية' }).click();
+  await page.waitForFunction(() => document.documentElement.dir === 'rtl');
 }

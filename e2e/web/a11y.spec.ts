@@ -1,13 +1,19 @@
 /* global document -- used in code that runs in the page */
 // Issue 19, item 9: axe-core (WCAG 2.0/2.1 A and AA) finds nothing on every screen of the
-// console (spec §2's eight main screens, Deploy, Audit, the device page, the user forms and the
+// console (spec §2's eight main screens, Audit, the device page, the user forms and the
 // signed-out pages), with data present so tables, chips and charts render, in English and Arabic.
-import type { Page } from '@playwright/test';
-import { checkA11y } from '../lib/a11y.ts';
+// The tests run on both workers beside the other browser files ("parallel"): what they arrange is
+// named to sort after those files' devices and users, which expect theirs on a list's first page.
+// Deploy with a staged change, and the keyboard-alone flow, are in a11y-serial.spec.ts.
+import { checkA11y, openScreen, switchToArabic } from '../lib/a11y.ts';
 import { type apiClient, callApi, eveTime, reportingDevice } from '../lib/api.ts';
 import { ADMIN } from '../lib/env.ts';
-import { signIn, visible, waitForNotice, waitForPath } from '../lib/ui.ts';
+import { storeSession, visible, waitForPath } from '../lib/ui.ts';
 import { test } from '../fixtures.ts';
+
+test.describe.configure({ mode: 'parallel' });
+// Each test ends by checking its screen, named with its language: not a second time after it.
+test.use({ a11yAtEnd: false });
 
 /** What arrangeFleet made, as the screens' paths read it. */
 type Fleet = { user: { id: number }; device: { id: number } };
@@ -30,7 +36,6 @@ const SCREENS = [
   { path: ({ user }: Fleet) => `/admin/users/edit/${user.id}`, label: '/admin/users/edit/{id}' },
   { path: ({ device }: Fleet) => `/devices/${device.id}`, label: '/devices/{id}' },
   { path: '/audit', table: true },
-  { path: '/deploy', table: true, staged: true },
 ];
 
 /** The screens shown signed out (a reset link with a made-up token still shows its form). */
@@ -50,8 +55,11 @@ const HEALTH = {
   last_reload: eveTime(),
 };
 
-/** Arranges through the API: a reporting device with alerts of each severity, a firewall ruleset. */
-export async function arrangeFleet(baseUrl: string, api: ReturnType<typeof apiClient>) {
+/**
+ * Arranges through the API (names sort last, see above): a reporting device with alerts of each
+ * severity, a firewall ruleset, an Operator.
+ */
+async function arrangeFleet(baseUrl: string, api: ReturnType<typeof apiClient>) {
   const call = (method: string, route: string, token: string, body: unknown) =>
     callApi(baseUrl, method, route, token, body);
   const token = await api.token(ADMIN.email, ADMIN.password);
@@ -59,7 +67,7 @@ export async function arrangeFleet(baseUrl: string, api: ReturnType<typeof apiCl
   const sensor = await reportingDevice(
     baseUrl,
     token,
-    { name: `a11y-${Date.now().toString(36)}`, password, city: 'Lab' },
+    { name: `zz-a11y-${Date.now().toString(36)}`, password, city: 'Lab' },
     {
       metrics: {
         cpu: 12,
@@ -95,7 +103,7 @@ export async function arrangeFleet(baseUrl: string, api: ReturnType<typeof apiCl
   }));
   await sensor.sendAlerts(events);
   await call('POST', 'fwruleset/', token, {
-    name: `A11y edge ${Date.now().toString(36)}`,
+    name: `zz-a11y edge ${Date.now().toString(36)}`,
     policies: { input: 'drop', forward: 'drop', output: 'accept' },
     rules: [
       {
@@ -115,45 +123,11 @@ export async function arrangeFleet(baseUrl: string, api: ReturnType<typeof apiCl
     ],
   });
   const user = await api.createUser(token, {
-    email: `a11y-${Date.now().toString(36)}@example.com`,
+    email: `zz-a11y-${Date.now().toString(36)}@example.com`,
     password: 'Operator#2026',
     role: 'Operator',
   });
-  const profile = await call('POST', 'deviceconfigurationprofiles/', token, {
-    name: `A11y staged ${Date.now().toString(36)}`,
-    variables: { HOME_NET: '[10.0.0.0/8]' },
-  });
-  await call('POST', 'devices/', token, {
-    name: `a11y-staged-${Date.now().toString(36)}`,
-    password,
-    profile_id: profile.id,
-  });
-  /** Stages saves and makes one, so Deploy lists a pending change; `restore` undoes the mode. */
-  const stage = async () => {
-    await call('PUT', 'organization/settings', token, { deploy_mode: 'staged' });
-    await call('PUT', `deviceconfigurationprofiles/${profile.id}`, token, {
-      variables: { HOME_NET: `[10.${Math.floor(Math.random() * 200)}.0.0/16]` },
-    });
-  };
-  const restore = () => call('PUT', 'organization/settings', token, { deploy_mode: 'immediate' });
-  return { device, user, stage, restore };
-}
-
-/** Opens `path` and waits until its heading (and table, where it has one) has rendered. */
-async function openScreen(page: Page, path: string, { table }: { table?: boolean }) {
-  await page.goto(path);
-  await waitForPath(page, path.split('?')[0] ?? path);
-  await visible(page.getByRole('heading', { level: 1 }), 30_000);
-  if (table) await visible(page.locator('main table'), 30_000);
-  await page.waitForFunction(
-    () => document.querySelectorAll('main .MuiSkeleton-root').length === 0,
-  );
-}
-
-async function switchToArabic(page: Page) {
-  await page.getByRole('button', { name: 'Language' }).click();
-  await page.getByRole('menuitem', { name: 'العربية' }).click();
-  await page.waitForFunction(() => document.documentElement.dir === 'rtl');
+  return { device, user };
 }
 
 let arranged;
@@ -179,88 +153,10 @@ for (const language of ['en', 'ar']) {
       arranged ??= arrangeFleet(baseUrl, api);
       const fleet = await arranged;
       const path = typeof screen.path === 'function' ? screen.path(fleet) : screen.path;
-      if (screen.staged) await fleet.stage();
-      try {
-        await signIn(page);
-        if (language === 'ar') await switchToArabic(page);
-        await openScreen(page, path, screen);
-        if (screen.staged) await visible(page.getByTestId('pending-deploy-banner'));
-        await checkA11y(page, `${label} (${language})`);
-      } finally {
-        if (screen.staged) await fleet.restore();
-      }
+      await storeSession(page);
+      await openScreen(page, path, screen);
+      if (language === 'ar') await switchToArabic(page);
+      await checkA11y(page, `${label} (${language})`);
     });
   }
 }
-
-/** The focused element's accessible name as a person reads it (label, else its text). */
-const focusedName = (page: Page) =>
-  page.evaluate(() => {
-    const el = document.activeElement;
-    if (el === null || el === document.body) return '';
-    const labelledBy = el.getAttribute('aria-labelledby');
-    // An empty aria-label (MUI's Tooltip leaves one) does not name an element.
-    const label =
-      el.getAttribute('aria-label') ||
-      (labelledBy ? document.getElementById(labelledBy)?.textContent : null) ||
-      (el.id ? document.querySelector(`label[for="${el.id}"]`)?.textContent : null) ||
-      el.textContent ||
-      '';
-    return label.replace(/\s+/g, ' ').trim();
-  });
-
-/**
- * Presses Tab (Shift+Tab with `back`) until the focused element is named `name`, at most `max`
- * presses.
- */
-async function tabTo(page: Page, name: string, max = 40, { back = false } = {}) {
-  const seen = [];
-  for (let i = 0; i < max; i += 1) {
-    await page.keyboard.press(back ? 'Shift+Tab' : 'Tab');
-    const current = await focusedName(page);
-    if (current === name || current.startsWith(`${name} `) || current.startsWith(`${name}*`)) {
-      return;
-    }
-    seen.push(current);
-  }
-  throw new Error(`Tab never reached "${name}"; focus went through: ${seen.join(' | ')}`);
-}
-
-test('a11y: keyboard alone signs in, creates a device in its dialog, opens Monitoring', async ({
-  page,
-}) => {
-  const name = `kbd-${Date.now().toString(36)}`;
-  await page.goto('/login');
-  // The screen's code loads after the page: Tab from the start once the form is there.
-  await visible(page.getByRole('textbox', { name: 'E-mail' }), 30_000);
-  await tabTo(page, 'E-mail');
-  await page.keyboard.type(ADMIN.email);
-  await tabTo(page, 'Password');
-  await page.keyboard.type(ADMIN.password);
-  await page.keyboard.press('Enter');
-  await waitForPath(page, '/devices');
-  await visible(page.locator('main table'), 30_000);
-
-  await tabTo(page, 'New device', 60);
-  await page.keyboard.press('Enter');
-  const dialog = page.getByRole('dialog');
-  await visible(dialog);
-  await tabTo(page, 'Name');
-  await page.keyboard.type(name);
-  await tabTo(page, 'Create device');
-  await page.keyboard.press('Enter');
-  await waitForNotice(page, 'Device created');
-  const enrol = page.getByRole('dialog', { name: `Enrol ${name} as a sensor` });
-  await visible(enrol);
-  await checkA11y(page, 'the enrol dialog');
-  await page.keyboard.press('Escape');
-  await enrol.waitFor({ state: 'detached' });
-  await visible(page.getByRole('row', { name: new RegExp(name) }));
-
-  // The navigation comes before the page: back from the dialog's button, past no table row
-  // (the list may be long when other tests made devices).
-  await tabTo(page, 'Monitoring', 60, { back: true });
-  await page.keyboard.press('Enter');
-  await waitForPath(page, '/monitoring');
-  await visible(page.getByRole('heading', { level: 1, name: 'Monitoring' }));
-});

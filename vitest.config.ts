@@ -15,6 +15,12 @@ const embeddedOnly = [
   'apps/server/src/plugins/embedded-maintenance.test.ts',
 ];
 
+// The server suite's files share their worker's modules (`isolate: false`): each imported the
+// whole server anew, and the PGlite run took twice as long (see "Tests" in docs/ARCHITECTURE.md).
+// A server test file leaves no module state another reads: no vi.mock, vi.stubEnv or fake timers,
+// caches keyed by content only, and every server or database it opens closed.
+const serverIsolate = false;
+
 export default defineConfig({
   resolve,
   ssr: { resolve: { conditions: ['palisade-source'], externalConditions: ['palisade-source'] } },
@@ -52,6 +58,7 @@ export default defineConfig({
           exclude,
           env: { TEST_DB: 'pglite' },
           globalSetup: ['apps/server/src/test/pglite-image.setup.ts'],
+          isolate: serverIsolate,
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },
@@ -63,6 +70,8 @@ export default defineConfig({
           include: ['apps/server/src/**/*.test.ts'],
           exclude: [...exclude, ...embeddedOnly],
           env: { TEST_DB: 'postgres' },
+          globalSetup: ['apps/server/src/test/postgres-template.setup.ts'],
+          isolate: serverIsolate,
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },

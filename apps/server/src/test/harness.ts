@@ -9,12 +9,16 @@ import { loadConfig } from '../config.js';
 import { openDatabase, type Database } from '../db/client.js';
 import { countStatements, type StatementCounter } from '../db/statement-counter.js';
 import type { Mail, Mailer } from '../lib/mailer.js';
-import { PGLITE_TEST_IMAGE } from './pglite-image.setup.js';
+import {
+  PGLITE_TEST_IMAGE,
+  PGLITE_TEST_MIGRATED_IMAGE,
+  POSTGRES_TEST_TEMPLATE,
+  TEST_POSTGRES_URL,
+} from './scratch-images.js';
 import { scratchDbName } from '../../../../testing/scratch-db.mjs';
 
-/** The PostgreSQL server the suite's second run uses (TEST_DB=postgres). */
-export const TEST_POSTGRES_URL =
-  process.env['TEST_POSTGRES_URL'] ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+export { TEST_POSTGRES_URL };
+
 export const ADMIN_EMAIL = 'admin@example.com';
 export const ADMIN_PASSWORD = 'Admin#2026';
 
@@ -26,28 +30,35 @@ export interface ScratchDatabase {
   drop(): Promise<void>;
 }
 
-let imageRead: Promise<Blob | undefined> | undefined;
+const imageReads = new Map<string, Promise<Blob | undefined>>();
 
-/** The initialised PGlite data folder the run's globalSetup made (read once per test file). */
-function initialisedImage(): Promise<Blob | undefined> {
-  const file = process.env[PGLITE_TEST_IMAGE];
-  imageRead ??= file
-    ? readFile(file).then((bytes) => new Blob([bytes]))
-    : Promise.resolve(undefined);
-  return imageRead;
+/** A PGlite data folder the run's globalSetup made, named by `variable` (read once per file). */
+function setUpImage(variable: string): Promise<Blob | undefined> {
+  let read = imageReads.get(variable);
+  if (!read) {
+    const file = process.env[variable];
+    read = file ? readFile(file).then((bytes) => new Blob([bytes])) : Promise.resolve(undefined);
+    imageReads.set(variable, read);
+  }
+  return read;
 }
 
 /**
- * A fresh, empty database: PGlite (in memory, or in `pgliteDataDir` as `npm start` keeps it), or
- * a scratch database on the PostgreSQL server.
+ * A fresh database: PGlite (in memory, or in `pgliteDataDir` as `npm start` keeps it), or a
+ * scratch database on the PostgreSQL server. Empty, or with `migrated` the migrations already
+ * applied where the run's globalSetup made such a database to start from (else empty all the
+ * same: buildApp migrates it).
  */
 export async function createScratchDatabase(
-  options: { pgliteDataDir?: string } = {},
+  options: { pgliteDataDir?: string; migrated?: boolean } = {},
 ): Promise<ScratchDatabase> {
+  const { pgliteDataDir, migrated = false } = options;
   if (process.env['TEST_DB'] !== 'postgres') {
-    const { pgliteDataDir } = options;
     const inMemory = pgliteDataDir === undefined;
-    const image = inMemory ? await initialisedImage() : undefined;
+    const image = inMemory
+      ? ((migrated ? await setUpImage(PGLITE_TEST_MIGRATED_IMAGE) : undefined) ??
+        (await setUpImage(PGLITE_TEST_IMAGE)))
+      : undefined;
     const db = await openDatabase({
       databaseUrl: undefined,
       dataDir: pgliteDataDir ?? '',
@@ -57,9 +68,10 @@ export async function createScratchDatabase(
     return { db, drop: () => db.close() };
   }
   const name = scratchDbName();
+  const template = migrated ? process.env[POSTGRES_TEST_TEMPLATE] : undefined;
   const admin = new pg.Client({ connectionString: TEST_POSTGRES_URL });
   await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.query(`CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ''}`);
   await admin.end();
   const url = new URL(TEST_POSTGRES_URL);
   url.pathname = `/${name}`;
@@ -92,7 +104,9 @@ export interface TestServer {
 
 /**
  * The real server (buildApp) on a scratch database and data folder, with the first
- * Administrator created as on a first start. env overrides configuration variables.
+ * Administrator created as on a first start. The database starts migrated where the run made one
+ * to copy (a first start's own migrations are main.test.ts's to test). env overrides
+ * configuration variables.
  */
 export async function startTestServer(
   env: Record<string, string> = {},
@@ -105,7 +119,7 @@ export async function startTestServer(
 ): Promise<TestServer> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'palisade-test-'));
   const scratch = await createScratchDatabase(
-    options.pgliteOnDisk ? { pgliteDataDir: dataDir } : {},
+    options.pgliteOnDisk ? { pgliteDataDir: dataDir } : { migrated: true },
   );
   const config = loadConfig({
     DATA_DIR: dataDir,

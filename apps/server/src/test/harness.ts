@@ -32,7 +32,10 @@ export interface ScratchDatabase {
 
 const imageReads = new Map<string, Promise<Blob | undefined>>();
 
-/** A PGlite data folder the run's globalSetup made, named by `variable` (read once per file). */
+/**
+ * A PGlite data folder the run's globalSetup made, named by `variable` (read once a worker).
+ * A read is kept for the files after it: the images never change during a run.
+ */
 function setUpImage(variable: string): Promise<Blob | undefined> {
   let read = imageReads.get(variable);
   if (!read) {

@@ -2,7 +2,6 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
-import pg from 'pg';
 import { buildApp } from '../app.js';
 import { bootstrapAdministrator } from '../bootstrap.js';
 import { loadConfig } from '../config.js';
@@ -10,6 +9,7 @@ import { openDatabase, type Database } from '../db/client.js';
 import { countStatements, type StatementCounter } from '../db/statement-counter.js';
 import type { Mail, Mailer } from '../lib/mailer.js';
 import {
+  onTestPostgres,
   PGLITE_TEST_IMAGE,
   PGLITE_TEST_MIGRATED_IMAGE,
   POSTGRES_TEST_TEMPLATE,
@@ -72,10 +72,7 @@ export async function createScratchDatabase(
   }
   const name = scratchDbName();
   const template = migrated ? process.env[POSTGRES_TEST_TEMPLATE] : undefined;
-  const admin = new pg.Client({ connectionString: TEST_POSTGRES_URL });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ''}`);
-  await admin.end();
+  await onTestPostgres(`CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ''}`);
   const url = new URL(TEST_POSTGRES_URL);
   url.pathname = `/${name}`;
   const db = await openDatabase({ databaseUrl: url.toString(), dataDir: '' });
@@ -84,10 +81,7 @@ export async function createScratchDatabase(
     url: url.toString(),
     async drop() {
       await db.close();
-      const client = new pg.Client({ connectionString: TEST_POSTGRES_URL });
-      await client.connect();
-      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await client.end();
+      await onTestPostgres(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
     },
   };
 }

@@ -2,25 +2,14 @@
 // applied, made once per run, which the servers startTestServer starts are copied from
 // (`CREATE DATABASE … TEMPLATE`, createScratchDatabase) instead of migrating each their own
 // (0.5–1 s each). The workers find its name in POSTGRES_TEST_TEMPLATE; it is dropped at the end.
-import pg from 'pg';
 import { openDatabase } from '../db/client.js';
 import { migrate } from '../db/migrate.js';
 import { scratchDbName } from '../../../../testing/scratch-db.mjs';
-import { POSTGRES_TEST_TEMPLATE, TEST_POSTGRES_URL } from './scratch-images.js';
-
-async function onServer(sql: string) {
-  const client = new pg.Client({ connectionString: TEST_POSTGRES_URL });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
+import { onTestPostgres, POSTGRES_TEST_TEMPLATE, TEST_POSTGRES_URL } from './scratch-images.js';
 
 export default async function makePostgresTemplate(): Promise<() => Promise<void>> {
   const name = scratchDbName('template');
-  await onServer(`CREATE DATABASE ${name}`);
+  await onTestPostgres(`CREATE DATABASE ${name}`);
   const url = new URL(TEST_POSTGRES_URL);
   url.pathname = `/${name}`;
   const db = await openDatabase({ databaseUrl: url.toString(), dataDir: '' });
@@ -30,5 +19,5 @@ export default async function makePostgresTemplate(): Promise<() => Promise<void
     await db.close();
   }
   process.env[POSTGRES_TEST_TEMPLATE] = name;
-  return () => onServer(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  return () => onTestPostgres(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
 }

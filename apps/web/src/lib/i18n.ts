@@ -2,31 +2,16 @@ import { useContext } from 'react';
 import i18next, { type TFunction } from 'i18next';
 import { I18nContext, getI18n, initReactI18next } from 'react-i18next';
 import en from '../locales/en.json';
+import { LANGUAGES, direction, startLanguage, type Language } from './language';
 import { mainState } from './main-state';
 
-export const LANGUAGES = ['en', 'ru', 'ar'] as const;
-export type Language = (typeof LANGUAGES)[number];
+export { LANGUAGES, direction, isLanguage, startLanguage, type Language } from './language';
 
 export const LANGUAGE_NAMES: Record<Language, string> = {
   en: 'English',
   ru: 'Русский',
   ar: 'العربية',
 };
-
-export function isLanguage(value: unknown): value is Language {
-  return typeof value === 'string' && (LANGUAGES as readonly string[]).includes(value);
-}
-
-/** Spec §1: the stored preference, else the browser's first two letters, else en. */
-export function startLanguage(stored: string | null, browser: string | undefined): Language {
-  if (isLanguage(stored)) return stored;
-  const prefix = (browser ?? '').slice(0, 2).toLowerCase();
-  return isLanguage(prefix) ? prefix : 'en';
-}
-
-export function direction(language: string): 'rtl' | 'ltr' {
-  return language === 'ar' ? 'rtl' : 'ltr';
-}
 
 /** en ships with the entry chunk; ru and ar are fetched when chosen. */
 const loaders: Record<Exclude<Language, 'en'>, () => Promise<{ default: typeof en }>> = {
@@ -47,7 +32,6 @@ function applyDocument(language: string): void {
 
 export async function initI18n(): Promise<void> {
   const language = startLanguage(mainState.get().language, navigator.language);
-  i18next.on('languageChanged', applyDocument);
   await i18next.use(initReactI18next).init({
     resources: { en: { translation: en } },
     lng: 'en',
@@ -62,8 +46,11 @@ export async function initI18n(): Promise<void> {
     await i18next.changeLanguage(language);
   } catch (error) {
     console.warn(`language ${language} could not be loaded`, error);
-    applyDocument('en');
   }
+  // The document follows the language from here on, not while the start language loads: the
+  // frame painted before (app/prepaint) is already in it, and would flip to en and back.
+  applyDocument(i18next.language);
+  i18next.on('languageChanged', applyDocument);
 }
 
 export async function switchLanguage(language: Language): Promise<void> {

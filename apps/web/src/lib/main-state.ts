@@ -1,5 +1,5 @@
 import { storage, StorageKey } from './storage';
-import { createStore } from './store';
+import { createStore } from './create-store';
 
 /** The `main` client-state module: the only one saved to local storage and merged on start. */
 export interface MainState {

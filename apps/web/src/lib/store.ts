@@ -1,30 +1,7 @@
 import { useSyncExternalStore } from 'react';
+import type { Store } from './create-store';
 
-export interface Store<T> {
-  get: () => T;
-  set: (next: T | ((previous: T) => T)) => void;
-  subscribe: (listener: () => void) => () => void;
-}
-
-/** A tiny observable value; React reads it with useStore. */
-export function createStore<T>(initial: T, onChange?: (value: T) => void): Store<T> {
-  let value = initial;
-  const listeners = new Set<() => void>();
-  return {
-    get: () => value,
-    set(next) {
-      const resolved = typeof next === 'function' ? (next as (previous: T) => T)(value) : next;
-      if (Object.is(resolved, value)) return;
-      value = resolved;
-      onChange?.(value);
-      for (const listener of listeners) listener();
-    },
-    subscribe(listener) {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
-  };
-}
+export { createStore, type Store } from './create-store';
 
 export function useStore<T>(store: Store<T>): T {
   return useSyncExternalStore(store.subscribe, store.get, store.get);

@@ -1,7 +1,10 @@
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { defaultClientConditions, defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import { compression } from 'vite-plugin-compression2';
+import { PREPAINT_TEXTS_MODULE, PREPAINT_TEXT_KEYS } from './src/app/prepaint/keys';
+import { LANGUAGES } from './src/lib/language';
 
 /** The benchmark pages (bench.html, src/app/bench/): built only with `--mode bench`. */
 const BENCH_SOURCES = '/src/app/bench/';
@@ -24,6 +27,26 @@ const SIGNED_IN_KIT = new RegExp(
       'react-is',
       'prop-types',
       String.raw`@babel[\\/]runtime`,
+    ].join('|') +
+    String.raw`)[\\/]`,
+);
+
+/**
+ * The libraries the console starts with (src/app/start.tsx and the sign-in page): React, the
+ * router, i18next and the HTTP client. They were the entry's own chunk; the entry is now only
+ * the pre-painted frame (src/app/main.tsx), which imports start when it has been painted.
+ */
+const CONSOLE_START = new RegExp(
+  String.raw`node_modules[\\/](` +
+    [
+      'react',
+      'react-dom',
+      'scheduler',
+      'react-router',
+      'i18next',
+      'react-i18next',
+      'use-sync-external-store',
+      'ky',
     ].join('|') +
     String.raw`)[\\/]`,
 );
@@ -78,6 +101,76 @@ function buildGuards(): Plugin {
   };
 }
 
+/**
+ * The pre-painted frame's texts (src/app/prepaint): `virtual:prepaint-texts` holds the
+ * PREPAINT_TEXT_KEYS translations of each language, read from the locale files, so the entry
+ * script carries a few strings, not the locales (en's alone is 55 KB).
+ */
+function prepaintTexts(): Plugin {
+  const resolvedId = `\0${PREPAINT_TEXTS_MODULE}`;
+  const localeFile = (language: string) =>
+    fileURLToPath(new URL(`./src/locales/${language}.json`, import.meta.url));
+  return {
+    name: 'palisade:prepaint-texts',
+    resolveId: (id) => (id === PREPAINT_TEXTS_MODULE ? resolvedId : undefined),
+    load(id) {
+      if (id !== resolvedId) return undefined;
+      const texts: Record<string, Record<string, string>> = {};
+      for (const language of LANGUAGES) {
+        this.addWatchFile(localeFile(language));
+        const locale: unknown = JSON.parse(readFileSync(localeFile(language), 'utf8'));
+        texts[language] = {};
+        for (const key of PREPAINT_TEXT_KEYS) {
+          const value = key
+            .split('.')
+            .reduce<unknown>((node, part) => (node as Record<string, unknown>)?.[part], locale);
+          if (typeof value !== 'string') this.error(`${language}.json has no text for ${key}`);
+          texts[language][key] = value;
+        }
+      }
+      return `export default ${JSON.stringify(texts)};`;
+    },
+  };
+}
+
+/**
+ * index.html fetches the console's scripts (src/app/start.tsx and what it imports) with the
+ * entry, as modulepreload links: the entry imports start only after its frame is painted, and
+ * the browser then evaluates what it has already fetched.
+ */
+function preloadConsole(): Plugin {
+  return {
+    name: 'palisade:preload-console',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'post',
+      handler(_html, { bundle }) {
+        if (bundle === undefined) return [];
+        const chunks = Object.values(bundle).flatMap((output) =>
+          output.type === 'chunk' ? [output] : [],
+        );
+        const start = chunks.find((chunk) =>
+          /[\\/]src[\\/]app[\\/]start\.tsx$/.test(chunk.facadeModuleId ?? ''),
+        );
+        if (start === undefined) throw new Error('the build has no chunk for src/app/start.tsx');
+        const files = new Set<string>();
+        const visit = (fileName: string) => {
+          if (files.has(fileName)) return;
+          files.add(fileName);
+          for (const imported of chunks.find((chunk) => chunk.fileName === fileName)?.imports ?? [])
+            visit(imported);
+        };
+        visit(start.fileName);
+        return [...files].map((fileName) => ({
+          tag: 'link',
+          attrs: { rel: 'modulepreload', crossorigin: true, href: `/${fileName}` },
+          injectTo: 'head' as const,
+        }));
+      },
+    },
+  };
+}
+
 export default defineConfig(({ mode }) => {
   const common = {
     // Vite's own conditions must stay beside ours: without 'module' and 'browser' the build
@@ -94,7 +187,7 @@ export default defineConfig(({ mode }) => {
   if (mode === 'bench') {
     return {
       ...common,
-      plugins: [react()],
+      plugins: [react(), prepaintTexts()],
       build: { outDir: 'dist-bench', rolldownOptions: { input: 'bench.html' } },
     };
   }
@@ -102,6 +195,8 @@ export default defineConfig(({ mode }) => {
     ...common,
     plugins: [
       react(),
+      prepaintTexts(),
+      preloadConsole(),
       buildGuards(),
       // name.br and name.gz beside each text asset over 1 KB, at the plugin's default (highest)
       // levels, once at build time; the server sends the one the browser accepts
@@ -133,7 +228,7 @@ export default defineConfig(({ mode }) => {
         output: {
           codeSplitting: {
             groups: [
-              { name: 'boot', tags: ['$initial'], priority: 2 },
+              { name: 'boot', test: CONSOLE_START, priority: 2 },
               { name: 'kit', test: SIGNED_IN_KIT, priority: 1 },
             ],
           },

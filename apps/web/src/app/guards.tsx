@@ -1,8 +1,9 @@
-import { Suspense, useEffect, useRef } from 'react';
+import { Suspense, useEffect, useLayoutEffect, useRef } from 'react';
 import { Navigate, Outlet, useLocation, useNavigate } from 'react-router';
 import { NotificationsArea } from '../components/notifications/NotificationsArea';
 import { FullPageSpinner } from '../components/page/FullPageSpinner';
 import { ScreenErrorBoundary } from '../components/page/ScreenErrorBoundary';
+import { endPrepaint } from '../lib/prepaint-frame';
 import { session, type SessionStatus } from '../lib/session';
 import { useStore } from '../lib/store';
 
@@ -24,6 +25,10 @@ function useLogoutRedirect(status: SessionStatus) {
 export function RootShell() {
   const { status } = useStore(session);
   useLogoutRedirect(status);
+  // A stored session that is no longer valid: the sign-in page, not the pre-painted frame.
+  useLayoutEffect(() => {
+    if (status === 'loggedOut') endPrepaint();
+  }, [status]);
   return (
     <>
       {status === 'unknown' ? (

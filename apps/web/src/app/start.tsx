@@ -7,9 +7,9 @@ import { StorageKey, storage } from '../lib/storage';
 import { loadCustomStyles, themeColours } from '../lib/theme';
 import { appRoutes, preloadSignedIn } from './router';
 import { watchSession } from './session-watch';
-import './base.css';
 
-async function start(): Promise<void> {
+/** The console: the language, the router and the session check (main.tsx runs it). */
+export async function start(): Promise<void> {
   void themeColours();
   void loadCustomStyles();
   // With a stored token the signed-in layout and this page's screen are next: fetch them while
@@ -28,5 +28,3 @@ async function start(): Promise<void> {
   );
   await restoreSession(screensReady);
 }
-
-void start();

@@ -1,7 +1,8 @@
-import type { ReactNode } from 'react';
+import { useLayoutEffect, type ReactNode } from 'react';
 import Box from '@mui/material/Box';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
+import { endPrepaint } from '../../lib/prepaint-frame';
 
 interface PageShellProps {
   title: string;
@@ -11,6 +12,8 @@ interface PageShellProps {
 
 /** Title row plus content: every routed screen inside the layout uses it. */
 export function PageShell({ title, actions, children }: PageShellProps) {
+  // The frame painted before the console's scripts ran goes in the commit that draws the screen.
+  useLayoutEffect(endPrepaint, []);
   return (
     <Box component="section" sx={{ p: { xs: 2, md: 3 } }}>
       <Stack

@@ -1,5 +1,6 @@
 import { Component, type ErrorInfo, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { endPrepaint } from '../../lib/prepaint-frame';
 
 interface State {
   failed: boolean;
@@ -18,6 +19,7 @@ export class ScreenErrorBoundary extends Component<{ children: ReactNode }, Stat
 
   override componentDidCatch(error: Error, info: ErrorInfo): void {
     console.error('screen failed', error, info.componentStack);
+    endPrepaint();
   }
 
   override render(): ReactNode {

@@ -137,6 +137,21 @@ const LCP_IN_PAGE = `new Promise((resolve) => {
   }).observe({ type: 'largest-contentful-paint', buffered: true });
 })`;
 
+/**
+ * Records, once a cell holding `row` is in the page, the time of the next frame: when a list
+ * page's first rows were drawn (LCP can be earlier: a page may paint its frame first).
+ */
+const FIRST_ROW_WATCH = (row: string) => `(() => {
+  const row = ${JSON.stringify(row)};
+  const seen = () => [...document.querySelectorAll('tbody td')].some((cell) => cell.textContent === row);
+  const watch = new MutationObserver(() => {
+    if (!seen()) return;
+    watch.disconnect();
+    requestAnimationFrame(() => { window.benchFirstRow = performance.now(); });
+  });
+  document.addEventListener('DOMContentLoaded', () => watch.observe(document.body, { childList: true, subtree: true }));
+})()`;
+
 const TIMELINE_IN_PAGE = `(() => performance.getEntries()
   .filter((e) => e.entryType !== 'largest-contentful-paint')
   .map((e) => e.entryType.padEnd(10) + ' ' + e.startTime.toFixed(0).padStart(6) + ' ' +
@@ -210,6 +225,7 @@ async function lcp(
 ) {
   const { bearer, throttle, row } = options;
   const values: number[] = [];
+  const rows: number[] = [];
   const elements = new Set<string>();
   for (let run = 0; run < RUNS; run += 1) {
     const context = await browser.newContext({
@@ -219,6 +235,7 @@ async function lcp(
     if (bearer !== undefined) {
       await context.addInitScript(`localStorage.setItem('token', ${JSON.stringify(bearer)})`);
     }
+    if (row !== undefined) await context.addInitScript(FIRST_ROW_WATCH(row));
     const page = await context.newPage();
     if (throttle !== undefined) {
       const cdp = await context.newCDPSession(page);
@@ -227,7 +244,11 @@ async function lcp(
     await page.goto(route);
     await page.getByRole('heading', { name: ready }).first().waitFor();
     // A list page has painted what it shows once its first row is there.
-    if (row !== undefined) await page.getByText(row, { exact: true }).first().waitFor();
+    if (row !== undefined) {
+      await page.getByText(row, { exact: true }).first().waitFor();
+      await page.waitForFunction('window.benchFirstRow !== undefined');
+      rows.push(await page.evaluate<number>('window.benchFirstRow'));
+    }
     await page.waitForTimeout(300);
     const { time, what } = await readLcp(page);
     if (process.env['BENCH_WEB_DEBUG'] && run === 0)
@@ -238,7 +259,7 @@ async function lcp(
   }
   if (process.env['BENCH_WEB_DEBUG'])
     console.log(`${route}: ${values.map(ms).join(', ')}; ${[...elements].join(', ')}`);
-  return median(values);
+  return { lcp: median(values), firstRows: median(rows), element: [...elements].join(', ') };
 }
 
 async function table(browser: Browser, pageUrl: string) {
@@ -263,18 +284,26 @@ async function table(browser: Browser, pageUrl: string) {
 
 async function devicesFigures(browser: Browser, baseUrl: string, bearer: string) {
   const row = FLEET > 0 ? 'sensor-1' : undefined;
-  const devicesLcp = await lcp(browser, baseUrl, '/devices', 'Devices', { bearer, row });
-  const throttledLcp = await lcp(browser, baseUrl, '/devices', 'Devices', {
+  const plain = await lcp(browser, baseUrl, '/devices', 'Devices', { bearer, row });
+  const throttled = await lcp(browser, baseUrl, '/devices', 'Devices', {
     bearer,
     row,
     throttle: THROTTLE,
   });
   console.log(
-    `/devices (${FLEET} devices) largest contentful paint: ${ms(devicesLcp)} median of ${RUNS}; ` +
-      `under ${THROTTLE}× CPU throttling ${ms(throttledLcp)} (target < ${LCP_TARGET_MS} ms: ` +
-      `${throttledLcp < LCP_TARGET_MS ? 'met' : 'NOT met'}, ${(throttledLcp / LCP_TARGET_MS).toFixed(2)}× target, ` +
-      `${(throttledLcp / devicesLcp).toFixed(1)}× unthrottled)`,
+    `/devices (${FLEET} devices) largest contentful paint: ${ms(plain.lcp)} median of ${RUNS}; ` +
+      `under ${THROTTLE}× CPU throttling ${ms(throttled.lcp)} (target < ${LCP_TARGET_MS} ms: ` +
+      `${throttled.lcp < LCP_TARGET_MS ? 'met' : 'NOT met'}, ${(throttled.lcp / LCP_TARGET_MS).toFixed(2)}× target, ` +
+      `${(throttled.lcp / plain.lcp).toFixed(1)}× unthrottled); the element: ${throttled.element}`,
   );
+  // The frame painted before the scripts (apps/web/src/app/prepaint) is what LCP sees; the
+  // rows come when the screen and the list have: both figures, so neither hides the other.
+  if (row !== undefined) {
+    console.log(
+      `/devices first rows drawn: ${ms(plain.firstRows)} median of ${RUNS}; ` +
+        `under ${THROTTLE}× CPU throttling ${ms(throttled.firstRows)}`,
+    );
+  }
 }
 
 /** Suricata's timestamp form of a time. */
@@ -552,7 +581,7 @@ async function main() {
         login.gzipped <= LOGIN_BUDGET_KB * 1024 ? 'within' : 'OVER'
       }); ${kb(login.brotli)} as served with brotli`,
     );
-    const loginLcp = await lcp(browser, server.baseUrl, '/login', 'Sign in');
+    const { lcp: loginLcp } = await lcp(browser, server.baseUrl, '/login', 'Sign in');
     console.log(
       `/login largest contentful paint: ${ms(loginLcp)} median of ${RUNS} (target < ${LCP_TARGET_MS} ms)`,
     );

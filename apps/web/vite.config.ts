@@ -3,8 +3,9 @@ import { fileURLToPath } from 'node:url';
 import { defaultClientConditions, defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import { compression } from 'vite-plugin-compression2';
-import { PREPAINT_TEXTS_MODULE, PREPAINT_TEXT_KEYS } from './src/app/prepaint/keys';
-import { LANGUAGES } from './src/lib/language';
+// With their extensions, as Node imports them: Vite's native config loader (its coming default).
+import { PREPAINT_TEXTS_MODULE, PREPAINT_TEXT_KEYS } from './src/app/prepaint/keys.ts';
+import { LANGUAGES } from './src/lib/language.ts';
 
 /** The benchmark pages (bench.html, src/app/bench/): built only with `--mode bench`. */
 const BENCH_SOURCES = '/src/app/bench/';

@@ -40,11 +40,17 @@ const signedInScreens = new Map([
 /**
  * Starts loading the signed-in layout and the screen at `pathname` before the router asks for
  * them: otherwise the screen's chunks wait for the session check and then for the layout's.
+ * Right to left, also the kit's right-to-left styles: without them the layout's first render
+ * was drawn left to right and flipped a moment later (its margins moved under the user's eyes).
  */
-export const preloadSignedIn = (pathname: string) =>
-  Promise.all([screens.signedInLayout.preload(), signedInScreens.get(pathname)?.preload()]).catch(
-    () => undefined,
-  );
+export const preloadSignedIn = (pathname: string, { rightToLeft = false } = {}) =>
+  Promise.all([
+    screens.signedInLayout.preload(),
+    signedInScreens.get(pathname)?.preload(),
+    rightToLeft
+      ? import('../components/theme/emotion-cache').then(({ loadRtlCache }) => loadRtlCache())
+      : undefined,
+  ]).catch(() => undefined);
 
 /** Route names the spec gives; Admin-Users-Edit is /admin/users/edit/{id}. */
 export const adminUsersEditPath = (id: number | string) => `/admin/users/edit/${id}`;

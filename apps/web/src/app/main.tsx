@@ -9,7 +9,18 @@ import { prepaint } from './prepaint/prepaint';
 // in index.html) but evaluated only after that frame is on screen: run as part of the entry, it
 // held the first paint of a signed-in page load for its whole evaluation.
 void themeColours();
-const painted = prepaint(window.location.pathname);
+const painted = paintFrame();
+
+/** The frame, if this page load gets one; a frame that fails to paint must not stop the console. */
+function paintFrame(): boolean {
+  try {
+    return prepaint(window.location.pathname);
+  } catch (error) {
+    endPrepaint();
+    console.error('the pre-painted frame failed', error);
+    return false;
+  }
+}
 
 function startConsole(): void {
   import('./start')

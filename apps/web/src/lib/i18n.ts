@@ -13,7 +13,7 @@ export const LANGUAGE_NAMES: Record<Language, string> = {
   ar: 'العربية',
 };
 
-/** en ships with the entry chunk; ru and ar are fetched when chosen. */
+/** en ships with the console's first scripts (app/start); ru and ar are fetched when chosen. */
 const loaders: Record<Exclude<Language, 'en'>, () => Promise<{ default: typeof en }>> = {
   ru: () => import('../locales/ru.json'),
   ar: () => import('../locales/ar.json'),

@@ -2,8 +2,8 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider, createBrowserRouter } from 'react-router';
 import { restoreSession } from '../features/auth/session-flow';
-import { direction, initI18n, startLanguage } from '../lib/i18n';
-import { mainState } from '../lib/main-state';
+import { direction, initI18n } from '../lib/i18n';
+import { pageStartLanguage } from '../lib/main-state';
 import { StorageKey, storage } from '../lib/storage';
 import { loadCustomStyles, themeColours } from '../lib/theme';
 import { appRoutes, preloadSignedIn } from './router';
@@ -15,10 +15,11 @@ export async function start(): Promise<void> {
   void loadCustomStyles();
   // With a stored token the signed-in layout and this page's screen are next: fetch them while
   // the language (ru and ar are a chunk each) and then the session are loaded and checked.
-  const language = startLanguage(mainState.get().language, navigator.language);
   const screensReady =
     storage.get(StorageKey.token) !== null
-      ? preloadSignedIn(window.location.pathname, { rightToLeft: direction(language) === 'rtl' })
+      ? preloadSignedIn(window.location.pathname, {
+          rightToLeft: direction(pageStartLanguage()) === 'rtl',
+        })
       : undefined;
   await initI18n();
   watchSession();

@@ -2,8 +2,8 @@ import { useContext } from 'react';
 import i18next, { type TFunction } from 'i18next';
 import { I18nContext, getI18n, initReactI18next } from 'react-i18next';
 import en from '../locales/en.json';
-import { LANGUAGES, direction, startLanguage, type Language } from './language';
-import { mainState } from './main-state';
+import { LANGUAGES, direction, type Language } from './language';
+import { mainState, pageStartLanguage } from './main-state';
 
 export { LANGUAGES, direction, isLanguage, startLanguage, type Language } from './language';
 
@@ -31,7 +31,7 @@ function applyDocument(language: string): void {
 }
 
 export async function initI18n(): Promise<void> {
-  const language = startLanguage(mainState.get().language, navigator.language);
+  const language = pageStartLanguage();
   await i18next.use(initReactI18next).init({
     resources: { en: { translation: en } },
     lng: 'en',

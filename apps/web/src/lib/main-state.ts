@@ -1,3 +1,4 @@
+import { startLanguage, type Language } from './language';
 import { storage, StorageKey } from './storage';
 import { createStore } from './create-store';
 
@@ -32,3 +33,8 @@ function load(): MainState {
 export const mainState = createStore<MainState>(load(), (value) =>
   storage.set(StorageKey.mainState, JSON.stringify(value)),
 );
+
+/** The language this page load starts in: the saved choice, else the browser's (spec §1). */
+export function pageStartLanguage(): Language {
+  return startLanguage(mainState.get().language, navigator.language);
+}

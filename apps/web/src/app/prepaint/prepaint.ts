@@ -1,6 +1,6 @@
 import texts from 'virtual:prepaint-texts';
-import { direction, startLanguage } from '../../lib/language';
-import { mainState } from '../../lib/main-state';
+import { direction } from '../../lib/language';
+import { mainState, pageStartLanguage } from '../../lib/main-state';
 import { PREPAINT_FRAME_ID, endPrepaint } from '../../lib/prepaint-frame';
 import { StorageKey, storage } from '../../lib/storage';
 import type { PrepaintTextKey } from './keys';
@@ -21,7 +21,7 @@ const GIVE_UP_MS = 15_000;
 export function prepaint(pathname: string): boolean {
   const shell = prepaintShellFor(pathname, storage.get(StorageKey.token) !== null);
   if (shell === null) return false;
-  const language = startLanguage(mainState.get().language, navigator.language);
+  const language = pageStartLanguage();
   const text = (key: PrepaintTextKey) => texts[language][key];
   document.documentElement.lang = language;
   document.documentElement.dir = direction(language);

@@ -154,12 +154,14 @@ function preloadConsole(): Plugin {
           /[\\/]src[\\/]app[\\/]start\.tsx$/.test(chunk.facadeModuleId ?? ''),
         );
         if (start === undefined) throw new Error('the build has no chunk for src/app/start.tsx');
+        const byName = new Map(chunks.map((chunk) => [chunk.fileName, chunk]));
         const files = new Set<string>();
         const visit = (fileName: string) => {
-          if (files.has(fileName)) return;
+          const chunk = byName.get(fileName);
+          // The entry is index.html's own script already.
+          if (files.has(fileName) || chunk === undefined || chunk.isEntry) return;
           files.add(fileName);
-          for (const imported of chunks.find((chunk) => chunk.fileName === fileName)?.imports ?? [])
-            visit(imported);
+          for (const imported of chunk.imports) visit(imported);
         };
         visit(start.fileName);
         return [...files].map((fileName) => ({
@@ -211,8 +213,8 @@ export default defineConfig(({ mode }) => {
       manifest: true,
       // Fewer chunks. Split as it chose, the build made a signed-in page load 75 files; a
       // browser fetches at most six at a time from one HTTP/1.1 server, and the session check
-      // queued behind them. Two groups: what the entry needs (also /login's, within its
-      // budget), and the component kit that every signed-in screen uses (MUI, emotion, TanStack
+      // queued behind them. Two groups: the libraries the console starts with (CONSOLE_START,
+      // also /login's, within its budget), and the component kit that every signed-in screen uses (MUI, emotion, TanStack
       // Query). Each screen and the rest stay as split. Measured against the default split:
       // docs/ARCHITECTURE.md, "Web performance".
       rolldownOptions: {

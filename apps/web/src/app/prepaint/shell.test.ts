@@ -12,6 +12,12 @@ describe('prepaintShellFor', () => {
     }
   });
 
+  it('paints nothing on an address it does not know as a signed-in screen', () => {
+    for (const path of ['/devicesx', '/nowhere', '/admins']) {
+      expect(prepaintShellFor(path, true)).toBeNull();
+    }
+  });
+
   it('paints the Devices frame where the console opens Devices', () => {
     expect(prepaintShellFor('/devices', true)).toBe('devices');
     expect(prepaintShellFor('/devices/', true)).toBe('devices');

@@ -130,26 +130,20 @@ async function startBenchPages(): Promise<{ baseUrl: string; stop: () => Promise
 
 // Code that runs in the page is passed as text: this project's Node types have no DOM.
 /**
- * Names each largest-contentful-paint candidate as it comes, while its element is in the page:
- * the pre-painted frame's (apps/web/src/app/prepaint) is gone by the time the bench reads it.
+ * Records each largest-contentful-paint candidate as it comes, named while its element is in the
+ * page: the pre-painted frame's (apps/web/src/app/prepaint) is gone by the time the bench reads.
  */
-const LCP_NAMES = `(() => {
-  window.benchLcpNames = [];
+const LCP_RECORD = `(() => {
+  window.benchLcp = [];
   new PerformanceObserver((list) => {
     for (const entry of list.getEntries()) {
       const element = entry.element;
       const frame = element?.closest('#prepaint') ? ' (pre-painted frame)' : '';
-      window.benchLcpNames.push(element ? element.tagName.toLowerCase() + ' "' + (element.textContent ?? '').slice(0, 40) + '"' + frame : '');
+      const what = element ? element.tagName.toLowerCase() + ' "' + (element.textContent ?? '').slice(0, 40) + '"' + frame : '';
+      window.benchLcp.push({ time: entry.startTime, what });
     }
   }).observe({ type: 'largest-contentful-paint', buffered: true });
 })()`;
-
-const LCP_IN_PAGE = `new Promise((resolve) => {
-  new PerformanceObserver((list) => {
-    const entry = list.getEntries().at(-1);
-    resolve({ time: entry?.startTime ?? 0, what: window.benchLcpNames?.at(-1) ?? '' });
-  }).observe({ type: 'largest-contentful-paint', buffered: true });
-})`;
 
 /**
  * Records, once a cell holding `row` is in the page, the time of the next frame: when a list
@@ -206,7 +200,9 @@ interface ScrollFigures {
 
 /** Largest contentful paint so far (ms from navigation start) and the element painted. */
 function readLcp(page: Page): Promise<{ time: number; what: string }> {
-  return page.evaluate<{ time: number; what: string }>(LCP_IN_PAGE);
+  return page.evaluate<{ time: number; what: string }>(
+    `window.benchLcp.at(-1) ?? { time: 0, what: '' }`,
+  );
 }
 
 async function loginScripts(browser: Browser, baseUrl: string) {
@@ -249,7 +245,7 @@ async function lcp(
     if (bearer !== undefined) {
       await context.addInitScript(`localStorage.setItem('token', ${JSON.stringify(bearer)})`);
     }
-    await context.addInitScript(LCP_NAMES);
+    await context.addInitScript(LCP_RECORD);
     if (row !== undefined) await context.addInitScript(FIRST_ROW_WATCH(row));
     const page = await context.newPage();
     if (throttle !== undefined) {
